@@ -1,0 +1,1 @@
+//! matchcond compiler layer.

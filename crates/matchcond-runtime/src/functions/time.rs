@@ -1,0 +1,5 @@
+//! Function implementations (time).
+use super::Function;
+
+/// The overloads this module implements.
+pub static FUNCTIONS: &[(&str, Function)] = &[];

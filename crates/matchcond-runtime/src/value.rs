@@ -1,0 +1,723 @@
+//! CEL values.
+//!
+//! A [`Value`] either owns its data (behind `Arc`, so clones are cheap) or borrows it: from the
+//! request document (`serde_json::Value` nodes, viewed in place: a JSON object is a CEL map, an
+//! array a list, a number an int or a double), or from the compiled program (constants). No
+//! whole object is ever converted; a field selection on a JSON map is a lookup that yields
+//! another borrowed view.
+
+use std::any::Any;
+use std::borrow::Cow;
+use std::cmp::Ordering;
+use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
+
+use serde_json::Value as Json;
+
+use crate::error::EvalError;
+
+/// A CEL value whose borrowed parts live for `'a`.
+#[derive(Clone, Debug)]
+pub enum Value<'a> {
+    /// `null`
+    Null,
+    /// `bool`
+    Bool(bool),
+    /// `int` (64-bit signed)
+    Int(i64),
+    /// `uint` (64-bit unsigned)
+    Uint(u64),
+    /// `double`
+    Double(f64),
+    /// `string`
+    String(Str<'a>),
+    /// `bytes`
+    Bytes(Bin<'a>),
+    /// `list`
+    List(List<'a>),
+    /// `map`
+    Map(Map<'a>),
+    /// `google.protobuf.Timestamp`
+    Timestamp(Timestamp),
+    /// `google.protobuf.Duration`
+    Duration(Duration),
+    /// A type value such as `int` or `kubernetes.Quantity`.
+    Type(TypeName),
+    /// `optional_type`
+    Optional(Optional<'a>),
+    /// A value of a library type (Quantity, IP, CIDR, URL, Semver, format, authorizer values).
+    Opaque(Arc<dyn Opaque>),
+}
+
+/// A value of a type that a library defines.
+pub trait Opaque: Send + Sync + fmt::Debug + 'static {
+    /// The CEL type name, e.g. `kubernetes.Quantity`.
+    fn type_name(&self) -> &'static str;
+    /// CEL equality with another value of any opaque type.
+    fn equals(&self, other: &dyn Opaque) -> bool;
+    /// For downcasting in library functions.
+    fn as_any(&self) -> &dyn Any;
+    /// The size the cost model uses (`Sizer` in cel-go); `None` means 1.
+    fn cost_size(&self) -> Option<u64> {
+        None
+    }
+}
+
+/// A string, borrowed or shared.
+#[derive(Clone, Debug)]
+pub enum Str<'a> {
+    /// Borrowed from the request or the program.
+    Borrowed(&'a str),
+    /// Created during evaluation.
+    Shared(Arc<str>),
+}
+
+impl Deref for Str<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        match self {
+            Str::Borrowed(s) => s,
+            Str::Shared(s) => s,
+        }
+    }
+}
+
+impl<'a> Str<'a> {
+    /// The text, borrowed for `'a` when possible.
+    pub fn as_str(&self) -> &str {
+        self
+    }
+}
+
+/// A byte string, borrowed or shared.
+#[derive(Clone, Debug)]
+pub enum Bin<'a> {
+    /// Borrowed from the program.
+    Borrowed(&'a [u8]),
+    /// Created during evaluation.
+    Shared(Arc<[u8]>),
+}
+
+impl Deref for Bin<'_> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bin::Borrowed(s) => s,
+            Bin::Shared(s) => s,
+        }
+    }
+}
+
+/// A list.
+#[derive(Clone, Debug)]
+pub enum List<'a> {
+    /// A JSON array of the request, viewed in place.
+    Json(&'a [Json]),
+    /// Values borrowed from the program (constants).
+    Borrowed(&'a [Value<'a>]),
+    /// Values created during evaluation.
+    Shared(Arc<Vec<Value<'a>>>),
+}
+
+impl<'a> List<'a> {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        match self {
+            List::Json(v) => v.len(),
+            List::Borrowed(v) => v.len(),
+            List::Shared(v) => v.len(),
+        }
+    }
+
+    /// True when the list has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The element at `i`.
+    pub fn get(&self, i: usize) -> Option<Value<'a>> {
+        match self {
+            List::Json(v) => v.get(i).map(Value::from_json),
+            List::Borrowed(v) => v.get(i).cloned(),
+            List::Shared(v) => v.get(i).cloned(),
+        }
+    }
+
+    /// Iterates over the elements.
+    pub fn iter(&self) -> ListIter<'a, '_> {
+        ListIter { list: self, i: 0 }
+    }
+
+    /// Makes a list from values.
+    pub fn from_vec(v: Vec<Value<'a>>) -> Self {
+        List::Shared(Arc::new(v))
+    }
+}
+
+/// Iterator over a [`List`].
+pub struct ListIter<'a, 'l> {
+    list: &'l List<'a>,
+    i: usize,
+}
+
+impl<'a> Iterator for ListIter<'a, '_> {
+    type Item = Value<'a>;
+    fn next(&mut self) -> Option<Value<'a>> {
+        let v = self.list.get(self.i)?;
+        self.i += 1;
+        Some(v)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.list.len().saturating_sub(self.i);
+        (n, Some(n))
+    }
+}
+
+/// A map.
+#[derive(Clone, Debug)]
+pub enum Map<'a> {
+    /// A JSON object of the request, viewed in place (string keys).
+    Json(&'a serde_json::Map<String, Json>),
+    /// Entries borrowed from the program (constants).
+    Borrowed(&'a MapData<'a>),
+    /// Entries created during evaluation.
+    Shared(Arc<MapData<'a>>),
+}
+
+/// The entries of a map created by CEL (literals, `transformMap`), in insertion order.
+#[derive(Clone, Debug, Default)]
+pub struct MapData<'a> {
+    entries: Vec<(Value<'a>, Value<'a>)>,
+}
+
+impl<'a> MapData<'a> {
+    /// An empty map.
+    pub fn new() -> Self {
+        MapData {
+            entries: Vec::new(),
+        }
+    }
+
+    /// Builds a map, failing on a repeated key (`Failed with repeated key`) or a key of a
+    /// type that cannot be a map key.
+    pub fn from_entries(entries: Vec<(Value<'a>, Value<'a>)>) -> Result<Self, EvalError> {
+        let mut m = MapData {
+            entries: Vec::with_capacity(entries.len()),
+        };
+        for (k, v) in entries {
+            m.insert_new(k, v)?;
+        }
+        Ok(m)
+    }
+
+    /// Inserts a key that must not be present yet.
+    pub fn insert_new(&mut self, k: Value<'a>, v: Value<'a>) -> Result<(), EvalError> {
+        check_key_type(&k)?;
+        if self.get(&k).is_some() {
+            return Err(EvalError::repeated_key(&k));
+        }
+        self.entries.push((k, v));
+        Ok(())
+    }
+
+    /// Inserts or replaces a key.
+    pub fn insert(&mut self, k: Value<'a>, v: Value<'a>) -> Result<(), EvalError> {
+        check_key_type(&k)?;
+        for e in self.entries.iter_mut() {
+            if key_equals(&e.0, &k) {
+                e.1 = v;
+                return Ok(());
+            }
+        }
+        self.entries.push((k, v));
+        Ok(())
+    }
+
+    /// Looks a key up, with CEL's numeric key equivalence (`1`, `1u` and `1.0` are one key).
+    pub fn get(&self, k: &Value<'_>) -> Option<&Value<'a>> {
+        self.entries
+            .iter()
+            .find(|(ek, _)| key_equals(ek, k))
+            .map(|(_, v)| v)
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The entries in insertion order.
+    pub fn entries(&self) -> &[(Value<'a>, Value<'a>)] {
+        &self.entries
+    }
+}
+
+fn check_key_type(k: &Value<'_>) -> Result<(), EvalError> {
+    match k {
+        Value::Bool(_) | Value::Int(_) | Value::Uint(_) | Value::String(_) => Ok(()),
+        other => Err(EvalError::new(
+            crate::error::ErrorKind::InvalidArgument,
+            format!("unsupported key type: {}", other.type_name()),
+        )),
+    }
+}
+
+/// Map-key equality: same type, or numerically equal int/uint/double.
+pub fn key_equals(a: &Value<'_>, b: &Value<'_>) -> bool {
+    match (a, b) {
+        (Value::String(x), Value::String(y)) => x.as_str() == y.as_str(),
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        _ => match numeric_cmp(a, b) {
+            Some(o) => o == Ordering::Equal,
+            None => false,
+        },
+    }
+}
+
+impl<'a> Map<'a> {
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        match self {
+            Map::Json(m) => m.len(),
+            Map::Borrowed(m) => m.len(),
+            Map::Shared(m) => m.len(),
+        }
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Looks a key up.
+    pub fn get(&self, k: &Value<'_>) -> Option<Value<'a>> {
+        match self {
+            Map::Json(m) => match k {
+                Value::String(s) => m.get(s.as_str()).map(Value::from_json),
+                _ => None,
+            },
+            Map::Borrowed(m) => m.get(k).cloned(),
+            Map::Shared(m) => m.get(k).cloned(),
+        }
+    }
+
+    /// Looks a string key up (the fast path of field selection).
+    pub fn get_str(&self, k: &str) -> Option<Value<'a>> {
+        match self {
+            Map::Json(m) => m.get(k).map(Value::from_json),
+            Map::Borrowed(m) => m.get(&Value::String(Str::Borrowed(k))).cloned(),
+            Map::Shared(m) => m.get(&Value::String(Str::Borrowed(k))).cloned(),
+        }
+    }
+
+    /// True when the key is present.
+    pub fn contains_key(&self, k: &Value<'_>) -> bool {
+        match self {
+            Map::Json(m) => match k {
+                Value::String(s) => m.contains_key(s.as_str()),
+                _ => false,
+            },
+            Map::Borrowed(m) => m.get(k).is_some(),
+            Map::Shared(m) => m.get(k).is_some(),
+        }
+    }
+
+    /// The keys in iteration order.
+    pub fn keys(&self) -> MapKeys<'a, '_> {
+        match self {
+            Map::Json(m) => MapKeys::Json(m.keys()),
+            Map::Borrowed(m) => MapKeys::Entries(m.entries().iter()),
+            Map::Shared(m) => MapKeys::Entries(m.entries().iter()),
+        }
+    }
+
+    /// Iterates over the entries in iteration order.
+    pub fn iter(&self) -> MapIter<'a, '_> {
+        match self {
+            Map::Json(m) => MapIter::Json(m.iter()),
+            Map::Borrowed(m) => MapIter::Entries(m.entries().iter()),
+            Map::Shared(m) => MapIter::Entries(m.entries().iter()),
+        }
+    }
+}
+
+/// Iterator over the keys of a [`Map`].
+pub enum MapKeys<'a, 'm> {
+    /// Keys of a JSON object.
+    Json(serde_json::map::Keys<'a>),
+    /// Keys of CEL-created entries.
+    Entries(std::slice::Iter<'m, (Value<'a>, Value<'a>)>),
+}
+
+impl<'a> Iterator for MapKeys<'a, '_> {
+    type Item = Value<'a>;
+    fn next(&mut self) -> Option<Value<'a>> {
+        match self {
+            MapKeys::Json(it) => it.next().map(|k| Value::String(Str::Borrowed(k.as_str()))),
+            MapKeys::Entries(it) => it.next().map(|(k, _)| k.clone()),
+        }
+    }
+}
+
+/// Iterator over the entries of a [`Map`].
+pub enum MapIter<'a, 'm> {
+    /// Entries of a JSON object.
+    Json(serde_json::map::Iter<'a>),
+    /// CEL-created entries.
+    Entries(std::slice::Iter<'m, (Value<'a>, Value<'a>)>),
+}
+
+impl<'a> Iterator for MapIter<'a, '_> {
+    type Item = (Value<'a>, Value<'a>);
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            MapIter::Json(it) => it
+                .next()
+                .map(|(k, v)| (Value::String(Str::Borrowed(k.as_str())), Value::from_json(v))),
+            MapIter::Entries(it) => it.next().cloned(),
+        }
+    }
+}
+
+/// A point in time, UTC, with nanosecond precision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Timestamp {
+    /// Seconds since the Unix epoch.
+    pub secs: i64,
+    /// Nanoseconds, 0..1e9.
+    pub nanos: u32,
+}
+
+impl Timestamp {
+    /// Seconds of 0001-01-01T00:00:00Z.
+    pub const MIN_SECS: i64 = -62_135_596_800;
+    /// Seconds of 9999-12-31T23:59:59Z.
+    pub const MAX_SECS: i64 = 253_402_300_799;
+
+    /// A timestamp, if within CEL's range (years 1 to 9999).
+    pub fn new(secs: i64, nanos: u32) -> Option<Self> {
+        if !(Self::MIN_SECS..=Self::MAX_SECS).contains(&secs) || nanos >= 1_000_000_000 {
+            return None;
+        }
+        Some(Timestamp { secs, nanos })
+    }
+
+    /// Total nanoseconds since the epoch.
+    pub fn total_nanos(&self) -> i128 {
+        i128::from(self.secs) * 1_000_000_000 + i128::from(self.nanos)
+    }
+
+    /// From total nanoseconds, if in range.
+    pub fn from_total_nanos(n: i128) -> Option<Self> {
+        let secs = n.div_euclid(1_000_000_000);
+        let nanos = n.rem_euclid(1_000_000_000);
+        Timestamp::new(i64::try_from(secs).ok()?, u32::try_from(nanos).ok()?)
+    }
+}
+
+/// A signed span of time with nanosecond precision (cel-go's `time.Duration`: an int64 of
+/// nanoseconds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Duration {
+    /// Nanoseconds.
+    pub nanos: i64,
+}
+
+/// The name of a CEL type, as a type value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TypeName(pub Cow<'static, str>);
+
+impl TypeName {
+    /// A type name known at compile time.
+    pub const fn new_static(s: &'static str) -> Self {
+        TypeName(Cow::Borrowed(s))
+    }
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// An optional value.
+#[derive(Clone, Debug)]
+pub enum Optional<'a> {
+    /// `optional.none()`
+    None,
+    /// A present value that is a node of the request (no allocation).
+    Json(&'a Json),
+    /// A present value.
+    Some(Arc<Value<'a>>),
+}
+
+impl<'a> Optional<'a> {
+    /// The present value, if any.
+    pub fn get(&self) -> Option<Value<'a>> {
+        match self {
+            Optional::None => None,
+            Optional::Json(j) => Some(Value::from_json(j)),
+            Optional::Some(v) => Some((**v).clone()),
+        }
+    }
+
+    /// Wraps a value.
+    pub fn of(v: Value<'a>) -> Self {
+        Optional::Some(Arc::new(v))
+    }
+
+    /// True when a value is present.
+    pub fn has_value(&self) -> bool {
+        !matches!(self, Optional::None)
+    }
+}
+
+impl<'a> Value<'a> {
+    /// Views a JSON node as a CEL value (O(1), no copy). Numbers that fit an `i64` are ints,
+    /// others doubles, as the apiserver's unstructured conversion gives.
+    pub fn from_json(j: &'a Json) -> Value<'a> {
+        match j {
+            Json::Null => Value::Null,
+            Json::Bool(b) => Value::Bool(*b),
+            Json::Number(n) => {
+                if let Some(i) = n.as_i64() {
+                    Value::Int(i)
+                } else {
+                    Value::Double(n.as_f64().unwrap_or(f64::NAN))
+                }
+            }
+            Json::String(s) => Value::String(Str::Borrowed(s.as_str())),
+            Json::Array(a) => Value::List(List::Json(a.as_slice())),
+            Json::Object(m) => Value::Map(Map::Json(m)),
+        }
+    }
+
+    /// A string value created during evaluation.
+    pub fn string(s: impl Into<Arc<str>>) -> Value<'a> {
+        Value::String(Str::Shared(s.into()))
+    }
+
+    /// A bytes value created during evaluation.
+    pub fn bytes(b: impl Into<Arc<[u8]>>) -> Value<'a> {
+        Value::Bytes(Bin::Shared(b.into()))
+    }
+
+    /// A list value created during evaluation.
+    pub fn list(v: Vec<Value<'a>>) -> Value<'a> {
+        Value::List(List::from_vec(v))
+    }
+
+    /// The CEL type name of the value.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "null_type",
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int",
+            Value::Uint(_) => "uint",
+            Value::Double(_) => "double",
+            Value::String(_) => "string",
+            Value::Bytes(_) => "bytes",
+            Value::List(_) => "list",
+            Value::Map(_) => "map",
+            Value::Timestamp(_) => "google.protobuf.Timestamp",
+            Value::Duration(_) => "google.protobuf.Duration",
+            Value::Type(_) => "type",
+            Value::Optional(_) => "optional_type",
+            Value::Opaque(o) => o.type_name(),
+        }
+    }
+
+    /// The type of the value as a type value (`type(x)`).
+    pub fn type_value(&self) -> TypeName {
+        TypeName::new_static(self.type_name())
+    }
+
+    /// The size that the cost model charges for (cel-go's `actualSize`): code points of a
+    /// string, bytes of a byte string, elements of a list or map, the inner value's size for
+    /// a present optional, the library's size for opaque values, 1 otherwise.
+    pub fn cost_size(&self) -> u64 {
+        match self {
+            Value::String(s) => s.chars().count() as u64,
+            Value::Bytes(b) => b.len() as u64,
+            Value::List(l) => l.len() as u64,
+            Value::Map(m) => m.len() as u64,
+            Value::Optional(o) => match o.get() {
+                Some(v) => v.cost_size(),
+                None => 1,
+            },
+            Value::Opaque(o) => o.cost_size().unwrap_or(1),
+            _ => 1,
+        }
+    }
+
+    /// The boolean, if this is a bool.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The string, if this is a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Converts the value into an owned value that no longer borrows the request or the
+    /// program (copying borrowed parts).
+    pub fn into_owned(self) -> Value<'static> {
+        match self {
+            Value::Null => Value::Null,
+            Value::Bool(b) => Value::Bool(b),
+            Value::Int(i) => Value::Int(i),
+            Value::Uint(u) => Value::Uint(u),
+            Value::Double(d) => Value::Double(d),
+            Value::String(s) => Value::String(Str::Shared(Arc::from(s.as_str()))),
+            Value::Bytes(b) => Value::Bytes(Bin::Shared(Arc::from(&*b))),
+            Value::List(l) => Value::List(List::from_vec(
+                l.iter().map(Value::into_owned).collect(),
+            )),
+            Value::Map(m) => {
+                let entries = m
+                    .iter()
+                    .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                    .collect();
+                Value::Map(Map::Shared(Arc::new(MapData { entries })))
+            }
+            Value::Timestamp(t) => Value::Timestamp(t),
+            Value::Duration(d) => Value::Duration(d),
+            Value::Type(t) => Value::Type(t),
+            Value::Optional(o) => Value::Optional(match o.get() {
+                None => Optional::None,
+                Some(v) => Optional::of(v.into_owned()),
+            }),
+            Value::Opaque(o) => Value::Opaque(o),
+        }
+    }
+}
+
+/// Compares two numeric values of any of int, uint and double. `None` when either is not a
+/// number, or a double is NaN.
+pub fn numeric_cmp(a: &Value<'_>, b: &Value<'_>) -> Option<Ordering> {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
+        (Value::Uint(x), Value::Uint(y)) => Some(x.cmp(y)),
+        (Value::Double(x), Value::Double(y)) => x.partial_cmp(y),
+        (Value::Int(x), Value::Uint(y)) => Some(cmp_int_uint(*x, *y)),
+        (Value::Uint(x), Value::Int(y)) => Some(cmp_int_uint(*y, *x).reverse()),
+        (Value::Int(x), Value::Double(y)) => cmp_int_double(*x, *y),
+        (Value::Double(x), Value::Int(y)) => cmp_int_double(*y, *x).map(Ordering::reverse),
+        (Value::Uint(x), Value::Double(y)) => cmp_uint_double(*x, *y),
+        (Value::Double(x), Value::Uint(y)) => cmp_uint_double(*y, *x).map(Ordering::reverse),
+        _ => None,
+    }
+}
+
+fn cmp_int_uint(i: i64, u: u64) -> Ordering {
+    if i < 0 {
+        Ordering::Less
+    } else {
+        (i as u64).cmp(&u)
+    }
+}
+
+fn cmp_int_double(i: i64, d: f64) -> Option<Ordering> {
+    if d.is_nan() {
+        return None;
+    }
+    // i64 range as doubles: [-2^63, 2^63).
+    if d < -9_223_372_036_854_775_808.0 {
+        return Some(Ordering::Greater);
+    }
+    if d >= 9_223_372_036_854_775_808.0 {
+        return Some(Ordering::Less);
+    }
+    // Compare exactly: i against the integer part of d, then the fraction.
+    let t = d.trunc();
+    let ti = t as i64;
+    match i.cmp(&ti) {
+        Ordering::Equal => {
+            let frac = d - t;
+            if frac > 0.0 {
+                Some(Ordering::Less)
+            } else if frac < 0.0 {
+                Some(Ordering::Greater)
+            } else {
+                Some(Ordering::Equal)
+            }
+        }
+        o => Some(o),
+    }
+}
+
+fn cmp_uint_double(u: u64, d: f64) -> Option<Ordering> {
+    if d.is_nan() {
+        return None;
+    }
+    if d < 0.0 {
+        return Some(Ordering::Greater);
+    }
+    if d >= 18_446_744_073_709_551_616.0 {
+        return Some(Ordering::Less);
+    }
+    let t = d.trunc();
+    let tu = t as u64;
+    match u.cmp(&tu) {
+        Ordering::Equal => {
+            if d - t > 0.0 {
+                Some(Ordering::Less)
+            } else {
+                Some(Ordering::Equal)
+            }
+        }
+        o => Some(o),
+    }
+}
+
+/// CEL equality (`==`) for values of any types: numbers compare by numeric value across
+/// int, uint and double; lists element-wise; maps by keys and values; values of different
+/// types are unequal. NaN is unequal to everything.
+pub fn values_equal(a: &Value<'_>, b: &Value<'_>) -> bool {
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::String(x), Value::String(y)) => x.as_str() == y.as_str(),
+        (Value::Bytes(x), Value::Bytes(y)) => **x == **y,
+        (Value::Int(_) | Value::Uint(_) | Value::Double(_), _) => {
+            matches!(numeric_cmp(a, b), Some(Ordering::Equal))
+        }
+        (Value::List(x), Value::List(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| values_equal(&p, &q))
+        }
+        (Value::Map(x), Value::Map(y)) => {
+            x.len() == y.len()
+                && x.iter().all(|(k, v)| match y.get(&k) {
+                    Some(w) => values_equal(&v, &w),
+                    None => false,
+                })
+        }
+        (Value::Timestamp(x), Value::Timestamp(y)) => x == y,
+        (Value::Duration(x), Value::Duration(y)) => x == y,
+        (Value::Type(x), Value::Type(y)) => x == y,
+        (Value::Optional(x), Value::Optional(y)) => match (x.get(), y.get()) {
+            (None, None) => true,
+            (Some(p), Some(q)) => values_equal(&p, &q),
+            _ => false,
+        },
+        (Value::Opaque(x), Value::Opaque(y)) => x.equals(y.as_ref()),
+        _ => false,
+    }
+}
+
+impl PartialEq for Value<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        values_equal(self, other)
+    }
+}

@@ -1,0 +1,86 @@
+//! Function declarations: the overloads the type checker resolves calls against.
+//!
+//! Overload ids follow cel-go's (`add_int64`, `size_string`, `string_to_int64` …) so that the
+//! runtime's implementations and the cost model can be keyed by them.
+
+use crate::types::Type;
+
+mod ext;
+mod k8s;
+mod standard;
+
+/// One overload of a function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Overload {
+    /// The overload id, as cel-go names it.
+    pub id: &'static str,
+    /// True for a receiver-style (member) overload; the receiver is the first parameter.
+    pub member: bool,
+    /// Parameter types (receiver first for member overloads). May use `Type::Param`.
+    pub params: Vec<Type>,
+    /// The result type. May use the parameters' type parameters.
+    pub result: Type,
+}
+
+/// A function with all its overloads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    /// The function name (`_+_`, `size`, `startsWith`, `optional.of` …).
+    pub name: &'static str,
+    /// The overloads.
+    pub overloads: Vec<Overload>,
+}
+
+/// A library of functions that an environment may enable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Library {
+    /// The CEL standard library (operators, conversions, strings, timestamps …).
+    Standard,
+    /// Optional types (`optional.of`, `hasValue`, `orValue` …).
+    Optionals,
+    /// cel-go strings extension, version 0.
+    StringsV0,
+    /// cel-go strings extension, version 2.
+    StringsV2,
+    /// cel-go sets extension.
+    Sets,
+    /// cel-go lists extension, version 3.
+    ListsV3,
+    /// Kubernetes lists library, version 0 (`isSorted`, `sum`, `min`, `max`, `indexOf`,
+    /// `lastIndexOf`).
+    K8sListsV0,
+    /// Kubernetes lists library, version 1 (adds `includes`).
+    K8sListsV1,
+    /// Kubernetes regex library (`find`, `findAll`).
+    K8sRegex,
+}
+
+/// Shorthand for building an overload.
+pub(crate) fn ov(id: &'static str, member: bool, params: Vec<Type>, result: Type) -> Overload {
+    Overload {
+        id,
+        member,
+        params,
+        result,
+    }
+}
+
+/// Shorthand for building a function.
+pub(crate) fn func(name: &'static str, overloads: Vec<Overload>) -> Function {
+    Function { name, overloads }
+}
+
+/// The functions a library declares.
+pub fn library_functions(lib: Library) -> Vec<Function> {
+    match lib {
+        Library::Standard => standard::functions(),
+        Library::Optionals => ext::optionals(),
+        Library::StringsV0 => ext::strings(0),
+        Library::StringsV2 => ext::strings(2),
+        Library::Sets => ext::sets(),
+        Library::ListsV3 => ext::lists(3),
+        Library::K8sListsV0 => k8s::lists(0),
+        Library::K8sListsV1 => k8s::lists(1),
+        Library::K8sRegex => k8s::regex(),
+    }
+}
