@@ -1,1 +1,354 @@
-//! matchcond compiler layer.
+//! Compiler layer of matchcond: compiles CEL expressions once — parse, type check against
+//! the Kubernetes matchConditions environment of a given version, plan — into programs that
+//! are evaluated many times, from many threads; and caches compiled programs.
+//!
+//! ```
+//! use matchcond_compiler::{Environment, KubeVersion};
+//! use matchcond_runtime::{Activation, Value};
+//!
+//! let env = Environment::kubernetes(KubeVersion::V1_34);
+//! let program = env.compile_condition("request.operation == 'CREATE'").unwrap();
+//! let request = serde_json::json!({
+//!     "operation": "CREATE",
+//!     "kind": {"group": "", "version": "v1", "kind": "Pod"},
+//!     "resource": {"group": "", "version": "v1", "resource": "pods"},
+//!     "userInfo": {"username": "alice"}
+//! });
+//! let activation = Activation::from_request(&request);
+//! let out = program.evaluate(&activation, None);
+//! assert!(matches!(out.result, Ok(Value::Bool(true))));
+//! assert_eq!(out.cost, 3);
+//! ```
+
+mod cache;
+mod env;
+mod planner;
+mod validators;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use matchcond_runtime::plan::Node;
+use matchcond_runtime::{evaluate, Activation, Evaluation};
+use matchcond_syntax::checker::{self, CheckerEnv};
+use matchcond_syntax::{parse, Issue, Issues, ParserOptions, Source, Type};
+
+pub use cache::{CacheStats, ProgramCache};
+pub use env::{match_condition_variables, EnvMode, Features, KubeVersion};
+
+/// The per-expression runtime cost limit the apiserver sets (`PerCallLimit`).
+pub const PER_CALL_COST_LIMIT: u64 = 1_000_000;
+
+/// Why an expression did not compile. `Display` renders the apiserver's text.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum CompileError {
+    /// Syntax or type errors: `compilation failed: ERROR: <input>:L:C: message` with the
+    /// source line and a caret under the position.
+    #[error("compilation failed: {0}")]
+    Invalid(Issues),
+    /// The expression's type is not one the context accepts:
+    /// `must evaluate to bool but got int`.
+    #[error("must evaluate to {expected} but got {actual}")]
+    WrongResultType {
+        /// The type required.
+        expected: Type,
+        /// The type found.
+        actual: Type,
+    },
+    /// The program could not be built (for example an invalid constant regular expression):
+    /// `program instantiation failed: …`.
+    #[error("program instantiation failed: {0}")]
+    Instantiation(String),
+}
+
+impl CompileError {
+    /// The individual issues with positions, for a syntax/type error.
+    pub fn issues(&self) -> Option<&Issues> {
+        match self {
+            CompileError::Invalid(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// True when the apiserver classifies the error as internal (program instantiation).
+    pub fn is_internal(&self) -> bool {
+        matches!(self, CompileError::Instantiation(_))
+    }
+}
+
+/// Options for compiling one expression.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CompileOptions {
+    /// Extra variables to declare (beside the matchConditions variables), with types.
+    pub extra_variables: Vec<(String, Type)>,
+    /// Skip type checking (every name is resolved at run time), like cel-go's parse-only
+    /// programs.
+    pub unchecked: bool,
+    /// The type the result must have, if any (`bool` for matchConditions).
+    pub result_type: Option<Type>,
+}
+
+/// A compiled expression, ready to evaluate. `Send + Sync`: share it behind `Arc`.
+#[derive(Debug)]
+pub struct Program {
+    expression: String,
+    root: Node,
+    locals: usize,
+    result_type: Type,
+    globals: Vec<String>,
+}
+
+impl Program {
+    /// The expression text.
+    pub fn expression(&self) -> &str {
+        &self.expression
+    }
+
+    /// The checked result type (`dyn` when compiled unchecked).
+    pub fn result_type(&self) -> &Type {
+        &self.result_type
+    }
+
+    /// The global variable names in slot order (the matchConditions variables first, then
+    /// extra variables).
+    pub fn globals(&self) -> &[String] {
+        &self.globals
+    }
+
+    /// The slot of a global variable.
+    pub fn slot(&self, name: &str) -> Option<usize> {
+        self.globals.iter().position(|g| g == name)
+    }
+
+    /// Evaluates the program. `cost_limit` is the per-expression limit (the apiserver uses
+    /// [`PER_CALL_COST_LIMIT`]); `None` means unlimited.
+    pub fn evaluate<'a>(
+        &'a self,
+        activation: &Activation<'a>,
+        cost_limit: Option<u64>,
+    ) -> Evaluation<'a> {
+        evaluate(&self.root, self.locals, activation, cost_limit)
+    }
+}
+
+struct EnvInner {
+    version: KubeVersion,
+    mode: EnvMode,
+    features: Features,
+    parser: ParserOptions,
+    checker: CheckerEnv,
+    variables: Vec<(String, Type)>,
+    cache: ProgramCache,
+}
+
+/// A CEL environment: the variables, types, functions and options of the apiserver's
+/// matchConditions environment at a Kubernetes version. Cheap to clone; thread-safe.
+#[derive(Clone)]
+pub struct Environment {
+    inner: Arc<EnvInner>,
+}
+
+impl fmt::Debug for Environment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Environment")
+            .field("version", &self.inner.version)
+            .field("mode", &self.inner.mode)
+            .finish()
+    }
+}
+
+impl Environment {
+    /// The environment the apiserver of `version` evaluates matchConditions with (the
+    /// "stored expressions" environment: every option the binary has).
+    pub fn kubernetes(version: KubeVersion) -> Environment {
+        Environment::with_mode(version, EnvMode::StoredExpressions)
+    }
+
+    /// The environment of the newest modelled Kubernetes version.
+    pub fn latest() -> Environment {
+        Environment::kubernetes(KubeVersion::LATEST)
+    }
+
+    /// The environment the apiserver of `version` uses in the given mode: new expressions
+    /// are validated against the compatibility version (one minor version back).
+    pub fn with_mode(version: KubeVersion, mode: EnvMode) -> Environment {
+        let effective = match mode {
+            EnvMode::StoredExpressions => version,
+            EnvMode::NewExpressions => version.previous(),
+        };
+        let features = Features::for_version(effective);
+        let variables = match_condition_variables();
+        let checker = env::checker_env(&features, &variables);
+        let parser = env::parser_options(&features);
+        Environment {
+            inner: Arc::new(EnvInner {
+                version,
+                mode,
+                features,
+                parser,
+                checker,
+                variables,
+                cache: ProgramCache::new(cache::DEFAULT_CACHE_SIZE),
+            }),
+        }
+    }
+
+    /// The Kubernetes version.
+    pub fn version(&self) -> KubeVersion {
+        self.inner.version
+    }
+
+    /// The mode.
+    pub fn mode(&self) -> EnvMode {
+        self.inner.mode
+    }
+
+    /// The features in force.
+    pub fn features(&self) -> &Features {
+        &self.inner.features
+    }
+
+    /// The parser limits in force.
+    pub fn parser_options(&self) -> &ParserOptions {
+        &self.inner.parser
+    }
+
+    /// The environment's program cache.
+    pub fn cache(&self) -> &ProgramCache {
+        &self.inner.cache
+    }
+
+    /// Compiles a matchCondition expression: its result must be exactly `bool`. Cached.
+    pub fn compile_condition(&self, expression: &str) -> Result<Arc<Program>, CompileError> {
+        let opts = CompileOptions {
+            result_type: Some(Type::Bool),
+            ..CompileOptions::default()
+        };
+        self.compile_cached(expression, &opts)
+    }
+
+    /// Compiles through the cache.
+    pub fn compile_cached(
+        &self,
+        expression: &str,
+        options: &CompileOptions,
+    ) -> Result<Arc<Program>, CompileError> {
+        let key = cache::CacheKey::new(expression, options);
+        if let Some(p) = self.inner.cache.get(&key) {
+            return p;
+        }
+        let compiled = self.compile(expression, options).map(Arc::new);
+        self.inner.cache.put(key, compiled.clone());
+        compiled
+    }
+
+    /// Compiles an expression (no cache).
+    pub fn compile(
+        &self,
+        expression: &str,
+        options: &CompileOptions,
+    ) -> Result<Program, CompileError> {
+        let parsed = parse(expression, &self.inner.parser).map_err(CompileError::Invalid)?;
+        let mut globals: Vec<String> = self
+            .inner
+            .variables
+            .iter()
+            .map(|(n, _)| n.clone())
+            .collect();
+        for (n, _) in &options.extra_variables {
+            if !globals.contains(n) {
+                globals.push(n.clone());
+            }
+        }
+        let extended;
+        let checker_env: &CheckerEnv = if options.extra_variables.is_empty() {
+            &self.inner.checker
+        } else {
+            let mut e = self.inner.checker.clone();
+            for (n, t) in &options.extra_variables {
+                e.variables.insert(n.clone(), t.clone());
+            }
+            extended = e;
+            &extended
+        };
+        let checked = if options.unchecked {
+            None
+        } else {
+            let c = checker::check(&parsed.expr, checker_env).map_err(|issues| {
+                CompileError::Invalid(Issues::new(parsed.source.clone(), issues))
+            })?;
+            Some(c)
+        };
+        if self.inner.features.literal_validators {
+            let mut issues: Vec<Issue> = Vec::new();
+            validators::validate_literals(&parsed.expr, &mut issues);
+            if !issues.is_empty() {
+                return Err(CompileError::Invalid(Issues::new(
+                    parsed.source.clone(),
+                    issues,
+                )));
+            }
+        }
+        let result_type = checked
+            .as_ref()
+            .map(|c| c.result_type.clone())
+            .unwrap_or(Type::Dyn);
+        if let Some(expected) = &options.result_type {
+            if checked.is_some() && &result_type != expected {
+                return Err(CompileError::WrongResultType {
+                    expected: expected.clone(),
+                    actual: result_type,
+                });
+            }
+        }
+        let no_types = HashMap::new();
+        let mut planner = planner::Planner {
+            checked: checked.as_ref(),
+            globals: &globals,
+            functions: &checker_env.functions,
+            type_idents: if checked.is_some() {
+                &no_types
+            } else {
+                &checker_env.type_idents
+            },
+            scopes: Vec::new(),
+            depth: 0,
+            max_locals: 0,
+        };
+        let root = planner
+            .plan(&parsed.expr)
+            .map_err(CompileError::Instantiation)?;
+        let locals = planner.max_locals;
+        Ok(Program {
+            expression: expression.to_string(),
+            root,
+            locals,
+            result_type,
+            globals,
+        })
+    }
+
+    /// Parses an expression only (for tools that want the AST and positions).
+    pub fn parse(&self, expression: &str) -> Result<matchcond_syntax::Parsed, Issues> {
+        parse(expression, &self.inner.parser)
+    }
+}
+
+/// Renders an issue list for a source (convenience for callers that build issues).
+pub fn render_issues(expression: &str, issues: Vec<Issue>) -> String {
+    Issues::new(Source::new(expression), issues).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn programs_and_environments_are_thread_safe() {
+        assert_send_sync::<Program>();
+        assert_send_sync::<Environment>();
+    }
+}

@@ -1,1 +1,397 @@
-//! matchcond eval layer.
+//! The decision layer of matchcond: a webhook's matchConditions, compiled once and decided
+//! per request exactly as the apiserver's matcher decides them.
+//!
+//! Every condition is evaluated, in order, under one shared cost budget (2,500,000); then:
+//! any `false` skips the webhook (the first false condition by order is reported, even if
+//! others erred); otherwise any error goes to the failure policy (`Fail`, the default,
+//! rejects the request with the aggregated error; `Ignore` skips the webhook); otherwise the
+//! webhook is called. Running out of the shared budget is an error of the whole evaluation
+//! and goes to the failure policy even when a condition was false.
+//!
+//! ```
+//! use matchcond_compiler::{Environment, KubeVersion};
+//! use matchcond_eval::{MatchConditions, MatchCondition, FailurePolicy, Decision};
+//! use matchcond_runtime::Activation;
+//!
+//! let env = Environment::kubernetes(KubeVersion::V1_34);
+//! let conditions = MatchConditions::compile(&env, &[
+//!     MatchCondition::new("not-kube-system", "request.namespace != 'kube-system'"),
+//!     MatchCondition::new("create-only", "oldObject == null"),
+//! ]).unwrap();
+//! let request = serde_json::json!({
+//!     "operation": "UPDATE", "namespace": "shop", "dryRun": false,
+//!     "kind": {"group": "apps", "version": "v1", "kind": "Deployment"},
+//!     "resource": {"group": "apps", "version": "v1", "resource": "deployments"},
+//!     "userInfo": {"username": "alice"},
+//!     "object": {"metadata": {"name": "web"}}, "oldObject": {"metadata": {"name": "web"}}
+//! });
+//! let decision = conditions.decide(&Activation::from_request(&request), FailurePolicy::Fail);
+//! assert_eq!(decision, Decision::Skip { condition: Some("create-only".into()) });
+//! ```
+
+use std::fmt;
+use std::sync::Arc;
+
+use matchcond_compiler::{CompileError, Environment, Program, PER_CALL_COST_LIMIT};
+use matchcond_runtime::{Activation, Value};
+
+/// The cost budget shared by all conditions of one webhook for one request
+/// (`RuntimeCELCostBudgetMatchConditions`).
+pub const MATCH_CONDITIONS_BUDGET: u64 = 2_500_000;
+
+/// The most matchConditions a webhook may have.
+pub const MAX_MATCH_CONDITIONS: usize = 64;
+
+/// The message of the error raised when the shared budget runs out.
+pub const OUT_OF_BUDGET: &str =
+    "validation failed due to running out of cost budget, no further validation rules will be run";
+
+/// One `matchConditions` entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchCondition {
+    /// The condition's name.
+    pub name: String,
+    /// The CEL expression.
+    pub expression: String,
+}
+
+impl MatchCondition {
+    /// A condition.
+    pub fn new(name: impl Into<String>, expression: impl Into<String>) -> Self {
+        MatchCondition {
+            name: name.into(),
+            expression: expression.into(),
+        }
+    }
+}
+
+/// The webhook's `failurePolicy`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FailurePolicy {
+    /// Errors reject the request (the default).
+    #[default]
+    Fail,
+    /// Errors skip the webhook.
+    Ignore,
+}
+
+impl FailurePolicy {
+    /// Parses `Fail` / `Ignore`.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "Fail" => Some(FailurePolicy::Fail),
+            "Ignore" => Some(FailurePolicy::Ignore),
+            _ => None,
+        }
+    }
+}
+
+/// Whether the webhook must be called.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Every condition is true: call the webhook.
+    Call,
+    /// Do not call the webhook: `condition` names the first false condition, or is `None`
+    /// when errors were ignored under `failurePolicy: Ignore`.
+    Skip {
+        /// The first condition (by order) that evaluated to false.
+        condition: Option<Arc<str>>,
+    },
+    /// The request must be rejected (`failurePolicy: Fail` and errors).
+    Reject {
+        /// The apiserver's error text (one error, or `[e1, e2]` for several).
+        message: String,
+    },
+}
+
+/// What one condition evaluated to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConditionOutcome {
+    /// The boolean result.
+    Value(bool),
+    /// An error, worded as the apiserver words it
+    /// (`expression '…' resulted in error: …`, `compilation error: …`).
+    Error(String),
+    /// Not evaluated because the shared budget ran out before it.
+    NotEvaluated,
+}
+
+/// The result of one condition, for explaining a decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConditionResult {
+    /// The condition's name.
+    pub name: Arc<str>,
+    /// The expression.
+    pub expression: String,
+    /// What it evaluated to.
+    pub outcome: ConditionOutcome,
+    /// The runtime cost it was charged.
+    pub cost: u64,
+}
+
+/// A decision with the result of every condition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// The decision.
+    pub decision: Decision,
+    /// Per condition, in order.
+    pub conditions: Vec<ConditionResult>,
+    /// The whole-evaluation error (the shared budget ran out), if any.
+    pub evaluation_error: Option<String>,
+    /// Total cost charged.
+    pub total_cost: u64,
+}
+
+/// A problem with a webhook's conditions found when compiling them strictly.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConditionsError {
+    /// More than 64 conditions.
+    #[error("matchConditions: Too many: {0}: must have at most 64 items")]
+    TooMany(usize),
+}
+
+struct Compiled {
+    name: Arc<str>,
+    expression: String,
+    program: Result<Arc<Program>, CompileError>,
+}
+
+/// A webhook's compiled matchConditions.
+pub struct MatchConditions {
+    conditions: Vec<Compiled>,
+}
+
+impl fmt::Debug for MatchConditions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.conditions.iter().map(|c| &c.name))
+            .finish()
+    }
+}
+
+/// Joins error messages as apimachinery's aggregate error does: one message alone, several
+/// as `[m1, m2]` with duplicates removed (one message left: no brackets).
+pub fn aggregate_messages(messages: &[String]) -> String {
+    let mut uniq: Vec<&str> = Vec::new();
+    for m in messages {
+        if !uniq.contains(&m.as_str()) {
+            uniq.push(m);
+        }
+    }
+    match uniq.as_slice() {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        many => format!("[{}]", many.join(", ")),
+    }
+}
+
+enum Step<'a> {
+    Done(Result<Value<'a>, String>, u64),
+    OutOfBudget(u64),
+}
+
+impl MatchConditions {
+    /// Compiles a webhook's conditions in an environment (through its cache). As in the
+    /// apiserver, a condition that does not compile is kept: at decision time it is an
+    /// error `compilation error: …`. Fails only when there are more than 64 conditions.
+    pub fn compile(
+        env: &Environment,
+        conditions: &[MatchCondition],
+    ) -> Result<Self, ConditionsError> {
+        if conditions.len() > MAX_MATCH_CONDITIONS {
+            return Err(ConditionsError::TooMany(conditions.len()));
+        }
+        Ok(Self::compile_unbounded(env, conditions))
+    }
+
+    /// Like [`MatchConditions::compile`] without the count limit (the apiserver evaluates
+    /// whatever configuration it stored).
+    pub fn compile_unbounded(env: &Environment, conditions: &[MatchCondition]) -> Self {
+        let conditions = conditions
+            .iter()
+            .map(|c| Compiled {
+                name: Arc::from(c.name.as_str()),
+                expression: c.expression.clone(),
+                program: env.compile_condition(&c.expression),
+            })
+            .collect();
+        MatchConditions { conditions }
+    }
+
+    /// The number of conditions.
+    pub fn len(&self) -> usize {
+        self.conditions.len()
+    }
+
+    /// True when there are no conditions (the webhook is always called).
+    pub fn is_empty(&self) -> bool {
+        self.conditions.is_empty()
+    }
+
+    /// The compile errors, by condition name.
+    pub fn compile_errors(&self) -> Vec<(&str, &CompileError)> {
+        self.conditions
+            .iter()
+            .filter_map(|c| c.program.as_ref().err().map(|e| (&*c.name, e)))
+            .collect()
+    }
+
+    /// Evaluates every condition in order under the shared budget, calling `sink` with
+    /// each condition's index and result. Returns false when the budget ran out.
+    fn run<'a>(
+        &'a self,
+        activation: &Activation<'a>,
+        mut sink: impl FnMut(usize, Step<'a>),
+    ) -> bool {
+        let mut remaining = MATCH_CONDITIONS_BUDGET;
+        for (i, c) in self.conditions.iter().enumerate() {
+            match &c.program {
+                Err(e) => sink(i, Step::Done(Err(format!("compilation error: {e}")), 0)),
+                Ok(p) => {
+                    let ev = p.evaluate(activation, Some(PER_CALL_COST_LIMIT));
+                    if ev.cost > remaining {
+                        sink(i, Step::OutOfBudget(ev.cost));
+                        return false;
+                    }
+                    remaining -= ev.cost;
+                    let r = ev.result.map_err(|e| {
+                        format!("expression '{}' resulted in error: {}", c.expression, e)
+                    });
+                    sink(i, Step::Done(r, ev.cost));
+                }
+            }
+        }
+        true
+    }
+
+    /// Decides whether the webhook must be called.
+    pub fn decide(&self, activation: &Activation<'_>, policy: FailurePolicy) -> Decision {
+        let mut first_false: Option<usize> = None;
+        let mut errors: Vec<String> = Vec::new();
+        let completed = self.run(activation, |i, step| match step {
+            Step::Done(Ok(Value::Bool(false)), _) => {
+                if first_false.is_none() {
+                    first_false = Some(i);
+                }
+            }
+            Step::Done(Ok(Value::Bool(true)), _) => {}
+            Step::Done(Ok(other), _) => errors.push(format!(
+                "expression '{}' resulted in error: expected a bool, got {}",
+                self.conditions
+                    .get(i)
+                    .map(|c| c.expression.as_str())
+                    .unwrap_or(""),
+                other.type_name()
+            )),
+            Step::Done(Err(e), _) => errors.push(e),
+            Step::OutOfBudget(_) => {}
+        });
+        self.conclude(completed, first_false, &errors, policy)
+    }
+
+    fn conclude(
+        &self,
+        completed: bool,
+        first_false: Option<usize>,
+        errors: &[String],
+        policy: FailurePolicy,
+    ) -> Decision {
+        if !completed {
+            return match policy {
+                FailurePolicy::Fail => Decision::Reject {
+                    message: OUT_OF_BUDGET.to_string(),
+                },
+                FailurePolicy::Ignore => Decision::Skip { condition: None },
+            };
+        }
+        if let Some(i) = first_false {
+            return Decision::Skip {
+                condition: self.conditions.get(i).map(|c| c.name.clone()),
+            };
+        }
+        if !errors.is_empty() {
+            return match policy {
+                FailurePolicy::Fail => Decision::Reject {
+                    message: aggregate_messages(errors),
+                },
+                FailurePolicy::Ignore => Decision::Skip { condition: None },
+            };
+        }
+        Decision::Call
+    }
+
+    /// Decides, and reports every condition's value or error and cost.
+    pub fn explain(&self, activation: &Activation<'_>, policy: FailurePolicy) -> Report {
+        let mut results: Vec<ConditionResult> = self
+            .conditions
+            .iter()
+            .map(|c| ConditionResult {
+                name: c.name.clone(),
+                expression: c.expression.clone(),
+                outcome: ConditionOutcome::NotEvaluated,
+                cost: 0,
+            })
+            .collect();
+        let mut first_false = None;
+        let mut errors = Vec::new();
+        let mut total = 0u64;
+        let completed = self.run(activation, |i, step| {
+            let (outcome, cost) = match step {
+                Step::Done(Ok(Value::Bool(b)), cost) => {
+                    if !b && first_false.is_none() {
+                        first_false = Some(i);
+                    }
+                    (ConditionOutcome::Value(b), cost)
+                }
+                Step::Done(Ok(other), cost) => {
+                    let e = format!(
+                        "expression '{}' resulted in error: expected a bool, got {}",
+                        self.conditions
+                            .get(i)
+                            .map(|c| c.expression.as_str())
+                            .unwrap_or(""),
+                        other.type_name()
+                    );
+                    errors.push(e.clone());
+                    (ConditionOutcome::Error(e), cost)
+                }
+                Step::Done(Err(e), cost) => {
+                    errors.push(e.clone());
+                    (ConditionOutcome::Error(e), cost)
+                }
+                Step::OutOfBudget(cost) => (ConditionOutcome::Error(OUT_OF_BUDGET.into()), cost),
+            };
+            total = total.saturating_add(cost);
+            if let Some(r) = results.get_mut(i) {
+                r.outcome = outcome;
+                r.cost = cost;
+            }
+        });
+        let decision = self.conclude(completed, first_false, &errors, policy);
+        Report {
+            decision,
+            conditions: results,
+            evaluation_error: if completed {
+                None
+            } else {
+                Some(OUT_OF_BUDGET.to_string())
+            },
+            total_cost: total,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aggregate_dedups() {
+        assert_eq!(aggregate_messages(&["a".into()]), "a");
+        assert_eq!(aggregate_messages(&["a".into(), "a".into()]), "a");
+        assert_eq!(
+            aggregate_messages(&["a".into(), "b".into(), "a".into()]),
+            "[a, b]"
+        );
+    }
+}

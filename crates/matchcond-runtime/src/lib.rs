@@ -1,9 +1,15 @@
 //! Runtime layer of matchcond: CEL values that view the request in place, function
 //! implementations, the evaluator of planned programs and cost accounting.
 
+pub mod activation;
+pub mod cost;
 pub mod error;
 pub mod functions;
+pub mod interp;
+pub mod plan;
 pub mod value;
 
+pub use activation::Activation;
 pub use error::{ErrorKind, EvalError};
+pub use interp::{evaluate, Evaluation};
 pub use value::Value;

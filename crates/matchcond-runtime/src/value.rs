@@ -377,9 +377,12 @@ impl<'a> Iterator for MapIter<'a, '_> {
     type Item = (Value<'a>, Value<'a>);
     fn next(&mut self) -> Option<Self::Item> {
         match self {
-            MapIter::Json(it) => it
-                .next()
-                .map(|(k, v)| (Value::String(Str::Borrowed(k.as_str())), Value::from_json(v))),
+            MapIter::Json(it) => it.next().map(|(k, v)| {
+                (
+                    Value::String(Str::Borrowed(k.as_str())),
+                    Value::from_json(v),
+                )
+            }),
             MapIter::Entries(it) => it.next().cloned(),
         }
     }
@@ -581,9 +584,9 @@ impl<'a> Value<'a> {
             Value::Double(d) => Value::Double(d),
             Value::String(s) => Value::String(Str::Shared(Arc::from(s.as_str()))),
             Value::Bytes(b) => Value::Bytes(Bin::Shared(Arc::from(&*b))),
-            Value::List(l) => Value::List(List::from_vec(
-                l.iter().map(Value::into_owned).collect(),
-            )),
+            Value::List(l) => {
+                Value::List(List::from_vec(l.iter().map(Value::into_owned).collect()))
+            }
             Value::Map(m) => {
                 let entries = m
                     .iter()

@@ -3,6 +3,7 @@
 //! cel-go's format.
 
 pub mod ast;
+pub mod checker;
 pub mod decls;
 mod lexer;
 mod parser;

@@ -25,3 +25,51 @@ pub fn implementation(overload_id: &str) -> Option<Function> {
         .find(|(id, _)| *id == overload_id)
         .map(|(_, f)| *f)
 }
+
+/// Calls a regex function whose pattern was a constant, compiled when the program was
+/// planned: `matches` (the pattern is the second argument, after the string).
+pub fn call_with_regex<'a>(
+    function: &str,
+    re: &regex::Regex,
+    args: &[Value<'a>],
+) -> Result<Value<'a>, EvalError> {
+    match (function, args) {
+        ("matches", [Value::String(s), _]) => Ok(Value::Bool(re.is_match(s))),
+        _ => Err(EvalError::no_such_overload(function, args)),
+    }
+}
+
+/// The runtime cost that a library's own cost tracker assigns to an overload, if it has one.
+pub fn tracked_cost(
+    _overload: Option<&str>,
+    _args: &[Value<'_>],
+    _result: &Value<'_>,
+) -> Option<u64> {
+    None
+}
+
+/// The maximum regex size of a named format (used by the cost of `validate`).
+pub fn format_max_regex_size(_format: &dyn crate::value::Opaque) -> Option<u64> {
+    None
+}
+
+/// Largest compiled size of a regular expression (bytes of the compiled program).
+pub const REGEX_SIZE_LIMIT: usize = 1 << 20;
+
+/// Compiles a regular expression with RE2 syntax (the `regex` crate accepts the RE2 syntax
+/// CEL uses, with linear-time matching). The error reads as cel-go's.
+pub fn compile_regex(pattern: &str) -> Result<regex::Regex, EvalError> {
+    regex::RegexBuilder::new(pattern)
+        .size_limit(REGEX_SIZE_LIMIT)
+        .build()
+        .map_err(|e| {
+            EvalError::invalid_argument(format!(
+                "error parsing regexp: {}",
+                e.to_string()
+                    .lines()
+                    .last()
+                    .unwrap_or("invalid pattern")
+                    .trim()
+            ))
+        })
+}

@@ -1,0 +1,294 @@
+//! Environments: which variables, types, libraries and language options exist, by
+//! Kubernetes version, as `pkg/cel/environment/base.go` defines them.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use matchcond_syntax::checker::CheckerEnv;
+use matchcond_syntax::decls::{library_functions, Library};
+use matchcond_syntax::{ParserOptions, Type};
+
+/// A Kubernetes minor version (`1.34`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct KubeVersion {
+    /// Major version (1).
+    pub major: u32,
+    /// Minor version.
+    pub minor: u32,
+}
+
+impl KubeVersion {
+    /// Kubernetes 1.28.
+    pub const V1_28: KubeVersion = KubeVersion::new(1, 28);
+    /// Kubernetes 1.30.
+    pub const V1_30: KubeVersion = KubeVersion::new(1, 30);
+    /// Kubernetes 1.31.
+    pub const V1_31: KubeVersion = KubeVersion::new(1, 31);
+    /// Kubernetes 1.32.
+    pub const V1_32: KubeVersion = KubeVersion::new(1, 32);
+    /// Kubernetes 1.33.
+    pub const V1_33: KubeVersion = KubeVersion::new(1, 33);
+    /// Kubernetes 1.34.
+    pub const V1_34: KubeVersion = KubeVersion::new(1, 34);
+    /// Kubernetes 1.35.
+    pub const V1_35: KubeVersion = KubeVersion::new(1, 35);
+    /// Kubernetes 1.36.
+    pub const V1_36: KubeVersion = KubeVersion::new(1, 36);
+    /// The newest version this library models.
+    pub const LATEST: KubeVersion = KubeVersion::V1_36;
+
+    /// A version.
+    pub const fn new(major: u32, minor: u32) -> Self {
+        KubeVersion { major, minor }
+    }
+
+    /// The previous minor version (the apiserver's default compatibility version).
+    pub fn previous(self) -> Self {
+        KubeVersion::new(self.major, self.minor.saturating_sub(1))
+    }
+
+    /// Parses `1.34` or `v1.34`.
+    pub fn parse(s: &str) -> Option<Self> {
+        let s = s.trim().trim_start_matches('v');
+        let mut parts = s.split('.');
+        let major = parts.next()?.parse().ok()?;
+        let minor = parts.next()?.parse().ok()?;
+        Some(KubeVersion::new(major, minor))
+    }
+}
+
+impl fmt::Display for KubeVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+/// Which of the apiserver's two environments to build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EnvMode {
+    /// For new or changed expressions: the options of the compatibility version
+    /// (the binary's previous minor version).
+    NewExpressions,
+    /// For stored expressions and run time: every option the binary has.
+    StoredExpressions,
+}
+
+/// The language options and libraries in force.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Features {
+    /// Libraries whose functions are declared.
+    pub libraries: Vec<Library>,
+    /// `cel.OptionalTypes()` (syntax and functions).
+    pub optional_types: bool,
+    /// `cel.CrossTypeNumericComparisons(true)`.
+    pub cross_type_numeric_comparisons: bool,
+    /// The duration/timestamp/regex literal validators (1.29+).
+    pub literal_validators: bool,
+    /// `ext.TwoVarComprehensions()` macros (1.32+).
+    pub two_var_comprehensions: bool,
+    /// The lists extension (`sortBy` macro) (1.34+).
+    pub lists_ext: bool,
+}
+
+impl Features {
+    /// The options whose `[introduced, removed)` interval contains `v`, per base.go.
+    pub fn for_version(v: KubeVersion) -> Features {
+        let at = |minor: u32| v >= KubeVersion::new(1, minor);
+        let mut libraries = vec![Library::Standard, Library::K8sRegex];
+        if at(37) {
+            libraries.push(Library::K8sListsV1);
+        } else {
+            libraries.push(Library::K8sListsV0);
+        }
+        if at(28) {
+            libraries.push(Library::Optionals);
+        }
+        if at(29) {
+            libraries.push(Library::StringsV2);
+            libraries.push(Library::Sets);
+        } else {
+            libraries.push(Library::StringsV0);
+        }
+        if at(34) {
+            libraries.push(Library::ListsV3);
+        }
+        Features {
+            libraries,
+            optional_types: at(28),
+            cross_type_numeric_comparisons: at(28),
+            literal_validators: at(29),
+            two_var_comprehensions: at(32),
+            lists_ext: at(34),
+        }
+    }
+}
+
+/// The declared object types of the matchConditions environment.
+fn object_types() -> HashMap<String, HashMap<String, Type>> {
+    let s = || Type::String;
+    let fields = |fs: &[(&str, Type)]| -> HashMap<String, Type> {
+        fs.iter().map(|(n, t)| (n.to_string(), t.clone())).collect()
+    };
+    let gvk = Type::named("kubernetes.GroupVersionKind");
+    let gvr = Type::named("kubernetes.GroupVersionResource");
+    let mut m = HashMap::new();
+    m.insert(
+        "kubernetes.GroupVersionKind".to_string(),
+        fields(&[("group", s()), ("version", s()), ("kind", s())]),
+    );
+    m.insert(
+        "kubernetes.GroupVersionResource".to_string(),
+        fields(&[("group", s()), ("version", s()), ("resource", s())]),
+    );
+    m.insert(
+        "kubernetes.UserInfo".to_string(),
+        fields(&[
+            ("username", s()),
+            ("uid", s()),
+            ("groups", Type::list(s())),
+            ("extra", Type::map(s(), Type::list(s()))),
+        ]),
+    );
+    m.insert(
+        "kubernetes.AdmissionRequest".to_string(),
+        fields(&[
+            ("kind", gvk.clone()),
+            ("resource", gvr.clone()),
+            ("subResource", s()),
+            ("requestKind", gvk),
+            ("requestResource", gvr),
+            ("requestSubResource", s()),
+            ("name", s()),
+            ("namespace", s()),
+            ("operation", s()),
+            ("userInfo", Type::named("kubernetes.UserInfo")),
+            ("dryRun", Type::Bool),
+            ("options", Type::Dyn),
+        ]),
+    );
+    m.insert(
+        "kubernetes.NamespaceSpec".to_string(),
+        fields(&[("finalizers", Type::list(s()))]),
+    );
+    m.insert(
+        "kubernetes.NamespaceCondition".to_string(),
+        fields(&[
+            ("status", s()),
+            ("type", s()),
+            ("lastTransitionTime", Type::Timestamp),
+            ("message", s()),
+            ("reason", s()),
+        ]),
+    );
+    m.insert(
+        "kubernetes.NamespaceStatus".to_string(),
+        fields(&[
+            (
+                "conditions",
+                Type::list(Type::named("kubernetes.NamespaceCondition")),
+            ),
+            ("phase", s()),
+        ]),
+    );
+    m.insert(
+        "kubernetes.NamespaceMetadata".to_string(),
+        fields(&[
+            ("name", s()),
+            ("generateName", s()),
+            ("namespace", s()),
+            ("labels", Type::map(s(), s())),
+            ("annotations", Type::map(s(), s())),
+            ("UID", s()),
+            ("creationTimestamp", Type::Timestamp),
+            ("deletionGracePeriodSeconds", Type::Int),
+            ("deletionTimestamp", Type::Timestamp),
+            ("generation", Type::Int),
+            ("resourceVersion", s()),
+            ("finalizers", Type::list(s())),
+        ]),
+    );
+    m.insert(
+        "kubernetes.Namespace".to_string(),
+        fields(&[
+            ("metadata", Type::named("kubernetes.NamespaceMetadata")),
+            ("spec", Type::named("kubernetes.NamespaceSpec")),
+            ("status", Type::named("kubernetes.NamespaceStatus")),
+        ]),
+    );
+    m
+}
+
+/// The global variables of the matchConditions environment, in slot order, with types.
+pub fn match_condition_variables() -> Vec<(String, Type)> {
+    vec![
+        ("object".into(), Type::Dyn),
+        ("oldObject".into(), Type::Dyn),
+        ("request".into(), Type::named("kubernetes.AdmissionRequest")),
+        (
+            "namespaceObject".into(),
+            Type::named("kubernetes.Namespace"),
+        ),
+        (
+            "authorizer".into(),
+            Type::named("kubernetes.authorization.Authorizer"),
+        ),
+        (
+            "authorizer.requestResource".into(),
+            Type::named("kubernetes.authorization.ResourceCheck"),
+        ),
+    ]
+}
+
+/// Builds the checker environment for a feature set and extra variables.
+pub(crate) fn checker_env(features: &Features, variables: &[(String, Type)]) -> CheckerEnv {
+    let mut env = CheckerEnv {
+        homogeneous_aggregate_literals: true,
+        object_types: object_types(),
+        ..CheckerEnv::default()
+    };
+    env.add_standard_type_idents();
+    if features.optional_types {
+        env.type_idents
+            .insert("optional_type".into(), Type::optional(Type::Dyn));
+    }
+    for (n, t) in variables {
+        env.variables.insert(n.clone(), t.clone());
+    }
+    for lib in &features.libraries {
+        let mut fs = library_functions(*lib);
+        if !features.cross_type_numeric_comparisons && *lib == Library::Standard {
+            for f in fs.iter_mut() {
+                f.overloads.retain(|o| !is_cross_type_comparison(o.id));
+            }
+        }
+        env.add_functions(fs);
+    }
+    env
+}
+
+fn is_cross_type_comparison(id: &str) -> bool {
+    let cmp = ["less_", "less_equals_", "greater_", "greater_equals_"];
+    let types = [
+        ("int64", "uint64"),
+        ("int64", "double"),
+        ("uint64", "int64"),
+        ("uint64", "double"),
+        ("double", "int64"),
+        ("double", "uint64"),
+    ];
+    cmp.iter().any(|c| {
+        types
+            .iter()
+            .any(|(a, b)| id == format!("{c}{a}_{b}").as_str())
+    })
+}
+
+/// Parser options for a feature set.
+pub(crate) fn parser_options(features: &Features) -> ParserOptions {
+    ParserOptions {
+        enable_optional_syntax: features.optional_types,
+        enable_two_var_comprehensions: features.two_var_comprehensions,
+        enable_lists_macros: features.lists_ext,
+        ..ParserOptions::default()
+    }
+}

@@ -1,0 +1,508 @@
+//! Turns a checked AST into an executable plan: names to slots, calls to implementations,
+//! constant literals folded, constant conversions and constant-list membership precomputed,
+//! constant regular expressions compiled — what cel-go's planner does with `OptOptimize`.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use matchcond_runtime::functions::{self, implementation};
+use matchcond_runtime::plan::{Attr, AttrRoot, Call, Candidate, Fold, Node, Qual, QualKind};
+use matchcond_runtime::value::{Bin, List, Map, MapData, Str, TypeName, Value};
+use matchcond_runtime::{Activation, EvalError};
+use matchcond_syntax::ast::{Comprehension, Expr, ExprKind, Literal};
+use matchcond_syntax::checker::{qualified_name, Checked, Reference};
+use matchcond_syntax::decls::Function;
+use matchcond_syntax::Type;
+
+/// Functions that convert between types; constant arguments are converted at plan time.
+const TYPE_CONVERSIONS: [&str; 10] = [
+    "bool",
+    "bytes",
+    "double",
+    "duration",
+    "dyn",
+    "int",
+    "string",
+    "timestamp",
+    "type",
+    "uint",
+];
+
+pub(crate) struct Planner<'c> {
+    pub checked: Option<&'c Checked>,
+    pub globals: &'c [String],
+    pub functions: &'c HashMap<String, Function>,
+    pub type_idents: &'c HashMap<String, Type>,
+    pub scopes: Vec<(String, usize)>,
+    pub depth: usize,
+    pub max_locals: usize,
+}
+
+/// The run-time name of a type value.
+pub(crate) fn type_name(t: &Type) -> TypeName {
+    let s: &'static str = match t {
+        Type::Dyn | Type::Param(_) | Type::Error => "dyn",
+        Type::Null => "null_type",
+        Type::Bool => "bool",
+        Type::Int => "int",
+        Type::Uint => "uint",
+        Type::Double => "double",
+        Type::String => "string",
+        Type::Bytes => "bytes",
+        Type::Timestamp => "google.protobuf.Timestamp",
+        Type::Duration => "google.protobuf.Duration",
+        Type::List(_) => "list",
+        Type::Map(..) => "map",
+        Type::Optional(_) => "optional_type",
+        Type::Type(_) => "type",
+        Type::Named(n, _) => return TypeName(Cow::Owned(n.to_string())),
+    };
+    TypeName::new_static(s)
+}
+
+fn literal_value(l: &Literal) -> Value<'static> {
+    match l {
+        Literal::Null => Value::Null,
+        Literal::Bool(b) => Value::Bool(*b),
+        Literal::Int(i) => Value::Int(*i),
+        Literal::Uint(u) => Value::Uint(*u),
+        Literal::Double(d) => Value::Double(*d),
+        Literal::String(s) => Value::String(Str::Shared(Arc::from(s.as_str()))),
+        Literal::Bytes(b) => Value::Bytes(Bin::Shared(Arc::from(b.as_slice()))),
+    }
+}
+
+fn into_attr(n: Node) -> Attr {
+    match n {
+        Node::Attr(a) if !a.test_only => *a,
+        Node::Cond(..) => Attr {
+            root: AttrRoot::Cond(n),
+            quals: Vec::new(),
+            test_only: false,
+        },
+        other => Attr {
+            root: AttrRoot::Expr(other),
+            quals: Vec::new(),
+            test_only: false,
+        },
+    }
+}
+
+fn is_set_element(v: &Value<'_>) -> bool {
+    matches!(
+        v,
+        Value::Null
+            | Value::Bool(_)
+            | Value::Int(_)
+            | Value::Uint(_)
+            | Value::Double(_)
+            | Value::String(_)
+    )
+}
+
+impl<'c> Planner<'c> {
+    fn reference(&self, e: &Expr) -> Option<&'c Reference> {
+        self.checked.and_then(|c| c.references.get(&e.id))
+    }
+
+    fn local(&self, name: &str) -> Option<usize> {
+        self.scopes
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| *s)
+    }
+
+    fn global(&self, name: &str) -> Option<usize> {
+        let name = name.strip_prefix('.').unwrap_or(name);
+        self.globals.iter().position(|g| g == name)
+    }
+
+    fn variable(&self, name: &str) -> Option<Node> {
+        if !name.starts_with('.') {
+            if let Some(slot) = self.local(name) {
+                return Some(Node::Attr(Box::new(Attr {
+                    root: AttrRoot::Local(slot),
+                    quals: Vec::new(),
+                    test_only: false,
+                })));
+            }
+        }
+        self.global(name).map(|slot| {
+            Node::Attr(Box::new(Attr {
+                root: AttrRoot::Global(slot),
+                quals: Vec::new(),
+                test_only: false,
+            }))
+        })
+    }
+
+    pub(crate) fn plan(&mut self, e: &Expr) -> Result<Node, String> {
+        match &e.kind {
+            ExprKind::Literal(l) => Ok(Node::Const(literal_value(l))),
+            ExprKind::Ident(name) => self.plan_ident(e, name),
+            ExprKind::Select {
+                operand,
+                field,
+                test_only,
+            } => {
+                if !test_only {
+                    match self.reference(e) {
+                        Some(Reference::Variable(n)) => {
+                            if let Some(v) = self.variable(n) {
+                                return Ok(v);
+                            }
+                        }
+                        Some(Reference::TypeValue(t)) => {
+                            return Ok(Node::type_const(type_name(t)));
+                        }
+                        _ => {}
+                    }
+                    if self.checked.is_none() {
+                        if let Some(q) = qualified_name(e) {
+                            let root_local = q
+                                .split('.')
+                                .next()
+                                .map(|r| self.local(r).is_some())
+                                .unwrap_or(false);
+                            if !root_local {
+                                if let Some(v) = self.variable(&q) {
+                                    return Ok(v);
+                                }
+                                if let Some(t) = self.type_idents.get(&q) {
+                                    return Ok(Node::type_const(type_name(t)));
+                                }
+                            }
+                        }
+                    }
+                }
+                let op = self.plan(operand)?;
+                let mut attr = into_attr(op);
+                attr.quals.push(Qual {
+                    kind: QualKind::Field(field.as_str().into()),
+                    optional: false,
+                });
+                attr.test_only = *test_only;
+                Ok(Node::Attr(Box::new(attr)))
+            }
+            ExprKind::Call {
+                target,
+                function,
+                args,
+            } => self.plan_call(e, target.as_deref(), function, args),
+            ExprKind::List {
+                elements,
+                optional_indices,
+            } => {
+                let mut nodes = Vec::with_capacity(elements.len());
+                for el in elements {
+                    nodes.push(self.plan(el)?);
+                }
+                let optional: Vec<bool> = (0..nodes.len())
+                    .map(|i| optional_indices.iter().any(|&o| o as usize == i))
+                    .collect();
+                if optional.iter().all(|o| !o) && nodes.iter().all(|n| matches!(n, Node::Const(_)))
+                {
+                    let values: Vec<Value<'static>> = nodes
+                        .into_iter()
+                        .filter_map(|n| match n {
+                            Node::Const(v) => Some(v),
+                            _ => None,
+                        })
+                        .collect();
+                    return Ok(Node::Const(Value::List(List::Shared(Arc::new(values)))));
+                }
+                Ok(Node::List(nodes, optional))
+            }
+            ExprKind::Map { entries } => {
+                let mut nodes = Vec::with_capacity(entries.len());
+                for en in entries {
+                    let k = self.plan(&en.key)?;
+                    let v = self.plan(&en.value)?;
+                    nodes.push((k, v, en.optional));
+                }
+                let all_const = nodes.iter().all(|(k, v, o)| {
+                    !o && matches!(k, Node::Const(_)) && matches!(v, Node::Const(_))
+                });
+                if all_const {
+                    let mut data = MapData::new();
+                    for (k, v, _) in nodes {
+                        if let (Node::Const(k), Node::Const(v)) = (k, v) {
+                            data.insert_new(k, v).map_err(|e| e.message.to_string())?;
+                        }
+                    }
+                    return Ok(Node::Const(Value::Map(Map::Shared(Arc::new(data)))));
+                }
+                Ok(Node::Map(nodes))
+            }
+            ExprKind::Struct { type_name, .. } => Err(format!(
+                "unknown type: {}",
+                type_name.trim_start_matches('.')
+            )),
+            ExprKind::Comprehension(c) => self.plan_fold(c),
+        }
+    }
+
+    fn plan_ident(&mut self, e: &Expr, name: &str) -> Result<Node, String> {
+        match self.reference(e) {
+            Some(Reference::TypeValue(t)) => return Ok(Node::type_const(type_name(t))),
+            Some(Reference::Variable(n)) => {
+                if let Some(v) = self.variable(n) {
+                    return Ok(v);
+                }
+            }
+            _ => {}
+        }
+        if let Some(v) = self.variable(name) {
+            return Ok(v);
+        }
+        if let Some(t) = self.type_idents.get(name.trim_start_matches('.')) {
+            return Ok(Node::type_const(type_name(t)));
+        }
+        Ok(Node::Error(EvalError::new(
+            matchcond_runtime::ErrorKind::Unbound,
+            format!("no such attribute(s): {}", name.trim_start_matches('.')),
+        )))
+    }
+
+    fn plan_fold(&mut self, c: &Comprehension) -> Result<Node, String> {
+        let range = self.plan(&c.iter_range)?;
+        let init = self.plan(&c.accu_init)?;
+        let accu_slot = self.depth;
+        let iter_slot = self.depth + 1;
+        let iter2_slot = c.iter_var2.as_ref().map(|_| self.depth + 2);
+        self.depth += 3;
+        self.max_locals = self.max_locals.max(self.depth);
+        self.scopes.push((c.accu_var.clone(), accu_slot));
+        self.scopes.push((c.iter_var.clone(), iter_slot));
+        if let (Some(v2), Some(s2)) = (&c.iter_var2, iter2_slot) {
+            self.scopes.push((v2.clone(), s2));
+        }
+        let cond = self.plan(&c.loop_condition)?;
+        let step = self.plan(&c.loop_step)?;
+        self.scopes.pop();
+        if c.iter_var2.is_some() {
+            self.scopes.pop();
+        }
+        let result = self.plan(&c.result)?;
+        self.scopes.pop();
+        self.depth -= 3;
+        Ok(Node::Fold(Box::new(Fold {
+            range,
+            init,
+            accu_slot,
+            iter_slot,
+            iter2_slot,
+            cond,
+            step,
+            result,
+        })))
+    }
+
+    fn plan_index(&mut self, args: &[Expr], optional: bool) -> Result<Node, String> {
+        let (Some(operand), Some(index)) = (args.first(), args.get(1)) else {
+            return Err("index needs two arguments".into());
+        };
+        let op = self.plan(operand)?;
+        let kind = match &index.kind {
+            ExprKind::Literal(Literal::String(s)) => QualKind::Field(s.as_str().into()),
+            ExprKind::Literal(l) => QualKind::Const(literal_value(l)),
+            _ => match self.plan(index)? {
+                Node::Const(v) => match v {
+                    Value::String(s) => QualKind::Field(s.as_str().into()),
+                    other => QualKind::Const(other),
+                },
+                n => QualKind::Dyn(n),
+            },
+        };
+        let mut attr = into_attr(op);
+        attr.quals.push(Qual { kind, optional });
+        Ok(Node::Attr(Box::new(attr)))
+    }
+
+    fn plan_call(
+        &mut self,
+        e: &Expr,
+        target: Option<&Expr>,
+        function: &str,
+        args: &[Expr],
+    ) -> Result<Node, String> {
+        // Resolve the function name, overloads and whether the target is an argument.
+        let (name, overload_ids, target_is_arg): (String, Option<Vec<&'static str>>, bool) =
+            match self.reference(e) {
+                Some(Reference::Function {
+                    name,
+                    overloads,
+                    global,
+                }) => (name.clone(), Some(overloads.clone()), !global),
+                Some(Reference::OptionalSelect) => ("_?._".into(), None, false),
+                _ => {
+                    let mut resolved = (function.trim_start_matches('.').to_string(), None, true);
+                    if let Some(t) = target {
+                        if let Some(prefix) = qualified_name(t) {
+                            let q = format!("{}.{}", prefix.trim_start_matches('.'), function);
+                            let root_local = prefix
+                                .split('.')
+                                .next()
+                                .map(|r| self.local(r).is_some())
+                                .unwrap_or(false);
+                            if !root_local && self.functions.contains_key(&q) {
+                                resolved = (q, None, false);
+                            }
+                        }
+                    }
+                    resolved
+                }
+            };
+        let target = if target_is_arg { target } else { None };
+        match name.as_str() {
+            "_&&_" | "_||_" | "_?_:_" => {
+                let mut planned = Vec::with_capacity(args.len());
+                for a in args {
+                    planned.push(self.plan(a)?);
+                }
+                let mut it = planned.into_iter();
+                return match (name.as_str(), it.next(), it.next(), it.next()) {
+                    ("_&&_", Some(l), Some(r), None) => Ok(Node::And(Box::new(l), Box::new(r))),
+                    ("_||_", Some(l), Some(r), None) => Ok(Node::Or(Box::new(l), Box::new(r))),
+                    ("_?_:_", Some(c), Some(t), Some(f)) => {
+                        Ok(Node::Cond(Box::new(c), Box::new(t), Box::new(f)))
+                    }
+                    _ => Err(format!("wrong number of arguments to {name}")),
+                };
+            }
+            "_[_]" if target.is_none() => return self.plan_index(args, false),
+            "_[?_]" if target.is_none() => return self.plan_index(args, true),
+            "_?._" if target.is_none() => {
+                let (Some(operand), Some(field)) = (args.first(), args.get(1)) else {
+                    return Err("optional select needs two arguments".into());
+                };
+                let Some(field) = field.as_string_literal() else {
+                    return Err("optional select needs a field name".into());
+                };
+                let op = self.plan(operand)?;
+                let mut attr = into_attr(op);
+                attr.quals.push(Qual {
+                    kind: QualKind::Field(field.into()),
+                    optional: true,
+                });
+                return Ok(Node::Attr(Box::new(attr)));
+            }
+            _ => {}
+        }
+        let mut arg_exprs: Vec<&Expr> = Vec::with_capacity(args.len() + 1);
+        if let Some(t) = target {
+            arg_exprs.push(t);
+        }
+        arg_exprs.extend(args.iter());
+        let mut planned = Vec::with_capacity(arg_exprs.len());
+        for a in &arg_exprs {
+            planned.push(self.plan(a)?);
+        }
+        let member = target.is_some();
+
+        // Candidate overloads.
+        let ids: Vec<&'static str> = match &overload_ids {
+            Some(ids) => ids.clone(),
+            None => match self.functions.get(&name) {
+                Some(f) => f
+                    .overloads
+                    .iter()
+                    .filter(|o| o.member == member && o.params.len() == planned.len())
+                    .map(|o| o.id)
+                    .collect(),
+                None => Vec::new(),
+            },
+        };
+        let single = if overload_ids.is_some() && ids.len() == 1 {
+            ids.first().copied()
+        } else {
+            None
+        };
+
+        // Optional or / orValue are short-circuiting and free.
+        if member && planned.len() == 2 && (name == "or" || name == "orValue") {
+            let is_opt_fn = ids.iter().all(|id| id.starts_with("optional_or"));
+            if is_opt_fn && !ids.is_empty() {
+                let mut it = planned.into_iter();
+                return match (it.next(), it.next()) {
+                    (Some(l), Some(r)) if name == "or" => Ok(Node::OptOr(Box::new(l), Box::new(r))),
+                    (Some(l), Some(r)) => Ok(Node::OptOrValue(Box::new(l), Box::new(r))),
+                    _ => Err(format!("wrong number of arguments to {name}")),
+                };
+            }
+        }
+
+        // `x in [constants]` becomes a set membership test.
+        if name == "@in" && single == Some("in_list") {
+            if let Some(Node::Const(Value::List(List::Shared(items)))) = planned.get(1) {
+                if items.iter().all(is_set_element) {
+                    let set: Vec<Value<'static>> = items.iter().cloned().collect();
+                    let mut it = planned.into_iter();
+                    if let Some(arg) = it.next() {
+                        if set.is_empty() {
+                            return Ok(Node::Const(Value::Bool(false)));
+                        }
+                        return Ok(Node::InConstSet(Box::new(arg), set));
+                    }
+                    return Err("in needs two arguments".into());
+                }
+            }
+        }
+
+        let mut candidates = Vec::with_capacity(ids.len());
+        for id in &ids {
+            let Some(func) = implementation(id) else {
+                return Err(format!("no such overload: {name} ({id})"));
+            };
+            let params = self
+                .functions
+                .get(&name)
+                .and_then(|f| f.overloads.iter().find(|o| o.id == *id))
+                .map(|o| o.params.clone())
+                .unwrap_or_default();
+            candidates.push(Candidate { id, params, func });
+        }
+        if candidates.is_empty() {
+            return Ok(Node::Error(EvalError::new(
+                matchcond_runtime::ErrorKind::NoSuchOverload,
+                format!("no such overload: {name}"),
+            )));
+        }
+
+        // Precompile a constant regular expression.
+        let mut regex = None;
+        if name == "matches" && planned.len() == 2 {
+            if let Some(Node::Const(Value::String(p))) = planned.get(1) {
+                let re = functions::compile_regex(p).map_err(|e| e.message.to_string())?;
+                regex = Some(Box::new(re));
+            }
+        }
+
+        let non_strict = name == "@not_strictly_false" || name == "__not_strictly_false__";
+        let call = Call {
+            function: name.as_str().into(),
+            overload: single,
+            candidates,
+            args: planned,
+            regex,
+            non_strict,
+        };
+
+        // Conversions of constants happen once, now.
+        if TYPE_CONVERSIONS.contains(&name.as_str())
+            && call.args.len() == 1
+            && matches!(call.args.first(), Some(Node::Const(_)))
+        {
+            let node = Node::Call(Box::new(call));
+            let act = Activation::empty();
+            let ev = matchcond_runtime::evaluate(&node, 0, &act, None);
+            return match ev.result {
+                Ok(v) => Ok(Node::Const(v.into_owned())),
+                Err(e) => Err(e.message.to_string()),
+            };
+        }
+        Ok(Node::Call(Box::new(call)))
+    }
+}

@@ -1,0 +1,150 @@
+//! The variables an expression is evaluated with.
+//!
+//! In the matchConditions environment the variables are `object`, `oldObject`, `request`,
+//! `namespaceObject`, `authorizer` and `authorizer.requestResource`. They are bound from an
+//! already parsed AdmissionRequest without copying it: `object` and `oldObject` are views of
+//! the request's JSON nodes (null when absent), and `request` is the request itself, as the
+//! apiserver exposes it (its `dryRun` is always present).
+
+use std::sync::LazyLock;
+
+use serde_json::Value as Json;
+
+use crate::value::Value;
+
+/// The global variable slots of the matchConditions environment, in slot order.
+pub const MATCH_CONDITION_VARIABLES: [&str; 6] = [
+    "object",
+    "oldObject",
+    "request",
+    "namespaceObject",
+    "authorizer",
+    "authorizer.requestResource",
+];
+
+/// Slot of `object`.
+pub const SLOT_OBJECT: usize = 0;
+/// Slot of `oldObject`.
+pub const SLOT_OLD_OBJECT: usize = 1;
+/// Slot of `request`.
+pub const SLOT_REQUEST: usize = 2;
+/// Slot of `namespaceObject`.
+pub const SLOT_NAMESPACE_OBJECT: usize = 3;
+/// Slot of `authorizer`.
+pub const SLOT_AUTHORIZER: usize = 4;
+/// Slot of `authorizer.requestResource`.
+pub const SLOT_REQUEST_RESOURCE: usize = 5;
+
+/// The zero-valued AdmissionRequest as the apiserver would expose it: the fields without
+/// `omitempty` are present with zero values.
+static ZERO_REQUEST: LazyLock<Json> = LazyLock::new(|| {
+    serde_json::json!({
+        "kind": {"group": "", "version": "", "kind": ""},
+        "resource": {"group": "", "version": "", "resource": ""},
+        "operation": "",
+        "userInfo": {},
+        "dryRun": false
+    })
+});
+
+/// Fields of an AdmissionRequest that are `omitempty` strings: empty means absent.
+const OMITEMPTY_STRINGS: [&str; 4] = ["subResource", "requestSubResource", "name", "namespace"];
+
+/// Variable values for one evaluation.
+#[derive(Clone, Debug)]
+pub struct Activation<'a> {
+    globals: Vec<Option<Value<'a>>>,
+}
+
+impl<'a> Activation<'a> {
+    /// An activation with every matchConditions variable unbound except `object`,
+    /// `oldObject` and `namespaceObject` (null) and `request` (zero-valued).
+    pub fn empty() -> Activation<'static> {
+        let mut a = Activation {
+            globals: vec![None; MATCH_CONDITION_VARIABLES.len()],
+        };
+        a.set(SLOT_OBJECT, Value::Null);
+        a.set(SLOT_OLD_OBJECT, Value::Null);
+        a.set(SLOT_NAMESPACE_OBJECT, Value::Null);
+        a.set(SLOT_REQUEST, Value::from_json(&ZERO_REQUEST));
+        a
+    }
+
+    /// Binds the variables from an AdmissionRequest (the `request` field of an
+    /// AdmissionReview), viewed in place. `object` and `oldObject` come from the request and
+    /// are null when absent; `namespaceObject` is null.
+    pub fn from_request(request: &'a Json) -> Activation<'a> {
+        let mut a = Activation {
+            globals: vec![None; MATCH_CONDITION_VARIABLES.len()],
+        };
+        let field = |k: &str| match request.get(k) {
+            Some(v) => Value::from_json(v),
+            None => Value::Null,
+        };
+        a.set(SLOT_OBJECT, field("object"));
+        a.set(SLOT_OLD_OBJECT, field("oldObject"));
+        a.set(SLOT_NAMESPACE_OBJECT, Value::Null);
+        a.set(SLOT_REQUEST, request_value(request));
+        a
+    }
+
+    /// The number of global slots.
+    pub fn len(&self) -> usize {
+        self.globals.len()
+    }
+
+    /// True when there are no slots.
+    pub fn is_empty(&self) -> bool {
+        self.globals.is_empty()
+    }
+
+    /// Sets a global slot, growing the slot table as needed (slots beyond the
+    /// matchConditions variables hold extra declared variables).
+    pub fn set(&mut self, slot: usize, value: Value<'a>) {
+        if self.globals.len() <= slot {
+            self.globals.resize(slot + 1, None);
+        }
+        if let Some(g) = self.globals.get_mut(slot) {
+            *g = Some(value);
+        }
+    }
+
+    /// The value of a global slot, if bound.
+    pub fn get(&self, slot: usize) -> Option<&Value<'a>> {
+        self.globals.get(slot).and_then(Option::as_ref)
+    }
+}
+
+/// The value of `request`: the request JSON itself when it already has the shape the
+/// apiserver exposes, otherwise a normalised copy (dryRun added, empty omitempty strings
+/// removed, object/oldObject dropped).
+fn request_value(request: &Json) -> Value<'_> {
+    let Json::Object(m) = request else {
+        return Value::from_json(request);
+    };
+    let needs_fix = !matches!(m.get("dryRun"), Some(Json::Bool(_)))
+        || OMITEMPTY_STRINGS
+            .iter()
+            .any(|k| matches!(m.get(*k), Some(Json::String(s)) if s.is_empty()))
+        || matches!(m.get("options"), Some(Json::Null));
+    if !needs_fix {
+        return Value::from_json(request);
+    }
+    let mut fixed = serde_json::Map::new();
+    for (k, v) in m {
+        if k == "object" || k == "oldObject" {
+            continue;
+        }
+        if OMITEMPTY_STRINGS.contains(&k.as_str()) && matches!(v, Json::String(s) if s.is_empty()) {
+            continue;
+        }
+        if k == "options" && v.is_null() {
+            continue;
+        }
+        fixed.insert(k.clone(), v.clone());
+    }
+    if !matches!(fixed.get("dryRun"), Some(Json::Bool(_))) {
+        fixed.insert("dryRun".into(), Json::Bool(false));
+    }
+    Value::from_json(&Json::Object(fixed)).into_owned()
+}

@@ -1,0 +1,248 @@
+//! The runtime cost model of cel-go as the apiserver configures it.
+//!
+//! Every evaluation step is charged as cel-go's cost tracker charges it: an attribute (a
+//! variable with its qualifiers) costs 1 plus 1 per qualifier applied, constants are free,
+//! list and map construction cost 10 and 30, and a function call costs what the Kubernetes
+//! cost estimator says for its function, or else cel-go's default for its overload (string
+//! comparisons and concatenation by length, `matches` by string and pattern length,
+//! `in` on a list by its size, 1 for everything else).
+
+use crate::value::Value;
+
+/// cel-go's `StringTraversalCostFactor`.
+const STRING_TRAVERSAL: f64 = 0.1;
+/// cel-go's `RegexStringLengthCostFactor`.
+const REGEX_LENGTH: f64 = 0.25;
+/// Cost of creating a list.
+pub const LIST_CREATE_COST: u64 = 10;
+/// Cost of creating a map.
+pub const MAP_CREATE_COST: u64 = 30;
+/// Cost of an authorizer check.
+pub const AUTHZ_CHECK_COST: u64 = 350_000;
+
+fn ceil_factor(n: u64, f: f64) -> u64 {
+    (n as f64 * f).ceil() as u64
+}
+
+/// The size of a value as cel-go's `actualSize` counts it.
+fn size(v: &Value<'_>) -> u64 {
+    v.cost_size()
+}
+
+/// The size as the Kubernetes estimator counts it (no unwrapping of optionals).
+fn k8s_size(v: &Value<'_>) -> u64 {
+    match v {
+        Value::Optional(_) => 1,
+        other => other.cost_size(),
+    }
+}
+
+/// Kubernetes' `traversalCost`: bytes of strings times 0.1 (truncated), summed over lists
+/// and maps, 1 for anything else.
+fn traversal_cost(v: &Value<'_>, depth: u32) -> u64 {
+    if depth > 64 {
+        return 1;
+    }
+    match v {
+        Value::String(s) => (s.len() as f64 * STRING_TRAVERSAL) as u64,
+        Value::Bytes(b) => (b.len() as f64 * STRING_TRAVERSAL) as u64,
+        Value::List(l) => l.iter().map(|e| traversal_cost(&e, depth + 1)).sum(),
+        Value::Map(m) => m
+            .iter()
+            .map(|(k, v)| traversal_cost(&k, depth + 1) + traversal_cost(&v, depth + 1))
+            .sum(),
+        _ => 1,
+    }
+}
+
+/// The Kubernetes cost estimator (`library.CostEstimator.CallCost`): `None` when it has no
+/// opinion.
+fn k8s_call_cost(
+    function: &str,
+    overload: Option<&str>,
+    args: &[Value<'_>],
+    result: &Value<'_>,
+) -> Option<u64> {
+    let a0 = args.first();
+    let a1 = args.get(1);
+    match function {
+        "check" => Some(AUTHZ_CHECK_COST),
+        "serviceAccount" | "path" | "group" | "resource" | "subresource" | "namespace" | "name"
+        | "allowed" | "reason" | "error" | "errored" => Some(1),
+        "fieldSelector" | "labelSelector" => a1.map(|s| {
+            let len = k8s_size(s);
+            // ListCreateBaseCost + parse (len * 0.1) + requirements (len * 0.5) * (10 + 40),
+            // the maximum of the estimate.
+            let parse = ceil_factor(len, STRING_TRAVERSAL);
+            let reqs = (len as f64 * 0.5).ceil() as u64 * 50;
+            10 + parse + reqs
+        }),
+        "isSorted" | "sum" | "max" | "min" | "indexOf" | "lastIndexOf" | "includes" => {
+            Some(a0.map(|v| traversal_cost(v, 0)).unwrap_or(0))
+        }
+        "url" | "lowerAscii" | "upperAscii" | "substring" | "trim" | "jsonpatch.escapeKey" => {
+            a0.map(|v| ceil_factor(k8s_size(v), STRING_TRAVERSAL))
+        }
+        "replace" | "split" => a0.map(|v| ceil_factor(k8s_size(v) * 2, STRING_TRAVERSAL)),
+        "join" => a0.map(|_| ceil_factor(k8s_size(result) * 2, STRING_TRAVERSAL)),
+        "find" | "findAll" => match (a0, a1) {
+            (Some(s), Some(re)) => {
+                let str_cost = ((1.0 + k8s_size(s) as f64) * STRING_TRAVERSAL).ceil() as u64;
+                let re_cost = ceil_factor(k8s_size(re), REGEX_LENGTH);
+                Some(str_cost * re_cost)
+            }
+            _ => None,
+        },
+        "cidr" | "isIP" | "isCIDR" | "quantity" | "isQuantity" | "semver" | "isSemver" => {
+            a0.map(|v| ceil_factor(k8s_size(v), STRING_TRAVERSAL))
+        }
+        "ip" => {
+            if overload == Some("cidr_ip") {
+                a0.map(|_| 1)
+            } else {
+                a0.map(|v| ceil_factor(k8s_size(v), STRING_TRAVERSAL))
+            }
+        }
+        "ip.isCanonical" => a0.map(|v| ceil_factor(k8s_size(v) * 2, STRING_TRAVERSAL)),
+        "masked"
+        | "prefixLength"
+        | "family"
+        | "isUnspecified"
+        | "isLoopback"
+        | "isLinkLocalMulticast"
+        | "isLinkLocalUnicast"
+        | "isGlobalUnicast" => Some(1),
+        "containsIP" => match (a0, a1) {
+            (Some(c), Some(o)) => {
+                let cs = k8s_size(c);
+                let mut cost = ceil_factor(cs + cs, STRING_TRAVERSAL);
+                if overload == Some("cidr_contains_ip_string") {
+                    cost += ceil_factor(k8s_size(o), STRING_TRAVERSAL);
+                }
+                Some(cost)
+            }
+            _ => None,
+        },
+        "containsCIDR" => match (a0, a1) {
+            (Some(c), Some(o)) => {
+                let cs = k8s_size(c);
+                let mut cost = ceil_factor(cs + cs, STRING_TRAVERSAL);
+                cost += ceil_factor(cs, STRING_TRAVERSAL) + 1;
+                if overload == Some("cidr_contains_cidr_string") {
+                    cost += ceil_factor(k8s_size(o), STRING_TRAVERSAL);
+                }
+                Some(cost)
+            }
+            _ => None,
+        },
+        "validate" => match (a0, a1) {
+            (Some(Value::Opaque(f)), Some(s)) => {
+                let regex_size = crate::functions::format_max_regex_size(f.as_ref())?;
+                let str_cost = ((1.0 + k8s_size(s) as f64) * STRING_TRAVERSAL).ceil() as u64;
+                Some(str_cost * ceil_factor(regex_size, REGEX_LENGTH))
+            }
+            _ => None,
+        },
+        "format.named" => Some(1),
+        "sign" | "asInteger" | "isInteger" | "asApproximateFloat" | "isGreaterThan"
+        | "isLessThan" | "compareTo" | "add" | "sub" | "major" | "minor" | "patch" => Some(1),
+        "getScheme" | "getHostname" | "getHost" | "getPort" | "getEscapedPath" | "getQuery" => {
+            Some(1)
+        }
+        "_==_" => match a0 {
+            Some(Value::Opaque(_)) if args.len() == 2 => Some(1),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// cel-go's default cost of a call by overload id.
+fn default_call_cost(overload: Option<&str>, args: &[Value<'_>]) -> u64 {
+    let a0 = args.first().map(size).unwrap_or(1);
+    let a1 = args.get(1).map(size).unwrap_or(1);
+    match overload.unwrap_or("") {
+        "starts_with_string" | "ends_with_string" | "string_to_bytes" | "bytes_to_string"
+        | "strings_quote" | "string_format" => ceil_factor(a0, STRING_TRAVERSAL),
+        "in_list" => a1,
+        "less_string"
+        | "greater_string"
+        | "less_equals_string"
+        | "greater_equals_string"
+        | "less_bytes"
+        | "greater_bytes"
+        | "less_equals_bytes"
+        | "greater_equals_bytes"
+        | "equals"
+        | "not_equals" => ceil_factor(a0.min(a1), STRING_TRAVERSAL),
+        "add_string" | "add_bytes" => ceil_factor(a0 + a1, STRING_TRAVERSAL),
+        "matches_string" => {
+            let str_cost = ((1.0 + a0 as f64) * STRING_TRAVERSAL).ceil() as u64;
+            str_cost * ceil_factor(a1, REGEX_LENGTH)
+        }
+        "contains_string" => ceil_factor(a0, STRING_TRAVERSAL) * ceil_factor(a1, STRING_TRAVERSAL),
+        _ => 1,
+    }
+}
+
+/// The cost of one call: the Kubernetes estimator's, else cel-go's default.
+///
+/// `args` are the evaluated arguments (the receiver first); an argument that evaluated to an
+/// error is passed as `null` (size 1, as cel-go sizes an error value).
+pub fn call_cost(
+    function: &str,
+    overload: Option<&str>,
+    args: &[Value<'_>],
+    result: &Value<'_>,
+) -> u64 {
+    if let Some(c) = crate::functions::tracked_cost(overload, args, result) {
+        return c;
+    }
+    if let Some(c) = k8s_call_cost(function, overload, args, result) {
+        return c;
+    }
+    default_call_cost(overload, args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn string_equality_cost_is_by_shorter_length() {
+        let a = Value::String(crate::value::Str::Borrowed("shop"));
+        let b = Value::String(crate::value::Str::Borrowed("kube-system"));
+        assert_eq!(
+            call_cost("_!=_", Some("not_equals"), &[a, b], &Value::Null),
+            1
+        );
+        let e = Value::String(crate::value::Str::Borrowed(""));
+        let b = Value::String(crate::value::Str::Borrowed("x"));
+        assert_eq!(call_cost("_==_", Some("equals"), &[e, b], &Value::Null), 0);
+    }
+
+    #[test]
+    fn matches_cost() {
+        let s = Value::String(crate::value::Str::Borrowed(
+            "system:serviceaccount:kube-system:statefulset-controller",
+        ));
+        let re = Value::String(crate::value::Str::Borrowed("^[a-z0-9._-]+@example\\.com$"));
+        assert_eq!(
+            call_cost("matches", Some("matches_string"), &[s, re], &Value::Null),
+            42
+        );
+    }
+
+    #[test]
+    fn traversal_cost_truncates() {
+        let l = Value::list(vec![
+            Value::Int(1),
+            Value::Int(2),
+            Value::Int(3),
+            Value::Int(4),
+        ]);
+        assert_eq!(call_cost("isSorted", None, &[l], &Value::Bool(true)), 4);
+        let s = Value::string("abc 123 def 123");
+        assert_eq!(call_cost("indexOf", None, &[s], &Value::Int(1)), 1);
+    }
+}

@@ -1,0 +1,607 @@
+//! The evaluator of planned programs.
+//!
+//! Semantics follow cel-go: `&&` and `||` absorb errors commutatively (a false/true operand
+//! decides even when the other one errs), a ternary evaluates one branch, calls are strict
+//! (the first argument error is the result) except non-strict functions, comprehensions keep
+//! iterating while the loop condition is not `false`, and the accumulator may hold an error.
+//! Exceeding the cost limit aborts the whole evaluation: no operator absorbs it.
+
+use smallvec::SmallVec;
+
+use crate::activation::Activation;
+use crate::cost;
+use crate::error::{ErrorKind, EvalError};
+use crate::functions;
+use crate::plan::{Attr, AttrRoot, Call, Fold, Node, Qual, QualKind};
+use crate::value::{values_equal, Bin, List, Map, MapData, Optional, Str, Value};
+use matchcond_syntax::Type;
+
+/// The outcome of one evaluation: the value or error, and the runtime cost charged.
+#[derive(Clone, Debug)]
+pub struct Evaluation<'a> {
+    /// The result.
+    pub result: Result<Value<'a>, EvalError>,
+    /// The cost charged, as cel-go's cost tracker would report it.
+    pub cost: u64,
+}
+
+/// Evaluates a planned program.
+///
+/// `locals` is the number of comprehension variable slots the program uses; `cost_limit`
+/// the per-evaluation limit (`None`: unlimited).
+pub fn evaluate<'a>(
+    root: &'a Node,
+    locals: usize,
+    activation: &Activation<'a>,
+    cost_limit: Option<u64>,
+) -> Evaluation<'a> {
+    let mut it = Interp {
+        act: activation,
+        locals: Vec::new(),
+        cost: 0,
+        limit: cost_limit.unwrap_or(u64::MAX),
+        exceeded: false,
+    };
+    if locals > 0 {
+        it.locals.resize(locals, Ok(Value::Null));
+    }
+    let result = it.eval(root);
+    let result = if it.exceeded {
+        Err(EvalError::cost_limit_exceeded())
+    } else {
+        result
+    };
+    Evaluation {
+        result,
+        cost: it.cost,
+    }
+}
+
+type R<'a> = Result<Value<'a>, EvalError>;
+
+struct Interp<'a, 'v> {
+    act: &'v Activation<'a>,
+    locals: Vec<R<'a>>,
+    cost: u64,
+    limit: u64,
+    exceeded: bool,
+}
+
+/// Views a program constant for the evaluation's lifetime without copying.
+pub fn borrow_const<'a>(v: &'a Value<'static>) -> Value<'a> {
+    match v {
+        Value::String(Str::Shared(s)) => Value::String(Str::Borrowed(s)),
+        Value::Bytes(Bin::Shared(b)) => Value::Bytes(Bin::Borrowed(b)),
+        Value::List(List::Shared(l)) => Value::List(List::Borrowed(l.as_slice())),
+        Value::Map(Map::Shared(m)) => Value::Map(Map::Borrowed(m)),
+        other => other.clone(),
+    }
+}
+
+fn no_such_attribute(name: &str) -> EvalError {
+    EvalError::new(ErrorKind::Unbound, format!("no such attribute(s): {name}"))
+}
+
+/// True when a runtime value may be passed for a declared parameter type.
+pub fn value_matches_type(v: &Value<'_>, t: &Type) -> bool {
+    match t {
+        Type::Dyn | Type::Param(_) | Type::Error => true,
+        Type::Null => matches!(v, Value::Null),
+        Type::Bool => matches!(v, Value::Bool(_)),
+        Type::Int => matches!(v, Value::Int(_)),
+        Type::Uint => matches!(v, Value::Uint(_)),
+        Type::Double => matches!(v, Value::Double(_)),
+        Type::String => matches!(v, Value::String(_)),
+        Type::Bytes => matches!(v, Value::Bytes(_)),
+        Type::Timestamp => matches!(v, Value::Timestamp(_)),
+        Type::Duration => matches!(v, Value::Duration(_)),
+        Type::List(_) => matches!(v, Value::List(_)),
+        Type::Map(..) => matches!(v, Value::Map(_)),
+        Type::Optional(_) => matches!(v, Value::Optional(_)),
+        Type::Type(_) => matches!(v, Value::Type(_)),
+        Type::Named(n, _) => match v {
+            Value::Opaque(o) => o.type_name() == n.as_ref(),
+            Value::Map(_) => true,
+            _ => false,
+        },
+    }
+}
+
+/// What a qualification found.
+enum Found<'a> {
+    Value(Value<'a>),
+    Absent,
+}
+
+impl<'a> Interp<'a, '_> {
+    fn charge(&mut self, n: u64) -> Result<(), EvalError> {
+        self.cost = self.cost.saturating_add(n);
+        if self.cost > self.limit {
+            self.exceeded = true;
+            return Err(EvalError::cost_limit_exceeded());
+        }
+        Ok(())
+    }
+
+    fn abort_if_exceeded(&self) -> Result<(), EvalError> {
+        if self.exceeded {
+            Err(EvalError::cost_limit_exceeded())
+        } else {
+            Ok(())
+        }
+    }
+
+    fn eval(&mut self, n: &'a Node) -> R<'a> {
+        match n {
+            Node::Const(v) => Ok(borrow_const(v)),
+            Node::Attr(a) => self.eval_attr(a, true),
+            Node::Call(c) => self.eval_call(c),
+            Node::And(l, r) => self.eval_logic(l, r, false),
+            Node::Or(l, r) => self.eval_logic(l, r, true),
+            Node::Cond(c, t, f) => {
+                let cv = self.eval(c);
+                self.abort_if_exceeded()?;
+                match cv? {
+                    Value::Bool(true) => self.eval(t),
+                    Value::Bool(false) => self.eval(f),
+                    other => Err(EvalError::no_such_overload("_?_:_", &[other])),
+                }
+            }
+            Node::List(elems, optional) => {
+                let r = self.eval_list(elems, optional);
+                self.abort_if_exceeded()?;
+                self.charge(cost::LIST_CREATE_COST)?;
+                r
+            }
+            Node::Map(entries) => {
+                let r = self.eval_map(entries);
+                self.abort_if_exceeded()?;
+                self.charge(cost::MAP_CREATE_COST)?;
+                r
+            }
+            Node::Fold(f) => self.eval_fold(f),
+            Node::InConstSet(arg, set) => {
+                let v = self.eval(arg)?;
+                Ok(Value::Bool(set.iter().any(|s| values_equal(s, &v))))
+            }
+            Node::OptOr(l, r) => match self.eval(l)? {
+                Value::Optional(o) if o.has_value() => Ok(Value::Optional(o)),
+                Value::Optional(_) => self.eval(r),
+                other => Err(EvalError::no_such_overload("or", &[other])),
+            },
+            Node::OptOrValue(l, r) => match self.eval(l)? {
+                Value::Optional(o) => match o.get() {
+                    Some(v) => Ok(v),
+                    None => self.eval(r),
+                },
+                other => Err(EvalError::no_such_overload("orValue", &[other])),
+            },
+            Node::Error(e) => Err(e.clone()),
+        }
+    }
+
+    fn eval_logic(&mut self, l: &'a Node, r: &'a Node, is_or: bool) -> R<'a> {
+        let decisive = is_or;
+        let lv = self.eval(l);
+        self.abort_if_exceeded()?;
+        if let Ok(Value::Bool(b)) = lv {
+            if b == decisive {
+                return Ok(Value::Bool(decisive));
+            }
+        }
+        let rv = self.eval(r);
+        self.abort_if_exceeded()?;
+        if let Ok(Value::Bool(b)) = rv {
+            if b == decisive {
+                return Ok(Value::Bool(decisive));
+            }
+        }
+        let name = if is_or { "_||_" } else { "_&&_" };
+        for v in [lv, rv] {
+            match v {
+                Ok(Value::Bool(_)) => {}
+                Ok(other) => return Err(EvalError::no_such_overload(name, &[other])),
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(Value::Bool(!decisive))
+    }
+
+    fn eval_list(&mut self, elems: &'a [Node], optional: &[bool]) -> R<'a> {
+        let mut out = Vec::with_capacity(elems.len());
+        for (i, e) in elems.iter().enumerate() {
+            let v = self.eval(e)?;
+            if optional.get(i).copied().unwrap_or(false) {
+                match v {
+                    Value::Optional(o) => {
+                        if let Some(inner) = o.get() {
+                            out.push(inner);
+                        }
+                    }
+                    other => {
+                        return Err(EvalError::invalid_argument(format!(
+                            "cannot initialize optional list element from non-optional value {}",
+                            other.type_name()
+                        )))
+                    }
+                }
+            } else {
+                out.push(v);
+            }
+        }
+        Ok(Value::list(out))
+    }
+
+    fn eval_map(&mut self, entries: &'a [(Node, Node, bool)]) -> R<'a> {
+        let mut m = MapData::new();
+        for (k, v, opt) in entries {
+            let kv = self.eval(k)?;
+            let vv = self.eval(v)?;
+            if *opt {
+                match vv {
+                    Value::Optional(o) => {
+                        if let Some(inner) = o.get() {
+                            m.insert_new(kv, inner)?;
+                        }
+                    }
+                    other => {
+                        return Err(EvalError::invalid_argument(format!(
+                            "cannot initialize optional entry '{}' from non-optional value {}",
+                            display_key(&kv),
+                            other.type_name()
+                        )))
+                    }
+                }
+            } else {
+                m.insert_new(kv, vv)?;
+            }
+        }
+        Ok(Value::Map(Map::Shared(std::sync::Arc::new(m))))
+    }
+
+    fn root_value(&mut self, root: &'a AttrRoot) -> (R<'a>, bool) {
+        match root {
+            AttrRoot::Global(slot) => {
+                let v = match self.act.get(*slot) {
+                    Some(v) => Ok(v.clone()),
+                    None => Err(no_such_attribute(
+                        crate::activation::MATCH_CONDITION_VARIABLES
+                            .get(*slot)
+                            .copied()
+                            .unwrap_or("variable"),
+                    )),
+                };
+                (v, true)
+            }
+            AttrRoot::Local(slot) => {
+                let v = match self.locals.get(*slot) {
+                    Some(v) => v.clone(),
+                    None => Err(no_such_attribute("local")),
+                };
+                (v, true)
+            }
+            AttrRoot::Expr(n) => (self.eval(n), true),
+            AttrRoot::Cond(n) => (self.eval(n), false),
+        }
+    }
+
+    fn eval_attr(&mut self, a: &'a Attr, charge_root: bool) -> R<'a> {
+        let (root, root_costs) = self.root_value(&a.root);
+        self.abort_if_exceeded()?;
+        let charge_root = charge_root && root_costs && !a.test_only;
+        let result = self.apply_quals(root, a);
+        self.abort_if_exceeded()?;
+        if charge_root {
+            self.charge(1)?;
+        }
+        result
+    }
+
+    fn apply_quals(&mut self, root: R<'a>, a: &'a Attr) -> R<'a> {
+        let mut obj = root?;
+        let mut is_opt = false;
+        if let Value::Optional(o) = &obj {
+            if !a.quals.is_empty() {
+                match o.get() {
+                    None => return Ok(obj),
+                    Some(v) => {
+                        obj = v;
+                        is_opt = true;
+                    }
+                }
+            }
+        }
+        let last = a.quals.len().saturating_sub(1);
+        for (i, q) in a.quals.iter().enumerate() {
+            is_opt = is_opt || q.optional;
+            let presence_only = a.test_only && i == last;
+            let key = match self.qual_key(q) {
+                Ok(k) => k,
+                Err(e) => {
+                    self.abort_if_exceeded()?;
+                    // The qualification is observed with the error value.
+                    if !is_opt || presence_only {
+                        self.charge(1)?;
+                    }
+                    return Err(e);
+                }
+            };
+            if presence_only {
+                self.charge(1)?;
+                return match qualify(&obj, &key, true)? {
+                    Found::Value(_) => Ok(Value::Bool(true)),
+                    Found::Absent => Ok(Value::Bool(false)),
+                };
+            }
+            if is_opt {
+                match qualify(&obj, &key, true)? {
+                    Found::Value(v) => {
+                        self.charge(1)?;
+                        obj = v;
+                    }
+                    Found::Absent => return Ok(Value::Optional(Optional::None)),
+                }
+            } else {
+                self.charge(1)?;
+                match qualify(&obj, &key, false)? {
+                    Found::Value(v) => obj = v,
+                    Found::Absent => return Err(missing(&key)),
+                }
+            }
+        }
+        if is_opt {
+            return Ok(Value::Optional(wrap_optional(obj)));
+        }
+        Ok(obj)
+    }
+
+    fn qual_key(&mut self, q: &'a Qual) -> R<'a> {
+        match &q.kind {
+            QualKind::Field(f) => Ok(Value::String(Str::Borrowed(f))),
+            QualKind::Const(v) => Ok(borrow_const(v)),
+            QualKind::Dyn(Node::Attr(a)) => {
+                let (root, _) = self.root_value(&a.root);
+                self.abort_if_exceeded()?;
+                self.apply_quals(root, a)
+            }
+            QualKind::Dyn(n) => self.eval(n),
+        }
+    }
+
+    fn eval_call(&mut self, c: &'a Call) -> R<'a> {
+        let mut vals: SmallVec<[Value<'a>; 4]> = SmallVec::new();
+        let mut first_err: Option<EvalError> = None;
+        let mut errs: SmallVec<[Option<EvalError>; 4]> = SmallVec::new();
+        for a in &c.args {
+            match self.eval(a) {
+                Ok(v) => {
+                    vals.push(v);
+                    errs.push(None);
+                }
+                Err(e) => {
+                    self.abort_if_exceeded()?;
+                    if first_err.is_none() {
+                        first_err = Some(e.clone());
+                    }
+                    vals.push(Value::Null);
+                    errs.push(Some(e));
+                }
+            }
+        }
+        let result = match first_err {
+            Some(e) if !c.non_strict => Err(e),
+            Some(_) => self.invoke_non_strict(c, &vals, &errs),
+            None => self.invoke(c, &vals),
+        };
+        let placeholder = Value::Null;
+        let res_ref = match &result {
+            Ok(v) => v,
+            Err(_) => &placeholder,
+        };
+        let cost = cost::call_cost(&c.function, c.overload, &vals, res_ref);
+        self.charge(cost)?;
+        result
+    }
+
+    fn invoke_non_strict(
+        &mut self,
+        c: &'a Call,
+        vals: &[Value<'a>],
+        errs: &[Option<EvalError>],
+    ) -> R<'a> {
+        // The only non-strict function of the standard library is @not_strictly_false:
+        // true unless its argument is false (errors count as true).
+        if &*c.function == "@not_strictly_false" || &*c.function == "__not_strictly_false__" {
+            return Ok(Value::Bool(
+                !matches!(vals.first(), Some(Value::Bool(false)))
+                    || errs.first().map(Option::is_some).unwrap_or(false),
+            ));
+        }
+        match errs.iter().flatten().next() {
+            Some(e) => Err(e.clone()),
+            None => self.invoke(c, vals),
+        }
+    }
+
+    fn invoke(&mut self, c: &'a Call, vals: &[Value<'a>]) -> R<'a> {
+        if let Some(re) = &c.regex {
+            return functions::call_with_regex(&c.function, re, vals);
+        }
+        match c.candidates.as_slice() {
+            [only] => (only.func)(vals),
+            many => {
+                for cand in many {
+                    if cand.params.len() == vals.len()
+                        && cand
+                            .params
+                            .iter()
+                            .zip(vals.iter())
+                            .all(|(t, v)| value_matches_type(v, t))
+                    {
+                        return (cand.func)(vals);
+                    }
+                }
+                Err(EvalError::no_such_overload(&c.function, vals))
+            }
+        }
+    }
+
+    fn eval_fold(&mut self, f: &'a Fold) -> R<'a> {
+        let range = self.eval(&f.range)?;
+        let init = self.eval(&f.init);
+        self.abort_if_exceeded()?;
+        let init = init?;
+        let max_slot = f.iter2_slot.unwrap_or(0).max(f.iter_slot).max(f.accu_slot);
+        if self.locals.len() <= max_slot {
+            self.locals.resize(max_slot + 1, Ok(Value::Null));
+        }
+        self.set_local(f.accu_slot, Ok(init));
+        match &range {
+            Value::List(l) => {
+                for (i, elem) in l.iter().enumerate() {
+                    match f.iter2_slot {
+                        Some(s2) => {
+                            self.set_local(f.iter_slot, Ok(Value::Int(i as i64)));
+                            self.set_local(s2, Ok(elem));
+                        }
+                        None => self.set_local(f.iter_slot, Ok(elem)),
+                    }
+                    if !self.fold_step(f)? {
+                        break;
+                    }
+                }
+            }
+            Value::Map(m) => {
+                for (k, v) in m.iter() {
+                    self.set_local(f.iter_slot, Ok(k));
+                    if let Some(s2) = f.iter2_slot {
+                        self.set_local(s2, Ok(v));
+                    }
+                    if !self.fold_step(f)? {
+                        break;
+                    }
+                }
+            }
+            other => {
+                return Err(EvalError::invalid_argument(format!(
+                    "expression of type '{}' cannot be range of a comprehension (must be list, map, or dynamic)",
+                    other.type_name()
+                )))
+            }
+        }
+        let r = self.eval(&f.result);
+        self.abort_if_exceeded()?;
+        r
+    }
+
+    /// One iteration; false when the loop condition stopped the loop.
+    fn fold_step(&mut self, f: &'a Fold) -> Result<bool, EvalError> {
+        let c = self.eval(&f.cond);
+        self.abort_if_exceeded()?;
+        if let Ok(Value::Bool(b)) = c {
+            if !b {
+                return Ok(false);
+            }
+        }
+        let step = self.eval(&f.step);
+        self.abort_if_exceeded()?;
+        self.set_local(f.accu_slot, step);
+        Ok(true)
+    }
+
+    fn set_local(&mut self, slot: usize, v: R<'a>) {
+        if let Some(s) = self.locals.get_mut(slot) {
+            *s = v;
+        }
+    }
+}
+
+fn wrap_optional(v: Value<'_>) -> Optional<'_> {
+    Optional::of(v)
+}
+
+fn display_key(k: &Value<'_>) -> String {
+    match k {
+        Value::String(s) => s.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Uint(u) => u.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Double(d) => d.to_string(),
+        other => other.type_name().to_string(),
+    }
+}
+
+fn missing(key: &Value<'_>) -> EvalError {
+    match key {
+        Value::Int(_) | Value::Uint(_) | Value::Double(_) => EvalError::new(
+            ErrorKind::NoSuchKey,
+            format!("no such key: {}", display_key(key)),
+        ),
+        _ => EvalError::no_such_key(key),
+    }
+}
+
+/// Qualifies `obj` by `key`: a map lookup, a list index, or (for anything else) a missing
+/// key. With `presence`, a missing key or a non-container is `Absent` instead of an error.
+fn qualify<'a>(obj: &Value<'a>, key: &Value<'_>, presence: bool) -> Result<Found<'a>, EvalError> {
+    match obj {
+        Value::Map(m) => {
+            match key {
+                Value::String(_)
+                | Value::Int(_)
+                | Value::Uint(_)
+                | Value::Bool(_)
+                | Value::Double(_) => {}
+                other => {
+                    return Err(EvalError::invalid_argument(format!(
+                        "unsupported key type: {}",
+                        other.type_name()
+                    )))
+                }
+            }
+            let found = match (m, key) {
+                (Map::Json(_), Value::String(s)) => m.get_str(s),
+                (Map::Json(_), _) => None,
+                _ => m.get(key),
+            };
+            Ok(match found {
+                Some(v) => Found::Value(v),
+                None => Found::Absent,
+            })
+        }
+        Value::List(l) => {
+            let idx = list_index(key)?;
+            match idx
+                .and_then(|i| usize::try_from(i).ok())
+                .and_then(|i| l.get(i))
+            {
+                Some(v) => Ok(Found::Value(v)),
+                None if presence => Ok(Found::Absent),
+                None => Err(EvalError::index_out_of_range(display_key(key))),
+            }
+        }
+        _ if presence => Ok(Found::Absent),
+        _ => Err(missing(key)),
+    }
+}
+
+/// A list index from a key value (cel-go's `IndexOrError`): ints, uints and integral doubles.
+fn list_index(key: &Value<'_>) -> Result<Option<i64>, EvalError> {
+    match key {
+        Value::Int(i) => Ok(Some(*i)),
+        Value::Uint(u) => Ok(i64::try_from(*u).ok()),
+        Value::Double(d) => {
+            if d.fract() == 0.0 && d.is_finite() && *d >= -9.2e18 && *d <= 9.2e18 {
+                Ok(Some(*d as i64))
+            } else {
+                Err(EvalError::invalid_argument(format!(
+                    "unsupported index value {d} in list"
+                )))
+            }
+        }
+        other => Err(EvalError::invalid_argument(format!(
+            "unsupported index type '{}' in list",
+            other.type_name()
+        ))),
+    }
+}

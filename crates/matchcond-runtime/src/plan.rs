@@ -1,0 +1,143 @@
+//! Planned programs: the executable form of a checked expression.
+//!
+//! A plan is a tree of [`Node`]s in which every name is resolved to a variable slot, every
+//! call to its candidate implementations, every constant literal to a value and every
+//! constant regular expression compiled. Field selections and indexing are grouped into
+//! attributes (a root and a chain of qualifiers), as cel-go plans them, which is also what the
+//! cost model charges for.
+
+use crate::functions::Function;
+use crate::value::{TypeName, Value};
+
+/// One node of a planned program.
+#[derive(Debug)]
+pub enum Node {
+    /// A constant (costs nothing).
+    Const(Value<'static>),
+    /// An attribute: a root with qualifiers (`object.metadata.labels['app']`).
+    Attr(Box<Attr>),
+    /// A function call.
+    Call(Box<Call>),
+    /// `a && b`
+    And(Box<Node>, Box<Node>),
+    /// `a || b`
+    Or(Box<Node>, Box<Node>),
+    /// `c ? t : f`
+    Cond(Box<Node>, Box<Node>, Box<Node>),
+    /// A list literal with non-constant elements; `optional` marks `?e` elements.
+    List(Vec<Node>, Vec<bool>),
+    /// A map literal with non-constant entries: key, value, optional.
+    Map(Vec<(Node, Node, bool)>),
+    /// A comprehension.
+    Fold(Box<Fold>),
+    /// `x in [constant list]`: membership in a set of constants (costs nothing itself).
+    InConstSet(Box<Node>, Vec<Value<'static>>),
+    /// `a.or(b)` on optionals (costs nothing itself; `b` is evaluated only if needed).
+    OptOr(Box<Node>, Box<Node>),
+    /// `a.orValue(b)` (costs nothing itself; `b` is evaluated only if needed).
+    OptOrValue(Box<Node>, Box<Node>),
+    /// An error known when the program was planned, raised when evaluated.
+    Error(crate::error::EvalError),
+}
+
+/// Where an attribute's value starts.
+#[derive(Debug)]
+pub enum AttrRoot {
+    /// A global variable by slot.
+    Global(usize),
+    /// A comprehension variable by slot (innermost scope has the highest slot).
+    Local(usize),
+    /// The value of another expression (a call result, a literal …).
+    Expr(Node),
+    /// A conditional `c ? t : f` whose result is qualified (the conditional costs nothing).
+    Cond(Node),
+}
+
+/// An attribute: a root and a chain of qualifiers.
+#[derive(Debug)]
+pub struct Attr {
+    /// The root.
+    pub root: AttrRoot,
+    /// The qualifiers applied in order.
+    pub quals: Vec<Qual>,
+    /// The attribute is the operand of `has()`: the last qualifier is a presence test, and
+    /// the root is not charged.
+    pub test_only: bool,
+}
+
+/// A qualifier of an attribute.
+#[derive(Debug)]
+pub struct Qual {
+    /// What qualifies.
+    pub kind: QualKind,
+    /// True for `.?field` and `[?key]`.
+    pub optional: bool,
+}
+
+/// The kinds of qualifier.
+#[derive(Debug)]
+pub enum QualKind {
+    /// A field name or constant string key.
+    Field(Box<str>),
+    /// A constant key or index of another type (int, uint, double, bool).
+    Const(Value<'static>),
+    /// A key or index computed at run time. `charge_root` is false when the index is itself
+    /// an attribute, whose root cel-go does not charge in that position.
+    Dyn(Node),
+}
+
+/// A function call.
+#[derive(Debug)]
+pub struct Call {
+    /// The function name (for messages and the cost model).
+    pub function: Box<str>,
+    /// The overload id when exactly one overload applies (the cost model keys on it).
+    pub overload: Option<&'static str>,
+    /// Candidate implementations, tried in order when there are several.
+    pub candidates: Vec<Candidate>,
+    /// Arguments (the receiver first for member calls).
+    pub args: Vec<Node>,
+    /// A precompiled regular expression for a constant pattern argument.
+    pub regex: Option<Box<regex::Regex>>,
+    /// Non-strict: errors in arguments are passed to the implementation.
+    pub non_strict: bool,
+}
+
+/// One candidate implementation of a call.
+#[derive(Debug)]
+pub struct Candidate {
+    /// The overload id.
+    pub id: &'static str,
+    /// Parameter types, to select among candidates at run time.
+    pub params: Vec<matchcond_syntax::Type>,
+    /// The implementation.
+    pub func: Function,
+}
+
+/// A comprehension.
+#[derive(Debug)]
+pub struct Fold {
+    /// The range.
+    pub range: Node,
+    /// The accumulator's initial value.
+    pub init: Node,
+    /// Local slot of the accumulator.
+    pub accu_slot: usize,
+    /// Local slot of the first iteration variable.
+    pub iter_slot: usize,
+    /// Local slot of the second iteration variable, if any.
+    pub iter2_slot: Option<usize>,
+    /// The loop condition.
+    pub cond: Node,
+    /// The step.
+    pub step: Node,
+    /// The result.
+    pub result: Node,
+}
+
+impl Node {
+    /// A type value constant.
+    pub fn type_const(name: TypeName) -> Node {
+        Node::Const(Value::Type(name))
+    }
+}
