@@ -432,6 +432,14 @@ pub trait Engine {
     fn eval_literal(&self, expression: &str) -> Result<CelValue, String>;
     /// Decides a webhook's matchConditions as the apiserver does.
     fn decide(&self, input: &ConditionsInput<'_>) -> Result<DecisionOutcome, String>;
+    /// Compiles a `matchConditions` list without evaluating it: the compile error of every
+    /// condition that does not compile (empty when all compile). A `compileError`
+    /// expectation on a `matchConditions` case is checked against these, while decisions
+    /// follow the apiserver, where a stored condition that does not compile is an
+    /// evaluation error.
+    fn compile_conditions(&self, _input: &ConditionsInput<'_>) -> Result<Vec<String>, String> {
+        Err("compiling conditions alone is not supported".to_owned())
+    }
     /// Decides whether the apiserver calls a whole webhook.
     fn decide_webhook(&self, input: &WebhookInput<'_>) -> Result<DecisionOutcome, String>;
     /// Validation errors ("field.path: message") of a whole configuration, as on create.

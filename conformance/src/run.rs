@@ -211,8 +211,24 @@ pub fn run_case(engine: &dyn Engine, spec: &CaseSpec) -> Result<(), String> {
                 request: spec.request.as_ref(),
                 authorizer: spec.authorizer.as_ref(),
             };
-            let outcome = engine.decide(&input).map_err(engine_error)?;
-            check_decision(&spec.expect, &outcome)
+            match &spec.expect {
+                crate::suite::Expectation::CompileError(text) => {
+                    let errors = engine.compile_conditions(&input).map_err(engine_error)?;
+                    check_condition_compile_errors(text, &errors)
+                }
+                crate::suite::Expectation::AnyError(text) => {
+                    let errors = engine.compile_conditions(&input).map_err(engine_error)?;
+                    if check_condition_compile_errors(text, &errors).is_ok() {
+                        return Ok(());
+                    }
+                    let outcome = engine.decide(&input).map_err(engine_error)?;
+                    check_decision(&spec.expect, &outcome)
+                }
+                _ => {
+                    let outcome = engine.decide(&input).map_err(engine_error)?;
+                    check_decision(&spec.expect, &outcome)
+                }
+            }
         }
         CaseKind::Webhook {
             webhook,
@@ -708,5 +724,22 @@ ERROR {p}/dup.yaml: suite name `a` is already used by {p}/a.yaml
         assert!(text.starts_with(
             "FAIL cel-spec/basic :: self_eval_zeroish/self_eval_int_zero: expected equals 0, got engine error: not here\n"
         ));
+    }
+}
+
+/// Checks a `compileError` expectation against the compile errors of a condition list.
+fn check_condition_compile_errors(text: &str, errors: &[String]) -> Result<(), String> {
+    let needle = text.to_lowercase();
+    if errors.iter().any(|e| e.to_lowercase().contains(&needle)) {
+        Ok(())
+    } else if errors.is_empty() {
+        Err(format!(
+            "expected compile error containing {text:?}, got: every condition compiles"
+        ))
+    } else {
+        Err(format!(
+            "expected compile error containing {text:?}, got compile errors: {}",
+            errors.join(" | ")
+        ))
     }
 }

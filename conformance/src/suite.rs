@@ -1005,11 +1005,13 @@ pub(crate) mod tests {
             candidates.push(PathBuf::from(dir));
         }
         candidates.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("cel-spec"));
-        candidates.push(PathBuf::from("/work/shared/conformance/cel-spec"));
+        candidates.push(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance/cel-spec"),
+        );
         candidates
             .into_iter()
             .find(|p| p.is_dir())
-            .expect("cel-spec suites not found; set MATCHCOND_CEL_SPEC_DIR")
+            .expect("cel-spec suites not found (../shared/conformance/cel-spec); set MATCHCOND_CEL_SPEC_DIR")
     }
 
     #[test]

@@ -62,6 +62,10 @@ pub trait Opaque: Send + Sync + fmt::Debug + 'static {
     fn cost_size(&self) -> Option<u64> {
         None
     }
+    /// A text form of the value (what `string(v)` gives where the library defines it).
+    fn text(&self) -> String {
+        format!("{self:?}")
+    }
 }
 
 /// A string, borrowed or shared.
