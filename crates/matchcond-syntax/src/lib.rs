@@ -6,6 +6,7 @@ pub mod ast;
 pub mod checker;
 pub mod decls;
 mod lexer;
+mod macros;
 mod parser;
 pub mod source;
 pub mod types;
