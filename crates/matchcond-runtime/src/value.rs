@@ -610,8 +610,9 @@ impl<'a> Value<'a> {
     }
 }
 
-/// Compares two numeric values of any of int, uint and double. `None` when either is not a
-/// number, or a double is NaN.
+/// Compares two numeric values of any of int, uint and double exactly (by mathematical
+/// value; map keys are matched this way). `None` when either is not a number, or a double is
+/// NaN. CEL's `==` and `<` use [`cel_numeric_cmp`] instead.
 pub fn numeric_cmp(a: &Value<'_>, b: &Value<'_>) -> Option<Ordering> {
     match (a, b) {
         (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
@@ -625,6 +626,47 @@ pub fn numeric_cmp(a: &Value<'_>, b: &Value<'_>) -> Option<Ordering> {
         (Value::Double(x), Value::Uint(y)) => cmp_uint_double(*y, *x).map(Ordering::reverse),
         _ => None,
     }
+}
+
+/// Compares two numeric values as cel-go's `Compare` and `Equal` do: int and uint exactly,
+/// but a double against an int or uint by converting the integer to a double (so
+/// `9223372036854775807 == 9223372036854775808.0`), except that a double outside the integer
+/// type's range orders beyond every integer of that type. `None` when either is not a number,
+/// or a double is NaN.
+pub fn cel_numeric_cmp(a: &Value<'_>, b: &Value<'_>) -> Option<Ordering> {
+    match (a, b) {
+        (Value::Double(x), Value::Int(y)) => cel_cmp_double_int(*x, *y),
+        (Value::Int(x), Value::Double(y)) => cel_cmp_double_int(*y, *x).map(Ordering::reverse),
+        (Value::Double(x), Value::Uint(y)) => cel_cmp_double_uint(*x, *y),
+        (Value::Uint(x), Value::Double(y)) => cel_cmp_double_uint(*y, *x).map(Ordering::reverse),
+        _ => numeric_cmp(a, b),
+    }
+}
+
+fn cel_cmp_double_int(d: f64, i: i64) -> Option<Ordering> {
+    if d.is_nan() {
+        return None;
+    }
+    if d < -9_223_372_036_854_775_808.0 {
+        return Some(Ordering::Less);
+    }
+    if d > 9_223_372_036_854_775_808.0 {
+        return Some(Ordering::Greater);
+    }
+    d.partial_cmp(&(i as f64))
+}
+
+fn cel_cmp_double_uint(d: f64, u: u64) -> Option<Ordering> {
+    if d.is_nan() {
+        return None;
+    }
+    if d < 0.0 {
+        return Some(Ordering::Less);
+    }
+    if d > 18_446_744_073_709_551_616.0 {
+        return Some(Ordering::Greater);
+    }
+    d.partial_cmp(&(u as f64))
 }
 
 fn cmp_int_uint(i: i64, u: u64) -> Ordering {
@@ -689,8 +731,8 @@ fn cmp_uint_double(u: u64, d: f64) -> Option<Ordering> {
 }
 
 /// CEL equality (`==`) for values of any types: numbers compare by numeric value across
-/// int, uint and double; lists element-wise; maps by keys and values; values of different
-/// types are unequal. NaN is unequal to everything.
+/// int, uint and double (as cel-go does, see [`cel_numeric_cmp`]); lists element-wise; maps
+/// by keys and values; values of different types are unequal. NaN is unequal to everything.
 pub fn values_equal(a: &Value<'_>, b: &Value<'_>) -> bool {
     match (a, b) {
         (Value::Null, Value::Null) => true,
@@ -698,7 +740,7 @@ pub fn values_equal(a: &Value<'_>, b: &Value<'_>) -> bool {
         (Value::String(x), Value::String(y)) => x.as_str() == y.as_str(),
         (Value::Bytes(x), Value::Bytes(y)) => **x == **y,
         (Value::Int(_) | Value::Uint(_) | Value::Double(_), _) => {
-            matches!(numeric_cmp(a, b), Some(Ordering::Equal))
+            matches!(cel_numeric_cmp(a, b), Some(Ordering::Equal))
         }
         (Value::List(x), Value::List(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| values_equal(&p, &q))

@@ -10,6 +10,8 @@ use crate::error::EvalError;
 use crate::value::Value;
 
 pub mod ext;
+pub mod go_regex;
+pub mod go_strconv;
 pub mod std_ops;
 pub mod time;
 
