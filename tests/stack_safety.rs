@@ -9,21 +9,60 @@ const LIMIT: usize = 100_000;
 fn inputs() -> Vec<(String, String)> {
     let mut v: Vec<(String, String)> = Vec::new();
     let rep = |s: &str, n: usize| s.repeat(n);
-    v.push(("select chain".into(), format!("a{}", rep(".b", LIMIT / 2 - 1))));
-    v.push(("addition chain".into(), format!("1{}", rep("+1", LIMIT / 2 - 1))));
-    v.push(("index chain".into(), format!("x{}", rep("[0]", LIMIT / 3 - 1))));
-    v.push(("call chain".into(), format!("{}x{}", rep("f(", LIMIT / 3), rep(")", LIMIT / 3))));
-    v.push(("member call chain".into(), format!("x{}", rep(".f()", LIMIT / 4 - 1))));
-    v.push(("parentheses".into(), format!("{}1{}", rep("(", LIMIT / 2 - 1), rep(")", LIMIT / 2 - 1))));
-    v.push(("lists".into(), format!("{}1{}", rep("[", LIMIT / 2 - 1), rep("]", LIMIT / 2 - 1))));
-    v.push(("maps".into(), format!("{}1{}", rep("{1:", LIMIT / 4 - 1), rep("}", LIMIT / 4 - 1))));
+    v.push((
+        "select chain".into(),
+        format!("a{}", rep(".b", LIMIT / 2 - 1)),
+    ));
+    v.push((
+        "addition chain".into(),
+        format!("1{}", rep("+1", LIMIT / 2 - 1)),
+    ));
+    v.push((
+        "index chain".into(),
+        format!("x{}", rep("[0]", LIMIT / 3 - 1)),
+    ));
+    v.push((
+        "call chain".into(),
+        format!("{}x{}", rep("f(", LIMIT / 3), rep(")", LIMIT / 3)),
+    ));
+    v.push((
+        "member call chain".into(),
+        format!("x{}", rep(".f()", LIMIT / 4 - 1)),
+    ));
+    v.push((
+        "parentheses".into(),
+        format!("{}1{}", rep("(", LIMIT / 2 - 1), rep(")", LIMIT / 2 - 1)),
+    ));
+    v.push((
+        "lists".into(),
+        format!("{}1{}", rep("[", LIMIT / 2 - 1), rep("]", LIMIT / 2 - 1)),
+    ));
+    v.push((
+        "maps".into(),
+        format!("{}1{}", rep("{1:", LIMIT / 4 - 1), rep("}", LIMIT / 4 - 1)),
+    ));
     v.push(("negations".into(), format!("{}true", rep("!", LIMIT - 4))));
     v.push(("minus".into(), format!("{}1", rep("-", LIMIT - 1))));
-    v.push(("ors".into(), format!("true{}", rep(" || false", (LIMIT - 4) / 9))));
-    v.push(("ands".into(), format!("true{}", rep(" && true", (LIMIT - 4) / 8))));
-    v.push(("ternaries".into(), format!("{}1{}", rep("true ? ", LIMIT / 9), rep(" : 2", LIMIT / 9))));
-    v.push(("relations".into(), format!("1{}", rep(" < 1", LIMIT / 4 - 1))));
-    v.push(("unterminated string".into(), format!("'{}", rep("a", LIMIT - 1))));
+    v.push((
+        "ors".into(),
+        format!("true{}", rep(" || false", (LIMIT - 4) / 9)),
+    ));
+    v.push((
+        "ands".into(),
+        format!("true{}", rep(" && true", (LIMIT - 4) / 8)),
+    ));
+    v.push((
+        "ternaries".into(),
+        format!("{}1{}", rep("true ? ", LIMIT / 9), rep(" : 2", LIMIT / 9)),
+    ));
+    v.push((
+        "relations".into(),
+        format!("1{}", rep(" < 1", LIMIT / 4 - 1)),
+    ));
+    v.push((
+        "unterminated string".into(),
+        format!("'{}", rep("a", LIMIT - 1)),
+    ));
     v.push(("open brackets".into(), rep("[", LIMIT)));
     v.push(("open parens".into(), rep("(", LIMIT)));
     v.push(("open braces".into(), rep("{", LIMIT)));
@@ -58,7 +97,10 @@ fn long_and_deep_inputs_never_overflow() {
                         }
                         Err(e) => {
                             let msg = e.to_string();
-                            assert!(msg.starts_with("compilation failed: ERROR: <input>:"), "{name}: {msg}");
+                            assert!(
+                                msg.starts_with("compilation failed: ERROR: <input>:"),
+                                "{name}: {msg}"
+                            );
                             outcomes.push(format!("{name}: error"));
                         }
                     }
@@ -67,7 +109,9 @@ fn long_and_deep_inputs_never_overflow() {
             outcomes
         })
         .unwrap();
-    let outcomes = handle.join().expect("a compile or evaluation overflowed the stack or panicked");
+    let outcomes = handle
+        .join()
+        .expect("a compile or evaluation overflowed the stack or panicked");
     assert_eq!(outcomes.len(), inputs().len() * 2);
 }
 
@@ -94,7 +138,8 @@ fn over_the_length_limit_is_an_error() {
     let text = "1+".repeat(LIMIT / 2) + "1";
     let err = env.compile(&text, &CompileOptions::default()).unwrap_err();
     assert!(
-        err.to_string().contains("expression code point size exceeds limit: size: 100001, limit 100000"),
+        err.to_string()
+            .contains("expression code point size exceeds limit: size: 100001, limit 100000"),
         "{err}"
     );
 }

@@ -109,6 +109,9 @@ impl Features {
         } else {
             libraries.push(Library::StringsV0);
         }
+        if at(32) {
+            libraries.push(Library::TwoVarComprehensions);
+        }
         if at(34) {
             libraries.push(Library::ListsV3);
         }

@@ -53,6 +53,8 @@ pub enum Library {
     K8sListsV1,
     /// Kubernetes regex library (`find`, `findAll`).
     K8sRegex,
+    /// cel-go's two-variable comprehensions (the `cel.@mapInsert` helper of `transformMap`).
+    TwoVarComprehensions,
 }
 
 /// Shorthand for building an overload.
@@ -82,5 +84,25 @@ pub fn library_functions(lib: Library) -> Vec<Function> {
         Library::K8sListsV0 => k8s::lists(0),
         Library::K8sListsV1 => k8s::lists(1),
         Library::K8sRegex => k8s::regex(),
+        Library::TwoVarComprehensions => two_var_comprehensions(),
     }
+}
+
+/// The helper function the `transformMap` / `transformMapEntry` macros expand to.
+fn two_var_comprehensions() -> Vec<Function> {
+    let k = Type::param("K");
+    let v = Type::param("V");
+    let m = Type::map(k.clone(), v.clone());
+    vec![func(
+        "cel.@mapInsert",
+        vec![
+            ov(
+                "@mapInsert_map_key_value",
+                false,
+                vec![m.clone(), k, v],
+                m.clone(),
+            ),
+            ov("@mapInsert_map_map", false, vec![m.clone(), m.clone()], m),
+        ],
+    )]
 }

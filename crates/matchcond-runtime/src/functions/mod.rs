@@ -9,6 +9,7 @@
 use crate::error::EvalError;
 use crate::value::Value;
 
+pub mod comprehensions;
 pub mod ext;
 pub mod go_regex;
 pub mod go_strconv;
@@ -24,6 +25,7 @@ pub fn implementation(overload_id: &str) -> Option<Function> {
         .iter()
         .chain(time::FUNCTIONS.iter())
         .chain(ext::FUNCTIONS.iter())
+        .chain(comprehensions::FUNCTIONS.iter())
         .find(|(id, _)| *id == overload_id)
         .map(|(_, f)| *f)
 }
