@@ -1,0 +1,56 @@
+//! The Kubernetes regex library (kubernetes/apiserver `pkg/cel/library/regex.go`): `find` and
+//! `findAll`, with Go's regular expression syntax (see [`super::re2`]).
+//!
+//! An invalid pattern is the error `Illegal regex: <Go's error>`. (Kubernetes compiles a
+//! constant pattern when it builds the program, so there an invalid constant pattern fails
+//! program creation instead, with Go's error text; see [`super::re2::compile`].)
+
+use regex::Regex;
+
+use super::re2;
+use crate::error::{ErrorKind, EvalError};
+use crate::value::Value;
+
+fn compile(pattern: &str) -> Result<Regex, EvalError> {
+    re2::compile(pattern)
+        .map_err(|e| EvalError::new(ErrorKind::InvalidArgument, format!("Illegal regex: {e}")))
+}
+
+/// `string.find(string) -> string`: the first match, or `''`.
+pub(super) fn find<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
+    match args {
+        [Value::String(s), Value::String(re)] => {
+            let re = compile(re)?;
+            Ok(Value::string(re.find(s).map_or("", |m| m.as_str())))
+        }
+        _ => Err(EvalError::no_such_overload("find", args)),
+    }
+}
+
+/// All non-overlapping matches, at most `limit` when given (Go's `FindAllString`).
+fn find_all_limit<'a>(s: &str, re: &str, limit: Option<usize>) -> Result<Value<'a>, EvalError> {
+    let re = compile(re)?;
+    let matches = re.find_iter(s).map(|m| Value::string(m.as_str()));
+    Ok(Value::list(match limit {
+        Some(n) => matches.take(n).collect(),
+        None => matches.collect(),
+    }))
+}
+
+/// `string.findAll(string) -> list(string)`: all matches.
+pub(super) fn find_all<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
+    match args {
+        [Value::String(s), Value::String(re)] => find_all_limit(s, re, None),
+        _ => Err(EvalError::no_such_overload("findAll", args)),
+    }
+}
+
+/// `string.findAll(string, int) -> list(string)`: at most `n` matches; all when `n < 0`.
+pub(super) fn find_all_n<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
+    match args {
+        [Value::String(s), Value::String(re), Value::Int(n)] => {
+            find_all_limit(s, re, usize::try_from(*n).ok())
+        }
+        _ => Err(EvalError::no_such_overload("findAll", args)),
+    }
+}
