@@ -302,3 +302,246 @@ fn reference_parser_table() {
     );
     assert!(passed > 150, "{passed}");
 }
+
+// ---------------------------------------------------------------------------------------
+// Stack safety: every input up to the size limit parses (or fails) on a 2 MiB stack.
+
+fn on_small_stack<F: FnOnce() + Send + 'static>(f: F) {
+    std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+fn hostile_inputs() -> Vec<(String, String)> {
+    let n = 100_000;
+    let mut v: Vec<(String, String)> = vec![
+        ("parens".into(), "(".repeat(n)),
+        ("closed parens".into(), format!("{}1{}", "(".repeat(n / 2 - 1), ")".repeat(n / 2 - 1))),
+        ("brackets".into(), "[".repeat(n)),
+        ("braces".into(), "{".repeat(n)),
+        ("minus".into(), "-".repeat(n)),
+        ("minus operand".into(), format!("{}x", "-".repeat(n - 1))),
+        ("bang".into(), "!".repeat(n)),
+        ("bang operand".into(), format!("{}x", "!".repeat(n - 1))),
+        ("question".into(), "?".repeat(n)),
+        ("dots".into(), ".".repeat(n)),
+        ("colons".into(), ":".repeat(n)),
+        ("commas".into(), ",".repeat(n)),
+        ("select chain".into(), format!("a{}", ".b".repeat(n / 2 - 1))),
+        ("call chain".into(), format!("a{}", ".b()".repeat(n / 4 - 1))),
+        ("plus chain".into(), format!("1{}", "+1".repeat(n / 2 - 1))),
+        ("relation chain".into(), format!("1{}", "<1".repeat(n / 2 - 1))),
+        ("and chain".into(), format!("a{}", "&&a".repeat(n / 3 - 1))),
+        ("or chain".into(), format!("a{}", "||a".repeat(n / 3 - 1))),
+        ("ternary chain".into(), format!("{}c", "a?b:".repeat(n / 4 - 1))),
+        ("index chain".into(), format!("x{}", "[0]".repeat(n / 3 - 1))),
+        ("nested calls".into(), format!("{}{}", "f(".repeat(n / 3 - 1), ")".repeat(n / 3 - 1))),
+        ("nested lists".into(), format!("{}{}", "[".repeat(n / 2 - 1), "]".repeat(n / 2 - 1))),
+        ("nested maps".into(), format!("{}1{}", "{1:".repeat(n / 4 - 1), "}".repeat(n / 4 - 1))),
+        ("nested messages".into(), format!("{}1{}", "M{f:".repeat(n / 5 - 1), "}".repeat(n / 5 - 1))),
+        ("nested macros".into(), format!("{}x{}", "x.all(x,".repeat(n / 10 - 1), ")".repeat(n / 10 - 1))),
+        ("unterminated string".into(), format!("'{}", "a".repeat(n - 1))),
+        ("unterminated triple".into(), format!("'''{}", "a".repeat(n - 3))),
+        ("multibyte".into(), "é".repeat(n)),
+        ("bad chars".into(), "@".repeat(n)),
+        ("unary mix".into(), "-!".repeat(n / 2)),
+        ("negated chain".into(), format!("{}1", "-(".repeat(n / 2 - 1))),
+        ("mul chain".into(), format!("1{}", "*-1".repeat(n / 3 - 1))),
+        ("opt chain".into(), format!("a{}", ".?b".repeat(n / 3 - 1))),
+        ("message chain".into(), format!("a{}{{", ".b".repeat(n / 2 - 1))),
+    ];
+    // Pseudo-random bytes (valid UTF-8 after lossy conversion) and token soups.
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for i in 0..4 {
+        let bytes: Vec<u8> = (0..n).map(|_| (next() & 0xff) as u8).collect();
+        let s: String = String::from_utf8_lossy(&bytes).chars().take(n).collect();
+        v.push((format!("random bytes {i}"), s));
+    }
+    let pieces = [
+        "(", ")", "[", "]", "{", "}", ".", ",", "-", "!", "?", ":", "a", "1", "'x'", "+",
+        "&&", "||", "==", "in", " ", "f(", "m.all(x,", "b\"", "`q`", "1u", ".5",
+    ];
+    for i in 0..4 {
+        let mut s = String::new();
+        while s.chars().count() < n - 10 {
+            s.push_str(pieces[(next() % pieces.len() as u64) as usize]);
+        }
+        v.push((format!("token soup {i}"), s));
+    }
+    v
+}
+
+/// The deepest trees the default limits accept.
+fn deepest_valid_inputs() -> Vec<(String, String)> {
+    let k = 248;
+    vec![
+        (
+            "calls around a select chain".into(),
+            format!("{}x{}{}", "f(".repeat(k), ".a".repeat(k), ")".repeat(k)),
+        ),
+        (
+            "lists around an index chain".into(),
+            format!("{}x{}{}", "[".repeat(k), "[0]".repeat(k), "]".repeat(k)),
+        ),
+        (
+            "negations around arithmetic".into(),
+            format!("{}1{}{}", "-(".repeat(k), "+1".repeat(k), ")".repeat(k)),
+        ),
+        ("ternaries".into(), format!("{}c", "a?b:".repeat(k))),
+        (
+            "maps around member calls".into(),
+            format!("{}x{}{}", "{1:".repeat(k), ".f()".repeat(k), "}".repeat(k)),
+        ),
+        (
+            "macros".into(),
+            format!("{}x{}", "x.exists(y,".repeat(k / 2), ")".repeat(k / 2)),
+        ),
+    ]
+}
+
+#[test]
+fn deepest_valid_trees_on_a_small_stack() {
+    on_small_stack(|| {
+        for (name, input) in deepest_valid_inputs() {
+            let r = parse(&input, &ParserOptions::default());
+            assert!(r.is_ok(), "{name}: {}", r.unwrap_err());
+            let cloned = r.clone();
+            drop(r);
+            drop(cloned);
+        }
+    });
+}
+
+#[test]
+fn hostile_inputs_on_a_small_stack() {
+    on_small_stack(|| {
+        for (name, input) in hostile_inputs() {
+            assert!(input.chars().count() <= 100_000, "{name}");
+            let r = parse(&input, &ParserOptions::default());
+            // Render errors too: rendering must be safe as well.
+            if let Err(e) = &r {
+                assert!(!e.to_string().is_empty(), "{name}");
+            }
+            drop(r);
+        }
+    });
+}
+
+#[test]
+#[ignore]
+fn hostile_timing() {
+    for (name, input) in hostile_inputs() {
+        let t = std::time::Instant::now();
+        let r = parse(&input, &ParserOptions::default());
+        let n = match &r {
+            Ok(_) => 0,
+            Err(e) => e.issues().len(),
+        };
+        eprintln!("{name}: {:?} ({n} issues)", t.elapsed());
+    }
+}
+
+#[test]
+#[ignore]
+fn typical_timing() {
+    let src = "object.metadata.name.startsWith('kube-') && request.userInfo.groups.exists(g, g == 'system:masters') || has(object.spec.replicas) && object.spec.replicas > 3 && !(request.operation in ['DELETE', 'CONNECT'])";
+    eprintln!("len {}", src.len());
+    let opts = ParserOptions::default();
+    for _ in 0..1000 {
+        parse(src, &opts).unwrap();
+    }
+    let t = std::time::Instant::now();
+    let n = 20000;
+    for _ in 0..n {
+        std::hint::black_box(parse(std::hint::black_box(src), &opts).unwrap());
+    }
+    eprintln!("per parse: {:?}", t.elapsed() / n);
+}
+
+// ---------------------------------------------------------------------------------------
+// The cel-spec conformance suites: every expression (and binding) of a case that is not
+// skipped must parse; parse.yaml is the suite dedicated to the parser.
+
+fn spec_dir() -> Option<std::path::PathBuf> {
+    let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    [
+        base.join("../../../shared/conformance/cel-spec"),
+        base.join("../../shared/conformance/cel-spec"),
+        std::path::PathBuf::from("/work/shared/conformance/cel-spec"),
+    ]
+    .into_iter()
+    .find(|p| p.join("parse.yaml").exists())
+}
+
+fn spec_expressions(file: &std::path::Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let doc: serde_yaml_ng::Value = serde_yaml_ng::from_str(&text).unwrap();
+    let mut out = Vec::new();
+    for case in doc["cases"].as_sequence().unwrap() {
+        if case.get("skip").is_some() {
+            continue;
+        }
+        let name = case["name"].as_str().unwrap().to_string();
+        if let Some(e) = case.get("expression").and_then(|e| e.as_str()) {
+            out.push((name.clone(), e.to_string()));
+        }
+        if let Some(b) = case.get("bindings").and_then(|b| b.as_mapping()) {
+            for (k, v) in b {
+                out.push((
+                    format!("{name} binding {}", k.as_str().unwrap()),
+                    v.as_str().unwrap().to_string(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn cel_spec_parse_suite() {
+    let Some(dir) = spec_dir() else {
+        eprintln!("cel-spec suites not found; skipping");
+        return;
+    };
+    let cases = spec_expressions(&dir.join("parse.yaml"));
+    assert!(cases.len() > 150, "{}", cases.len());
+    let mut failures = Vec::new();
+    for (name, expr) in &cases {
+        if let Err(e) = parse(expr, &ParserOptions::default()) {
+            failures.push(format!("{name}: {expr}\n{e}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn cel_spec_all_suites_parse() {
+    let Some(dir) = spec_dir() else {
+        eprintln!("cel-spec suites not found; skipping");
+        return;
+    };
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "yaml") {
+            for (name, expr) in spec_expressions(&path) {
+                count += 1;
+                if let Err(e) = parse(&expr, &ParserOptions::default()) {
+                    failures.push(format!("{}: {name}: {expr}\n{e}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(count > 1000, "{count}");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

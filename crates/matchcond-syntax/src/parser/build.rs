@@ -143,10 +143,7 @@ impl<'r, 'a> Builder<'r, 'a> {
                 Node::Expr { op: None, e, .. } => *e,
                 Node::Or { ops, e, .. } | Node::And { ops, e, .. } if ops.is_empty() => *e,
                 Node::Relation { op: None, lhs, .. } | Node::Calc { op: None, lhs, .. } => *lhs,
-                Node::MemberExpr { member } => *member,
-                Node::PrimaryExpr { primary } => *primary,
                 Node::Nested { e } => *e,
-                Node::ConstantLiteral { lit } => *lit,
                 _ => return Some(i),
             };
             n = next;

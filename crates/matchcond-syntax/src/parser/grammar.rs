@@ -68,9 +68,6 @@ pub(super) enum Node {
     UnaryErr {
         start: T,
     },
-    MemberExpr {
-        member: Option<N>,
-    },
     LogicalNot {
         ops: Vec<T>,
         member: Option<N>,
@@ -78,9 +75,6 @@ pub(super) enum Node {
     Negate {
         ops: Vec<T>,
         member: Option<N>,
-    },
-    PrimaryExpr {
-        primary: Option<N>,
     },
     Select {
         start: T,
@@ -134,9 +128,6 @@ pub(super) enum Node {
         ids: Vec<T>,
         op: Option<T>,
         entries: Option<N>,
-    },
-    ConstantLiteral {
-        lit: Option<N>,
     },
     ExprList {
         es: Vec<N>,
@@ -444,9 +435,9 @@ impl<'a> Recognizer<'a> {
         Recognizer {
             src,
             lexer: Lexer::new(src),
-            tokens: Vec::new(),
+            tokens: Vec::with_capacity(src.len() / 2 + 2),
             conjured: Vec::new(),
-            nodes: Vec::new(),
+            nodes: Vec::with_capacity(src.len() / 3 + 2),
             lexed_eof: false,
             p: 0,
             errs,
@@ -518,6 +509,11 @@ impl<'a> Recognizer<'a> {
 
     /// The index of the first visible token at or after `i`.
     fn visible_from(&mut self, mut i: usize) -> usize {
+        if let Some(t) = self.tokens.get(i) {
+            if !t.hidden() {
+                return i;
+            }
+        }
         loop {
             while i >= self.tokens.len() {
                 if !self.fetch() {
@@ -1021,6 +1017,10 @@ impl<'a> Recognizer<'a> {
             }
         }
         self.exit(RULE_EXPR, inv)?;
+        if let (None, Some(e)) = (op, e) {
+            // A plain `conditionalOr`: the tree builder looks through it anyway.
+            return Ok(e);
+        }
         Ok(self.alloc(Node::Expr {
             start,
             e,
@@ -1076,6 +1076,9 @@ impl<'a> Recognizer<'a> {
             }
         }
         self.exit(rule, inv)?;
+        if let (true, Some(e)) = (ops.is_empty(), e) {
+            return Ok(e);
+        }
         let node = if rule == RULE_OR {
             Node::Or {
                 start,
@@ -1097,13 +1100,7 @@ impl<'a> Recognizer<'a> {
     /// relation[p]: calc ({precpred 1}? op relation[2])*
     fn relation(&mut self, prec: u8) -> R<N> {
         let (inv, start) = self.enter(RULE_RELATION)?;
-        let calc = self.call(62, |p| p.calc(0))?;
-        let mut cur = self.alloc(Node::Relation {
-            start,
-            lhs: Some(calc),
-            op: None,
-            rhs: None,
-        });
+        let mut cur = self.call(62, |p| p.calc(0))?;
         'body: {
             self.set_state(69);
             self.sync();
@@ -1142,13 +1139,7 @@ impl<'a> Recognizer<'a> {
     /// calc[p]: unary ({precpred 2}? ('*'|'/'|'%') calc[3] | {precpred 1}? ('+'|'-') calc[2])*
     fn calc(&mut self, prec: u8) -> R<N> {
         let (inv, start) = self.enter(RULE_CALC)?;
-        let unary = self.call(73, Self::unary)?;
-        let mut cur = self.alloc(Node::Calc {
-            start,
-            lhs: Some(unary),
-            op: None,
-            rhs: None,
-        });
+        let mut cur = self.call(73, Self::unary)?;
         'body: {
             self.set_state(83);
             self.sync();
@@ -1242,7 +1233,8 @@ impl<'a> Recognizer<'a> {
             match self.predict_unary() {
                 1 => {
                     let m = self.call(86, |p| p.member())?;
-                    node = Node::MemberExpr { member: Some(m) };
+                    self.exit(RULE_UNARY, inv)?;
+                    return Ok(m);
                 }
                 2 => {
                     let mut ops = Vec::new();
@@ -1350,10 +1342,7 @@ impl<'a> Recognizer<'a> {
     /// member: primary (suffix)*
     fn member(&mut self) -> R<N> {
         let (inv, start) = self.enter(RULE_MEMBER)?;
-        let prim = self.call(102, Self::primary)?;
-        let mut cur = self.alloc(Node::PrimaryExpr {
-            primary: Some(prim),
-        });
+        let mut cur = self.call(102, Self::primary)?;
         'body: {
             self.set_state(128);
             self.sync();
@@ -1517,14 +1506,22 @@ impl<'a> Recognizer<'a> {
         }
         // A dotted name: a message name when it ends with '{', else an identifier
         // followed by selections.
-        let mut j = k + 1;
-        while self.la(j) == tt::DOT && self.la(j + 1) == tt::IDENTIFIER && !self.aborted {
-            j += 2;
+        // Walk the `.IDENT` pairs by token index (linear in the chain length).
+        let mut i = self.lt_index(k + 1);
+        loop {
+            if self.aborted || self.token(i).kind != tt::DOT {
+                break;
+            }
+            let next = self.visible_from(i + 1);
+            if self.token(next).kind != tt::IDENTIFIER {
+                break;
+            }
+            i = self.visible_from(next + 1);
         }
         // Anything else is an identifier followed by selections: once the name is
         // followed by a '.', that alternative has left this rule, so it is the one
         // chosen even when the tokens after it fit nothing.
-        if self.la(j) == tt::LBRACE {
+        if self.token(i).kind == tt::LBRACE && !self.aborted {
             6
         } else {
             1
@@ -1608,6 +1605,10 @@ impl<'a> Recognizer<'a> {
                         e = Some(self.call(145, Self::expr)?);
                         self.set_state(146);
                         self.match_tok(tt::RPAREN);
+                    }
+                    if let (Some(e), false) = (e, self.failed()) {
+                        self.exit(RULE_PRIMARY, inv)?;
+                        return Ok(e);
                     }
                     node = Node::Nested { e };
                 }
@@ -1748,7 +1749,8 @@ impl<'a> Recognizer<'a> {
                 }
                 7 => {
                     let lit = self.call(183, Self::literal)?;
-                    node = Node::ConstantLiteral { lit: Some(lit) };
+                    self.exit(RULE_PRIMARY, inv)?;
+                    return Ok(lit);
                 }
                 _ => {}
             }
