@@ -125,8 +125,6 @@ pub(crate) enum Lexed {
         start: u32,
         /// End (exclusive) of the text quoted in the error.
         end: u32,
-        /// Where the next token starts.
-        resume: u32,
     },
 }
 
@@ -212,17 +210,16 @@ impl<'a> Lexer<'a> {
             }
             None => {
                 let fail = scan.fail.unwrap_or(start).min(len);
-                let (end, resume) = if fail >= len {
-                    (len, len)
+                // The failing character is quoted in the error and skipped.
+                let end = if fail >= len {
+                    len
                 } else {
-                    let e = fail + self.char_len(fail);
-                    (e, e)
+                    fail + self.char_len(fail)
                 };
-                self.pos = resume;
+                self.pos = end;
                 Lexed::Error {
                     start: to_u32(start),
                     end: to_u32(end),
-                    resume: to_u32(resume),
                 }
             }
         }

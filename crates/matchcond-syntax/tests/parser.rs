@@ -1,5 +1,6 @@
 //! Parser tests: the reference implementation's parser test table, exact error
 //! rendering, node locations, literals, macro expansions, limits and stack safety.
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 #[path = "data/celgo_parser_cases.rs"]
 mod celgo_cases;
@@ -39,9 +40,7 @@ fn go_quote(bytes: &[u8], out: &mut String) {
                 '\x0b' => out.push_str("\\v"),
                 '\\' => out.push_str("\\\\"),
                 '"' => out.push_str("\\\""),
-                c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                    out.push_str(&format!("\\x{:02x}", c as u32))
-                }
+                c if c.is_ascii_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
                 c => out.push(c),
             },
         }
@@ -57,7 +56,7 @@ fn go_float(v: f64) -> String {
     let e = format!("{v:e}");
     let (mant, exp) = e.split_once('e').unwrap();
     let exp: i32 = exp.parse().unwrap();
-    if exp < -4 || exp >= 21 {
+    if !(-4..6).contains(&exp) {
         let sign = if exp < 0 { '-' } else { '+' };
         format!("{mant}e{sign}{:02}", exp.abs())
     } else {
@@ -319,7 +318,10 @@ fn hostile_inputs() -> Vec<(String, String)> {
     let n = 100_000;
     let mut v: Vec<(String, String)> = vec![
         ("parens".into(), "(".repeat(n)),
-        ("closed parens".into(), format!("{}1{}", "(".repeat(n / 2 - 1), ")".repeat(n / 2 - 1))),
+        (
+            "closed parens".into(),
+            format!("{}1{}", "(".repeat(n / 2 - 1), ")".repeat(n / 2 - 1)),
+        ),
         ("brackets".into(), "[".repeat(n)),
         ("braces".into(), "{".repeat(n)),
         ("minus".into(), "-".repeat(n)),
@@ -330,28 +332,74 @@ fn hostile_inputs() -> Vec<(String, String)> {
         ("dots".into(), ".".repeat(n)),
         ("colons".into(), ":".repeat(n)),
         ("commas".into(), ",".repeat(n)),
-        ("select chain".into(), format!("a{}", ".b".repeat(n / 2 - 1))),
-        ("call chain".into(), format!("a{}", ".b()".repeat(n / 4 - 1))),
+        (
+            "select chain".into(),
+            format!("a{}", ".b".repeat(n / 2 - 1)),
+        ),
+        (
+            "call chain".into(),
+            format!("a{}", ".b()".repeat(n / 4 - 1)),
+        ),
         ("plus chain".into(), format!("1{}", "+1".repeat(n / 2 - 1))),
-        ("relation chain".into(), format!("1{}", "<1".repeat(n / 2 - 1))),
+        (
+            "relation chain".into(),
+            format!("1{}", "<1".repeat(n / 2 - 1)),
+        ),
         ("and chain".into(), format!("a{}", "&&a".repeat(n / 3 - 1))),
         ("or chain".into(), format!("a{}", "||a".repeat(n / 3 - 1))),
-        ("ternary chain".into(), format!("{}c", "a?b:".repeat(n / 4 - 1))),
-        ("index chain".into(), format!("x{}", "[0]".repeat(n / 3 - 1))),
-        ("nested calls".into(), format!("{}{}", "f(".repeat(n / 3 - 1), ")".repeat(n / 3 - 1))),
-        ("nested lists".into(), format!("{}{}", "[".repeat(n / 2 - 1), "]".repeat(n / 2 - 1))),
-        ("nested maps".into(), format!("{}1{}", "{1:".repeat(n / 4 - 1), "}".repeat(n / 4 - 1))),
-        ("nested messages".into(), format!("{}1{}", "M{f:".repeat(n / 5 - 1), "}".repeat(n / 5 - 1))),
-        ("nested macros".into(), format!("{}x{}", "x.all(x,".repeat(n / 10 - 1), ")".repeat(n / 10 - 1))),
-        ("unterminated string".into(), format!("'{}", "a".repeat(n - 1))),
-        ("unterminated triple".into(), format!("'''{}", "a".repeat(n - 3))),
+        (
+            "ternary chain".into(),
+            format!("{}c", "a?b:".repeat(n / 4 - 1)),
+        ),
+        (
+            "index chain".into(),
+            format!("x{}", "[0]".repeat(n / 3 - 1)),
+        ),
+        (
+            "nested calls".into(),
+            format!("{}{}", "f(".repeat(n / 3 - 1), ")".repeat(n / 3 - 1)),
+        ),
+        (
+            "nested lists".into(),
+            format!("{}{}", "[".repeat(n / 2 - 1), "]".repeat(n / 2 - 1)),
+        ),
+        (
+            "nested maps".into(),
+            format!("{}1{}", "{1:".repeat(n / 4 - 1), "}".repeat(n / 4 - 1)),
+        ),
+        (
+            "nested messages".into(),
+            format!("{}1{}", "M{f:".repeat(n / 5 - 1), "}".repeat(n / 5 - 1)),
+        ),
+        (
+            "nested macros".into(),
+            format!(
+                "{}x{}",
+                "x.all(x,".repeat(n / 10 - 1),
+                ")".repeat(n / 10 - 1)
+            ),
+        ),
+        (
+            "unterminated string".into(),
+            format!("'{}", "a".repeat(n - 1)),
+        ),
+        (
+            "unterminated triple".into(),
+            format!("'''{}", "a".repeat(n - 3)),
+        ),
         ("multibyte".into(), "é".repeat(n)),
         ("bad chars".into(), "@".repeat(n)),
         ("unary mix".into(), "-!".repeat(n / 2)),
-        ("negated chain".into(), format!("{}1", "-(".repeat(n / 2 - 1))),
+        (
+            "negated chain".into(),
+            format!("{}1", "-(".repeat(n / 2 - 1)),
+        ),
         ("mul chain".into(), format!("1{}", "*-1".repeat(n / 3 - 1))),
         ("opt chain".into(), format!("a{}", ".?b".repeat(n / 3 - 1))),
-        ("message chain".into(), format!("a{}{{", ".b".repeat(n / 2 - 1))),
+        (
+            "message chain".into(),
+            format!("a{}{{", ".b".repeat(n / 2 - 1)),
+        ),
     ];
     // Pseudo-random bytes (valid UTF-8 after lossy conversion) and token soups.
     let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -367,8 +415,8 @@ fn hostile_inputs() -> Vec<(String, String)> {
         v.push((format!("random bytes {i}"), s));
     }
     let pieces = [
-        "(", ")", "[", "]", "{", "}", ".", ",", "-", "!", "?", ":", "a", "1", "'x'", "+",
-        "&&", "||", "==", "in", " ", "f(", "m.all(x,", "b\"", "`q`", "1u", ".5",
+        "(", ")", "[", "]", "{", "}", ".", ",", "-", "!", "?", ":", "a", "1", "'x'", "+", "&&",
+        "||", "==", "in", " ", "f(", "m.all(x,", "b\"", "`q`", "1u", ".5",
     ];
     for i in 0..4 {
         let mut s = String::new();

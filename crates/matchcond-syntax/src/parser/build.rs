@@ -273,7 +273,7 @@ impl<'r, 'a> Builder<'r, 'a> {
                 let off = self.tok_off(*start);
                 Ok(self.expr(off, ExprKind::Literal(Literal::Null)))
             }
-            Node::PrimaryErr { .. } => Ok(self.unknown("<<*gen.PrimaryContext>>")),
+            Node::PrimaryErr => Ok(self.unknown("<<*gen.PrimaryContext>>")),
             Node::LiteralErr => Ok(self.unknown("<<*gen.LiteralContext>>")),
             _ => Ok(self.unknown("<<unexpected>>")),
         }
@@ -787,7 +787,7 @@ fn balance(
     lo: usize,
     hi: usize,
 ) -> Expr {
-    let mid = (lo + hi + 1) / 2;
+    let mid = (lo + hi).div_ceil(2);
     let take = |terms: &mut [Option<Expr>], i: usize| {
         terms
             .get_mut(i)

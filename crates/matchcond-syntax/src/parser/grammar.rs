@@ -33,7 +33,6 @@ pub(super) type R<X> = Result<X, Abort>;
 #[derive(Debug)]
 pub(super) enum Node {
     Expr {
-        start: T,
         e: Option<N>,
         op: Option<T>,
         e1: Option<N>,
@@ -97,9 +96,7 @@ pub(super) enum Node {
         opt: Option<T>,
         index: Option<N>,
     },
-    PrimaryErr {
-        start: T,
-    },
+    PrimaryErr,
     Ident {
         start: T,
         dot: Option<T>,
@@ -990,7 +987,7 @@ impl<'a> Recognizer<'a> {
 
     /// expr: conditionalOr ('?' conditionalOr ':' expr)?
     fn expr(&mut self) -> R<N> {
-        let (inv, start) = self.enter(RULE_EXPR)?;
+        let (inv, _) = self.enter(RULE_EXPR)?;
         let mut op = None;
         let mut e1 = None;
         let mut e2 = None;
@@ -1021,13 +1018,7 @@ impl<'a> Recognizer<'a> {
             // A plain `conditionalOr`: the tree builder looks through it anyway.
             return Ok(e);
         }
-        Ok(self.alloc(Node::Expr {
-            start,
-            e,
-            op,
-            e1,
-            e2,
-        }))
+        Ok(self.alloc(Node::Expr { e, op, e1, e2 }))
     }
 
     fn conditional_or(&mut self) -> R<N> {
@@ -1530,7 +1521,7 @@ impl<'a> Recognizer<'a> {
 
     fn primary(&mut self) -> R<N> {
         let (inv, start) = self.enter(RULE_PRIMARY)?;
-        let mut node = Node::PrimaryErr { start };
+        let mut node = Node::PrimaryErr;
         'body: {
             self.set_state(184);
             self.sync();
@@ -1624,11 +1615,10 @@ impl<'a> Recognizer<'a> {
                     } else {
                         (tt::LBRACE, tt::RBRACE)
                     };
-                    let mut op = None;
                     let mut inner = None;
+                    self.set_state(s_open);
+                    let op = self.match_tok(open_t);
                     'alt: {
-                        self.set_state(s_open);
-                        op = self.match_tok(open_t);
                         if self.failed() {
                             break 'alt;
                         }
