@@ -372,9 +372,10 @@ pub(crate) fn expand(
                 .into_iter()
                 .next()
                 .unwrap_or_else(|| h.lit(Literal::Null));
-            let target_copy = h.copy(&target);
+            let original = target.clone();
             let has_value = h.member_call("hasValue", target, Vec::new());
             let range = h.list(Vec::new());
+            let target_copy = h.copy(&original);
             let value = h.member_call("value", target_copy, Vec::new());
             let cond = h.lit(Literal::Bool(false));
             let step = h.ident(&var);

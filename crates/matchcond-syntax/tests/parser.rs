@@ -593,3 +593,320 @@ fn cel_spec_all_suites_parse() {
     assert!(count > 1000, "{count}");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+#[test]
+#[ignore]
+fn show() {
+    let opts = ParserOptions::default();
+    for src in std::env::var("SHOW").unwrap().split(";;") {
+        match parse(src, &opts) {
+            Ok(p) => eprintln!(
+                "{src}\n  {}\n  {}\n",
+                with_kinds(&p.expr),
+                with_offsets(&p.expr)
+            ),
+            Err(e) => eprintln!("{src}\n{e}\n"),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Targeted expectations.
+
+fn tree(src: &str) -> String {
+    strip(&with_kinds(
+        &parse(src, &ParserOptions::default()).unwrap().expr,
+    ))
+}
+
+fn offsets(src: &str) -> String {
+    strip(&with_offsets(
+        &parse(src, &ParserOptions::default()).unwrap().expr,
+    ))
+}
+
+fn error(src: &str, opts: &ParserOptions) -> String {
+    parse(src, opts).unwrap_err().to_string()
+}
+
+#[test]
+fn kubernetes_missing_bracket() {
+    assert_eq!(
+        error("object.x in [1, 2,", &ParserOptions::default()),
+        "ERROR: <input>:1:19: Syntax error: missing ']' at '<EOF>'\n | object.x in [1, 2,\n | ..................^"
+    );
+}
+
+#[test]
+fn exact_error_rendering() {
+    let d = ParserOptions::default();
+    assert_eq!(
+        error("a | b", &d),
+        "ERROR: <input>:1:3: Syntax error: token recognition error at: '| '\n | a | b\n | ..^\n\
+         ERROR: <input>:1:5: Syntax error: extraneous input 'b' expecting <EOF>\n | a | b\n | ....^"
+    );
+    assert_eq!(
+        error("a.b(", &d),
+        "ERROR: <input>:1:5: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | a.b(\n | ....^"
+    );
+    assert_eq!(
+        error("{'a' 1}", &d),
+        "ERROR: <input>:1:6: Syntax error: missing ':' at '1'\n | {'a' 1}\n | .....^"
+    );
+    assert_eq!(
+        error("a.", &d),
+        "ERROR: <input>:1:3: Syntax error: no viable alternative at input '.'\n | a.\n | ..^"
+    );
+    assert_eq!(
+        error("x.false", &d),
+        "ERROR: <input>:1:3: Syntax error: mismatched input 'false' expecting IDENTIFIER\n | x.false\n | ..^"
+    );
+    assert_eq!(
+        error("9223372036854775808", &d),
+        "ERROR: <input>:1:1: invalid int literal\n | 9223372036854775808\n | ^"
+    );
+    assert_eq!(
+        error("'\\400'", &d),
+        "ERROR: <input>:1:1: Syntax error: token recognition error at: ''\\4'\n | '\\400'\n | ^\n\
+         ERROR: <input>:1:6: Syntax error: token recognition error at: '''\n | '\\400'\n | .....^"
+    );
+    assert_eq!(
+        error("in == 1", &d),
+        "ERROR: <input>:1:1: Syntax error: mismatched input 'in' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | in == 1\n | ^\n\
+         ERROR: <input>:1:4: Syntax error: extraneous input '==' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | in == 1\n | ...^"
+    );
+    assert_eq!(
+        error("while", &d),
+        "ERROR: <input>:1:1: reserved identifier: while\n | while\n | ^"
+    );
+}
+
+#[test]
+fn node_offsets() {
+    assert_eq!(offsets("a.b(c)"), strip("a^#1@0#.b(c^#3@4#)^#2@3#"));
+    assert_eq!(
+        offsets("f(x) + -y"),
+        strip("_+_(f(x^#2@2#)^#1@1#, -_(y^#5@8#)^#4@7#)^#3@5#")
+    );
+    assert_eq!(
+        offsets("x[0].y"),
+        strip("_[_](x^#1@0#, 0^#3@2#)^#2@1#.y^#4@4#")
+    );
+    assert_eq!(
+        offsets("a ? [1] : {'k': !b}"),
+        strip("_?_:_(a^#1@0#, [1^#4@5#]^#3@4#, {\"k\"^#7@11#: !_(b^#9@17#)^#8@16#^#6@14#}^#5@10#)^#2@2#")
+    );
+    assert_eq!(offsets("M{f: 1}"), strip("M{f:1^#3@5#^#2@3#}^#1@1#"));
+    assert_eq!(offsets("has(a.b)"), strip("a^#2@4#.b~test-only~^#4@3#"));
+    // Multi-byte characters: offsets are byte offsets.
+    assert_eq!(offsets("'é' + x"), strip("_+_(\"é\"^#1@0#, x^#3@7#)^#2@5#"));
+}
+
+#[test]
+fn literals() {
+    let lit = |s: &str| parse(s, &ParserOptions::default()).unwrap().expr.kind;
+    assert_eq!(
+        lit("-9223372036854775808"),
+        ExprKind::Literal(Literal::Int(i64::MIN))
+    );
+    assert_eq!(lit("0x1u"), ExprKind::Literal(Literal::Uint(1)));
+    assert_eq!(
+        lit("18446744073709551615u"),
+        ExprKind::Literal(Literal::Uint(u64::MAX))
+    );
+    assert_eq!(lit("-0x10"), ExprKind::Literal(Literal::Int(-16)));
+    assert_eq!(lit("1e3"), ExprKind::Literal(Literal::Double(1000.0)));
+    assert_eq!(lit(".5"), ExprKind::Literal(Literal::Double(0.5)));
+    assert_eq!(lit("1.5e-3"), ExprKind::Literal(Literal::Double(0.0015)));
+    assert_eq!(lit("-2.5"), ExprKind::Literal(Literal::Double(-2.5)));
+    assert_eq!(
+        lit(r"r'\n'"),
+        ExprKind::Literal(Literal::String("\\n".into()))
+    );
+    assert_eq!(
+        lit(r"b'\xFF\101'"),
+        ExprKind::Literal(Literal::Bytes(vec![0xFF, 0x41]))
+    );
+    assert_eq!(
+        lit(r"'\xFF'"),
+        ExprKind::Literal(Literal::String("\u{FF}".into()))
+    );
+    assert_eq!(
+        lit(r"b'é'"),
+        ExprKind::Literal(Literal::Bytes("é".as_bytes().to_vec()))
+    );
+    assert_eq!(
+        lit("'''a'b\nc'''"),
+        ExprKind::Literal(Literal::String("a'b\nc".into()))
+    );
+    assert_eq!(
+        lit(r#""""x""""#),
+        ExprKind::Literal(Literal::String("x".into()))
+    );
+    assert_eq!(
+        lit(r"BR'\d'"),
+        ExprKind::Literal(Literal::Bytes(b"\\d".to_vec()))
+    );
+    assert_eq!(lit("null"), ExprKind::Literal(Literal::Null));
+    assert_eq!(lit("--1"), ExprKind::Literal(Literal::Int(1)));
+    let d = ParserOptions::default();
+    assert!(error("18446744073709551616u", &d).contains("invalid uint literal"));
+    assert!(error("1e999", &d).contains("invalid double literal"));
+    assert!(error(r"b'\u00ff'", &d).contains("unable to unescape string"));
+}
+
+#[test]
+fn escaped_identifiers_and_optionals() {
+    assert_eq!(
+        tree("a.`b-c`"),
+        strip("a^#1:*expr.Expr_IdentExpr#.b-c^#2:*expr.Expr_SelectExpr#")
+    );
+    assert_eq!(
+        tree("a.?`b c`"),
+        strip("_?._(a^#1:*expr.Expr_IdentExpr#, \"b c\"^#2:*expr.Constant_StringValue#)^#3:*expr.Expr_CallExpr#")
+    );
+    assert_eq!(
+        tree("M{?`x.y`: 1}"),
+        strip("M{?x.y:1^#3:*expr.Constant_Int64Value#^#2:*expr.Expr_CreateStruct_Entry#}^#1:*expr.Expr_StructExpr#")
+    );
+    let p = parse("[a, ?b, ?c]", &ParserOptions::default()).unwrap();
+    match p.expr.kind {
+        ExprKind::List {
+            optional_indices, ..
+        } => assert_eq!(optional_indices, vec![1, 2]),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        tree("a[?0]"),
+        strip("_[?_](a^#1:*expr.Expr_IdentExpr#, 0^#3:*expr.Constant_Int64Value#)^#2:*expr.Expr_CallExpr#")
+    );
+}
+
+#[test]
+fn two_variable_comprehensions() {
+    assert_eq!(
+        tree("m.all(k, v, k == v)"),
+        strip(
+            "__comprehension__(//Variable\nk,v,//Target\nm^#1:*expr.Expr_IdentExpr#,//Accumulator\n@result,//Init\n\
+             true^#8:*expr.Constant_BoolValue#,//LoopCondition\n\
+             @not_strictly_false(@result^#9:*expr.Expr_IdentExpr#)^#10:*expr.Expr_CallExpr#,//LoopStep\n\
+             _&&_(@result^#11:*expr.Expr_IdentExpr#,_==_(k^#5:*expr.Expr_IdentExpr#,v^#7:*expr.Expr_IdentExpr#)^#6:*expr.Expr_CallExpr#)^#12:*expr.Expr_CallExpr#,//Result\n\
+             @result^#13:*expr.Expr_IdentExpr#)^#14:*expr.Expr_ComprehensionExpr#"
+        )
+    );
+    assert_eq!(
+        tree("[1].transformList(i, v, i > 0, v * 2)"),
+        strip(
+            "__comprehension__(//Variable\ni,v,//Target\n[1^#2:*expr.Constant_Int64Value#]^#1:*expr.Expr_ListExpr#,//Accumulator\n@result,//Init\n\
+             []^#17:*expr.Expr_ListExpr#,//LoopCondition\ntrue^#18:*expr.Constant_BoolValue#,//LoopStep\n\
+             _?_:_(_>_(i^#6:*expr.Expr_IdentExpr#,0^#8:*expr.Constant_Int64Value#)^#7:*expr.Expr_CallExpr#,\
+             _+_(@result^#12:*expr.Expr_IdentExpr#,[_*_(v^#9:*expr.Expr_IdentExpr#,2^#11:*expr.Constant_Int64Value#)^#10:*expr.Expr_CallExpr#]^#13:*expr.Expr_ListExpr#)^#14:*expr.Expr_CallExpr#,\
+             @result^#15:*expr.Expr_IdentExpr#)^#16:*expr.Expr_CallExpr#,//Result\n\
+             @result^#19:*expr.Expr_IdentExpr#)^#20:*expr.Expr_ComprehensionExpr#"
+        )
+    );
+    assert_eq!(
+        tree("{'a': 1}.transformMap(k, v, v + 1)"),
+        strip(
+            "__comprehension__(//Variable\nk,v,//Target\n{\"a\"^#3:*expr.Constant_StringValue#:1^#4:*expr.Constant_Int64Value#^#2:*expr.Expr_CreateStruct_Entry#}^#1:*expr.Expr_StructExpr#,//Accumulator\n@result,//Init\n\
+             {}^#14:*expr.Expr_StructExpr#,//LoopCondition\ntrue^#15:*expr.Constant_BoolValue#,//LoopStep\n\
+             cel.@mapInsert(@result^#11:*expr.Expr_IdentExpr#,k^#12:*expr.Expr_IdentExpr#,_+_(v^#8:*expr.Expr_IdentExpr#,1^#10:*expr.Constant_Int64Value#)^#9:*expr.Expr_CallExpr#)^#13:*expr.Expr_CallExpr#,//Result\n\
+             @result^#16:*expr.Expr_IdentExpr#)^#17:*expr.Expr_ComprehensionExpr#"
+        )
+    );
+    let d = ParserOptions::default();
+    assert!(error("m.exists(k, k, true)", &d)
+        .starts_with("ERROR: <input>:1:13: duplicate variable name: k"));
+    assert!(error("m.all(k.a, v, true)", &d)
+        .starts_with("ERROR: <input>:1:8: argument must be a simple name"));
+    assert!(error("m.all(k, @result, true)", &d).contains("Syntax error"));
+    // Without the extension the three-argument forms are plain calls.
+    let off = ParserOptions {
+        enable_two_var_comprehensions: false,
+        ..ParserOptions::default()
+    };
+    let p = parse("m.all(k, v, true)", &off).unwrap();
+    assert!(matches!(p.expr.kind, ExprKind::Call { ref function, .. } if function == "all"));
+}
+
+#[test]
+fn sort_by_and_optional_macros() {
+    assert_eq!(
+        tree("[3, 1].sortBy(x, -x)"),
+        strip(
+            "__comprehension__(//Variable\n#unused,//Target\n[]^#19:*expr.Expr_ListExpr#,//Accumulator\n@__sortBy_input__,//Init\n\
+             [3^#2:*expr.Constant_Int64Value#,1^#3:*expr.Constant_Int64Value#]^#1:*expr.Expr_ListExpr#,//LoopCondition\n\
+             false^#20:*expr.Constant_BoolValue#,//LoopStep\n@__sortBy_input__^#8:*expr.Expr_IdentExpr#,//Result\n\
+             @__sortBy_input__^#17:*expr.Expr_IdentExpr#.@sortByAssociatedKeys(__comprehension__(//Variable\nx,//Target\n\
+             @__sortBy_input__^#9:*expr.Expr_IdentExpr#,//Accumulator\n@result,//Init\n[]^#10:*expr.Expr_ListExpr#,//LoopCondition\n\
+             true^#11:*expr.Constant_BoolValue#,//LoopStep\n_+_(@result^#12:*expr.Expr_IdentExpr#,[-_(x^#7:*expr.Expr_IdentExpr#)^#6:*expr.Expr_CallExpr#]^#13:*expr.Expr_ListExpr#)^#14:*expr.Expr_CallExpr#,//Result\n\
+             @result^#15:*expr.Expr_IdentExpr#)^#16:*expr.Expr_ComprehensionExpr#)^#18:*expr.Expr_CallExpr#)^#21:*expr.Expr_ComprehensionExpr#"
+        )
+    );
+    assert_eq!(
+        tree("o.optMap(x, x + 1)"),
+        strip(
+            "_?_:_(o^#1:*expr.Expr_IdentExpr#.hasValue()^#7:*expr.Expr_CallExpr#,optional.of(__comprehension__(//Variable\n#unused,//Target\n\
+             []^#8:*expr.Expr_ListExpr#,//Accumulator\nx,//Init\no^#9:*expr.Expr_IdentExpr#.value()^#10:*expr.Expr_CallExpr#,//LoopCondition\n\
+             false^#11:*expr.Constant_BoolValue#,//LoopStep\nx^#12:*expr.Expr_IdentExpr#,//Result\n\
+             _+_(x^#4:*expr.Expr_IdentExpr#,1^#6:*expr.Constant_Int64Value#)^#5:*expr.Expr_CallExpr#)^#13:*expr.Expr_ComprehensionExpr#)^#14:*expr.Expr_CallExpr#,\
+             optional.none()^#15:*expr.Expr_CallExpr#)^#16:*expr.Expr_CallExpr#"
+        )
+    );
+    let d = ParserOptions::default();
+    assert!(error("1.sortBy(x, x)", &d).starts_with(
+        "ERROR: <input>:1:1: sortBy can only be applied to a list, identifier, comprehension, call or select expression"
+    ));
+    assert!(error("o.optMap(x.y, 1)", &d)
+        .starts_with("ERROR: <input>:1:11: optMap() variable name must be a simple identifier"));
+    assert!(error("o.optFlatMap(1, 1)", &d).starts_with(
+        "ERROR: <input>:1:14: optFlatMap() variable name must be a simple identifier"
+    ));
+}
+
+#[test]
+fn limits() {
+    let small = ParserOptions {
+        max_expression_size: 2,
+        ..ParserOptions::default()
+    };
+    assert_eq!(
+        error("foo", &small),
+        "ERROR: <input>:-1:0: expression code point size exceeds limit: size: 3, limit 2"
+    );
+    assert!(parse(
+        "'é'",
+        &ParserOptions {
+            max_expression_size: 3,
+            ..ParserOptions::default()
+        }
+    )
+    .is_ok());
+    let d = ParserOptions::default();
+    assert_eq!(
+        error(&format!("{}1{}", "(".repeat(250), ")".repeat(250)), &d),
+        "ERROR: <input>:-1:0: expression recursion limit exceeded: 250"
+    );
+    assert!(parse(&format!("{}1{}", "(".repeat(249), ")".repeat(249)), &d).is_ok());
+    assert_eq!(
+        error(&format!("a{}", ".b".repeat(251)), &d),
+        "ERROR: <input>:-1:0: max recursion depth exceeded"
+    );
+    assert!(parse(&format!("a{}", ".b".repeat(250)), &d).is_ok());
+    let p = parse(&format!("a{}", "||a".repeat(20_000)), &d).unwrap();
+    assert_eq!(p.next_id, 40_002);
+    // The error reporting limit stops parsing.
+    let two = ParserOptions {
+        error_reporting_limit: 2,
+        ..ParserOptions::default()
+    };
+    assert_eq!(
+        error("@ # $ %", &two),
+        "ERROR: <input>:1:1: Syntax error: token recognition error at: '@'\n | @ # $ %\n | ^\n\
+         ERROR: <input>:1:3: Syntax error: token recognition error at: '#'\n | @ # $ %\n | ..^\n\
+         ERROR: <input>:1:5: Syntax error: More than 2 syntax errors\n | @ # $ %\n | ....^"
+    );
+    // The error recovery limit stops parsing too.
+    let msg = error(&")".repeat(100), &ParserOptions::default());
+    assert!(!msg.is_empty());
+}
