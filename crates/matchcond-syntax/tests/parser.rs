@@ -598,7 +598,8 @@ fn cel_spec_all_suites_parse() {
 #[ignore]
 fn show() {
     let opts = ParserOptions::default();
-    for src in std::env::var("SHOW").unwrap().split(";;") {
+    let list = std::env::var("SHOW").unwrap_or_else(|_| "a.b(c)".to_string());
+    for src in list.split(";;") {
         match parse(src, &opts) {
             Ok(p) => eprintln!(
                 "{src}\n  {}\n  {}\n",
