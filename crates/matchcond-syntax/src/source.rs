@@ -31,10 +31,7 @@ pub struct Location {
 
 impl Location {
     /// The location used for issues that have no position.
-    pub const NONE: Location = Location {
-        line: -1,
-        column: 0,
-    };
+    pub const NONE: Location = Location { line: -1, column: 0 };
 }
 
 impl Source {
