@@ -1,5 +1,11 @@
 //! The shared benchmark workload's expected outcomes (computed by cel-go) are reproduced:
 //! every condition on every request, and the decision of every condition set.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -1,5 +1,11 @@
 //! No input up to the expression length limit crashes the compiler or the evaluator on a
 //! thread with a 2 MiB stack: long chains and deep nesting end in a result or an error.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use matchcond::{Activation, CompileOptions, Environment};
 

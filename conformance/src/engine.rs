@@ -140,7 +140,8 @@ impl Engine for MatchcondEngine {
             .iter()
             .map(|(n, e)| MatchCondition::new(n.clone(), e.clone()))
             .collect();
-        let compiled = MatchConditions::compile_unbounded(&self.env, &conditions);
+        let compiled = MatchConditions::compile_unbounded(&self.env, &conditions)
+            .with_per_call_limit(input.cost_limit.unwrap_or(PER_CALL_COST_LIMIT));
         let act = activation(input.request);
         let report = compiled.explain(&act, policy(input.failure_policy)?);
         let cost = report.total_cost;

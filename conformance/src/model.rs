@@ -381,6 +381,8 @@ pub struct ConditionsInput<'c> {
     pub request: Option<&'c serde_json::Value>,
     /// The static authorizer.
     pub authorizer: Option<&'c StaticAuthorizer>,
+    /// The per-expression cost limit (`None`: the apiserver's 1,000,000).
+    pub cost_limit: Option<u64>,
 }
 
 /// Whether a webhook is called, as the apiserver decides it.

@@ -204,14 +204,27 @@ pub fn run_case(engine: &dyn Engine, spec: &CaseSpec) -> Result<(), String> {
         CaseKind::Conditions {
             conditions,
             failure_policy,
+            cost_limit,
         } => {
             let input = ConditionsInput {
                 conditions: conditions.clone(),
                 failure_policy: failure_policy.as_deref(),
                 request: spec.request.as_ref(),
                 authorizer: spec.authorizer.as_ref(),
+                cost_limit: *cost_limit,
             };
             match &spec.expect {
+                crate::suite::Expectation::Compiles => {
+                    let errors = engine.compile_conditions(&input).map_err(engine_error)?;
+                    if errors.is_empty() {
+                        Ok(())
+                    } else {
+                        Err(format!(
+                            "expected every condition to compile, got compile errors: {}",
+                            errors.join(" | ")
+                        ))
+                    }
+                }
                 crate::suite::Expectation::CompileError(text) => {
                     let errors = engine.compile_conditions(&input).map_err(engine_error)?;
                     check_condition_compile_errors(text, &errors)
@@ -376,6 +389,23 @@ pub fn run(
         totals.passed, totals.failed, totals.skipped
     )?;
     Ok(totals)
+}
+
+/// Checks a `compileError` expectation against the compile errors of a condition list.
+fn check_condition_compile_errors(text: &str, errors: &[String]) -> Result<(), String> {
+    let needle = text.to_lowercase();
+    if errors.iter().any(|e| e.to_lowercase().contains(&needle)) {
+        Ok(())
+    } else if errors.is_empty() {
+        Err(format!(
+            "expected compile error containing {text:?}, got: every condition compiles"
+        ))
+    } else {
+        Err(format!(
+            "expected compile error containing {text:?}, got compile errors: {}",
+            errors.join(" | ")
+        ))
+    }
 }
 
 #[cfg(test)]
@@ -724,22 +754,5 @@ ERROR {p}/dup.yaml: suite name `a` is already used by {p}/a.yaml
         assert!(text.starts_with(
             "FAIL cel-spec/basic :: self_eval_zeroish/self_eval_int_zero: expected equals 0, got engine error: not here\n"
         ));
-    }
-}
-
-/// Checks a `compileError` expectation against the compile errors of a condition list.
-fn check_condition_compile_errors(text: &str, errors: &[String]) -> Result<(), String> {
-    let needle = text.to_lowercase();
-    if errors.iter().any(|e| e.to_lowercase().contains(&needle)) {
-        Ok(())
-    } else if errors.is_empty() {
-        Err(format!(
-            "expected compile error containing {text:?}, got: every condition compiles"
-        ))
-    } else {
-        Err(format!(
-            "expected compile error containing {text:?}, got compile errors: {}",
-            errors.join(" | ")
-        ))
     }
 }

@@ -68,6 +68,8 @@ pub enum CaseKind {
         conditions: Vec<(String, String)>,
         /// `Fail` or `Ignore`.
         failure_policy: Option<String>,
+        /// The per-expression cost limit (default 1,000,000).
+        cost_limit: Option<u64>,
     },
     /// One whole webhook object.
     Webhook {
@@ -253,7 +255,11 @@ fn build_spec(raw: &RawCase) -> Result<CaseSpec, String> {
     };
     only_with(raw.bindings.is_some(), "bindings", &["expression"]);
     only_with(raw.disable_check.is_some(), "disableCheck", &["expression"]);
-    only_with(raw.cost_limit.is_some(), "costLimit", &["expression"]);
+    only_with(
+        raw.cost_limit.is_some(),
+        "costLimit",
+        &["expression", "matchConditions", "webhook"],
+    );
     only_with(
         raw.failure_policy.is_some(),
         "failurePolicy",
@@ -320,6 +326,7 @@ fn build_spec(raw: &RawCase) -> Result<CaseSpec, String> {
                 .map(|c| (c.name.clone(), c.expression.clone()))
                 .collect(),
             failure_policy: raw.failure_policy.clone(),
+            cost_limit: raw.cost_limit,
         }
     } else if let Some(webhook) = &raw.webhook {
         CaseKind::Webhook {
@@ -451,7 +458,8 @@ fn build_expectation(raw: &RawExpect, kind: &str) -> Result<Expectation, String>
     };
 
     let allowed_kinds: &[&str] = match group {
-        "value" | "equals" | "evalError" | "compiles" => &["expression"],
+        "value" | "equals" | "evalError" => &["expression"],
+        "compiles" => &["expression", "matchConditions", "webhook"],
         "compileError" | "error" => &["expression", "matchConditions", "webhook"],
         "decision" => &["matchConditions", "webhook"],
         _ => &["webhookConfiguration"],
@@ -854,6 +862,7 @@ pub(crate) mod tests {
                 CaseKind::Conditions {
                     conditions,
                     failure_policy,
+                    ..
                 },
                 Expectation::Decision {
                     decision,
@@ -925,7 +934,7 @@ pub(crate) mod tests {
             ("{name: n, expression: x, expect: {compiles: false}}", "`expect.compiles` must be `true` (expect a compile error with `compileError`)"),
             ("{name: n, expect: {compiles: true}}", "the case gives none of `expression`, `matchConditions`, `webhook`, `webhookConfiguration`"),
             ("{name: n, expression: x, webhook: {}, expect: {compiles: true}}", "the case gives more than one of `expression`, `matchConditions`, `webhook`, `webhookConfiguration`: expression, webhook"),
-            ("{name: n, matchConditions: [], bindings: {a: '1'}, costLimit: 3, expect: {decision: Call}}", "`bindings` does not apply to a case with `matchConditions` (only with `expression`); `costLimit` does not apply to a case with `matchConditions` (only with `expression`)"),
+            ("{name: n, matchConditions: [], bindings: {a: '1'}, costLimit: 3, expect: {decision: Call}}", "`bindings` does not apply to a case with `matchConditions` (only with `expression`)"),
             ("{name: n, expression: x, failurePolicy: Fail, expect: {compiles: true}}", "`failurePolicy` does not apply to a case with `expression` (only with `matchConditions`)"),
             ("{name: n, matchConditions: [], failurePolicy: fail, expect: {decision: Call}}", "`failurePolicy` must be `Fail` or `Ignore`, not `fail`"),
             ("{name: n, webhookConfiguration: {}, request: {}, expect: {invalid: []}}", "`request` does not apply to a case with `webhookConfiguration` (only with `expression`, `matchConditions`, `webhook`)"),

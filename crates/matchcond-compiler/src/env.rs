@@ -245,7 +245,7 @@ pub fn match_condition_variables() -> Vec<(String, Type)> {
 /// Builds the checker environment for a feature set and extra variables.
 pub(crate) fn checker_env(features: &Features, variables: &[(String, Type)]) -> CheckerEnv {
     let mut env = CheckerEnv {
-        homogeneous_aggregate_literals: true,
+        homogeneous_aggregate_literals: false,
         object_types: object_types(),
         ..CheckerEnv::default()
     };

@@ -280,15 +280,18 @@ impl Environment {
             })?;
             Some(c)
         };
+        let mut issues: Vec<Issue> = Vec::new();
+        if let Some(c) = &checked {
+            validators::validate_homogeneous(&parsed.expr, c, &mut issues);
+        }
         if self.inner.features.literal_validators {
-            let mut issues: Vec<Issue> = Vec::new();
             validators::validate_literals(&parsed.expr, &mut issues);
-            if !issues.is_empty() {
-                return Err(CompileError::Invalid(Issues::new(
-                    parsed.source.clone(),
-                    issues,
-                )));
-            }
+        }
+        if !issues.is_empty() {
+            return Err(CompileError::Invalid(Issues::new(
+                parsed.source.clone(),
+                issues,
+            )));
         }
         let result_type = checked
             .as_ref()

@@ -159,6 +159,8 @@ struct Compiled {
 /// A webhook's compiled matchConditions.
 pub struct MatchConditions {
     conditions: Vec<Compiled>,
+    per_call_limit: u64,
+    budget: u64,
 }
 
 impl fmt::Debug for MatchConditions {
@@ -215,7 +217,23 @@ impl MatchConditions {
                 program: env.compile_condition(&c.expression),
             })
             .collect();
-        MatchConditions { conditions }
+        MatchConditions {
+            conditions,
+            per_call_limit: PER_CALL_COST_LIMIT,
+            budget: MATCH_CONDITIONS_BUDGET,
+        }
+    }
+
+    /// Sets the per-expression cost limit (default 1,000,000, the apiserver's).
+    pub fn with_per_call_limit(mut self, limit: u64) -> Self {
+        self.per_call_limit = limit;
+        self
+    }
+
+    /// Sets the cost budget shared by the conditions (default 2,500,000, the apiserver's).
+    pub fn with_budget(mut self, budget: u64) -> Self {
+        self.budget = budget;
+        self
     }
 
     /// The number of conditions.
@@ -243,12 +261,12 @@ impl MatchConditions {
         activation: &Activation<'a>,
         mut sink: impl FnMut(usize, Step<'a>),
     ) -> bool {
-        let mut remaining = MATCH_CONDITIONS_BUDGET;
+        let mut remaining = self.budget;
         for (i, c) in self.conditions.iter().enumerate() {
             match &c.program {
                 Err(e) => sink(i, Step::Done(Err(format!("compilation error: {e}")), 0)),
                 Ok(p) => {
-                    let ev = p.evaluate(activation, Some(PER_CALL_COST_LIMIT));
+                    let ev = p.evaluate(activation, Some(self.per_call_limit));
                     if ev.cost > remaining {
                         sink(i, Step::OutOfBudget(ev.cost));
                         return false;

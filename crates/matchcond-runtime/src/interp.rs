@@ -142,8 +142,8 @@ impl<'a> Interp<'a, '_> {
                 let cv = self.eval(c);
                 self.abort_if_exceeded()?;
                 match cv? {
-                    Value::Bool(true) => self.eval(t),
-                    Value::Bool(false) => self.eval(f),
+                    Value::Bool(true) => self.eval_branch(t),
+                    Value::Bool(false) => self.eval_branch(f),
                     other => Err(EvalError::no_such_overload("_?_:_", &[other])),
                 }
             }
@@ -177,6 +177,16 @@ impl<'a> Interp<'a, '_> {
                 other => Err(EvalError::no_such_overload("orValue", &[other])),
             },
             Node::Error(e) => Err(e.clone()),
+        }
+    }
+
+    /// A branch of a conditional: an attribute there is resolved without being observed as
+    /// an attribute (cel-go plans the branches into a conditional attribute), so only its
+    /// qualifiers are charged.
+    fn eval_branch(&mut self, n: &'a Node) -> R<'a> {
+        match n {
+            Node::Attr(a) => self.eval_attr(a, false),
+            other => self.eval(other),
         }
     }
 
@@ -289,8 +299,13 @@ impl<'a> Interp<'a, '_> {
         let (root, root_costs) = self.root_value(&a.root);
         self.abort_if_exceeded()?;
         let charge_root = charge_root && root_costs && !a.test_only;
-        let result = self.apply_quals(root, a);
+        let mut result = self.apply_quals(root, a);
         self.abort_if_exceeded()?;
+        if a.test_only {
+            if let Ok(Value::Optional(o)) = &result {
+                result = Ok(Value::Bool(o.has_value()));
+            }
+        }
         if charge_root {
             self.charge(1)?;
         }
@@ -430,6 +445,9 @@ impl<'a> Interp<'a, '_> {
         match c.candidates.as_slice() {
             [only] => (only.func)(vals),
             many => {
+                // Try the overloads whose parameter types admit the values; an overload
+                // that finds the values are not its own (a list of other elements) answers
+                // "no such overload" and the next one is tried.
                 for cand in many {
                     if cand.params.len() == vals.len()
                         && cand
@@ -438,7 +456,10 @@ impl<'a> Interp<'a, '_> {
                             .zip(vals.iter())
                             .all(|(t, v)| value_matches_type(v, t))
                     {
-                        return (cand.func)(vals);
+                        match (cand.func)(vals) {
+                            Err(e) if e.kind == ErrorKind::NoSuchOverload => continue,
+                            other => return other,
+                        }
                     }
                 }
                 Err(EvalError::no_such_overload(&c.function, vals))
@@ -484,8 +505,8 @@ impl<'a> Interp<'a, '_> {
             }
             other => {
                 return Err(EvalError::invalid_argument(format!(
-                    "expression of type '{}' cannot be range of a comprehension (must be list, map, or dynamic)",
-                    other.type_name()
+                    "got '{}', expected iterable type",
+                    go_type_name(other)
                 )))
             }
         }
@@ -603,5 +624,25 @@ fn list_index(key: &Value<'_>) -> Result<Option<i64>, EvalError> {
             "unsupported index type '{}' in list",
             other.type_name()
         ))),
+    }
+}
+
+/// The Go type name cel-go prints for a value in some messages (`%T`).
+fn go_type_name(v: &Value<'_>) -> &'static str {
+    match v {
+        Value::Null => "types.Null",
+        Value::Bool(_) => "types.Bool",
+        Value::Int(_) => "types.Int",
+        Value::Uint(_) => "types.Uint",
+        Value::Double(_) => "types.Double",
+        Value::String(_) => "types.String",
+        Value::Bytes(_) => "types.Bytes",
+        Value::List(_) => "*types.baseList",
+        Value::Map(_) => "*types.baseMap",
+        Value::Timestamp(_) => "types.Timestamp",
+        Value::Duration(_) => "types.Duration",
+        Value::Type(_) => "*types.Type",
+        Value::Optional(_) => "*types.Optional",
+        Value::Opaque(o) => o.type_name(),
     }
 }

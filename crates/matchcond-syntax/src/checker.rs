@@ -632,6 +632,36 @@ impl<'e> Checker<'e> {
         for a in args {
             arg_types.push(self.get_type(a));
         }
+        if (name == "_&&_" || name == "_||_") && target.is_none() {
+            // cel-go checks each operand of a logical operator against bool on its own and
+            // reports a mismatch at the operand.
+            let mut ok = true;
+            for (a, t) in args.iter().zip(arg_types.iter()) {
+                if !self.is_assignable(t, &Type::Bool) {
+                    let shown = self.substitute(t, true);
+                    self.error(
+                        a,
+                        format!("expected type 'bool' but found '{}'", format_type(&shown)),
+                    );
+                    ok = false;
+                }
+            }
+            if ok {
+                let id = f.overloads.first().map(|o| o.id).unwrap_or("logical_and");
+                self.set_type(e, Type::Bool);
+                self.refs.insert(
+                    e.id,
+                    Reference::Function {
+                        name,
+                        overloads: vec![id],
+                        global,
+                    },
+                );
+            } else {
+                self.set_type(e, Type::Error);
+            }
+            return;
+        }
         let mut result: Option<Type> = None;
         let mut ids: Vec<&'static str> = Vec::new();
         for o in &f.overloads {
@@ -923,11 +953,7 @@ fn most_general(t1: &Type, t2: &Type) -> Type {
 
 fn collect_params(t: &Type, out: &mut Vec<Arc<str>>) {
     match t {
-        Type::Param(n) => {
-            if !out.contains(n) {
-                out.push(n.clone());
-            }
-        }
+        Type::Param(n) if !out.contains(n) => out.push(n.clone()),
         Type::List(e) | Type::Optional(e) | Type::Type(e) => collect_params(e, out),
         Type::Map(k, v) => {
             collect_params(k, out);

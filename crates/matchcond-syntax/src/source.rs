@@ -31,7 +31,10 @@ pub struct Location {
 
 impl Location {
     /// The location used for issues that have no position.
-    pub const NONE: Location = Location { line: -1, column: 0 };
+    pub const NONE: Location = Location {
+        line: -1,
+        column: 0,
+    };
 }
 
 impl Source {
@@ -142,7 +145,7 @@ impl Issues {
                 (loc, i)
             })
             .collect();
-        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v.sort_by_key(|a| a.0);
         v
     }
 
