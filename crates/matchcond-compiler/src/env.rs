@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use matchcond_syntax::checker::CheckerEnv;
-use matchcond_syntax::decls::{library_functions, Library};
+use matchcond_syntax::decls::{library_functions, library_types, Library};
 use matchcond_syntax::{ParserOptions, Type};
 
 /// A Kubernetes minor version (`1.34`).
@@ -94,7 +94,24 @@ impl Features {
     /// The options whose `[introduced, removed)` interval contains `v`, per base.go.
     pub fn for_version(v: KubeVersion) -> Features {
         let at = |minor: u32| v >= KubeVersion::new(1, minor);
-        let mut libraries = vec![Library::Standard, Library::K8sRegex];
+        let mut libraries = vec![Library::Standard, Library::K8sRegex, Library::K8sUrls];
+        if at(27) {
+            libraries.push(Library::K8sAuthz);
+        }
+        if at(28) {
+            libraries.push(Library::K8sQuantity);
+        }
+        if at(30) {
+            libraries.push(Library::K8sIp);
+            libraries.push(Library::K8sCidr);
+        }
+        if at(31) {
+            libraries.push(Library::K8sFormat);
+            libraries.push(Library::K8sAuthzSelectors);
+        }
+        if at(33) {
+            libraries.push(Library::K8sSemver);
+        }
         if at(37) {
             libraries.push(Library::K8sListsV1);
         } else {
@@ -265,6 +282,9 @@ pub(crate) fn checker_env(features: &Features, variables: &[(String, Type)]) -> 
             }
         }
         env.add_functions(fs);
+        for (name, t) in library_types(*lib) {
+            env.type_idents.insert(name.to_string(), t);
+        }
     }
     env
 }

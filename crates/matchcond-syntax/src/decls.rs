@@ -7,6 +7,12 @@ use crate::types::Type;
 
 mod ext;
 mod k8s;
+mod k8s_authz;
+mod k8s_format;
+mod k8s_net;
+mod k8s_quantity;
+mod k8s_semver;
+mod k8s_urls;
 mod standard;
 
 /// One overload of a function.
@@ -55,6 +61,22 @@ pub enum Library {
     K8sRegex,
     /// cel-go's two-variable comprehensions (the `cel.@mapInsert` helper of `transformMap`).
     TwoVarComprehensions,
+    /// Kubernetes URLs library (`url`, `isURL`, `getScheme` …), type `kubernetes.URL`.
+    K8sUrls,
+    /// Kubernetes quantity library, type `kubernetes.Quantity`.
+    K8sQuantity,
+    /// Kubernetes IP library, type `net.IP`.
+    K8sIp,
+    /// Kubernetes CIDR library, type `net.CIDR`.
+    K8sCidr,
+    /// Kubernetes format library, type `kubernetes.NamedFormat`.
+    K8sFormat,
+    /// Kubernetes semver library (version 1, with normalisation), type `kubernetes.Semver`.
+    K8sSemver,
+    /// Kubernetes authorizer library.
+    K8sAuthz,
+    /// Kubernetes authorizer selectors (`fieldSelector`, `labelSelector`).
+    K8sAuthzSelectors,
 }
 
 /// Shorthand for building an overload.
@@ -85,6 +107,28 @@ pub fn library_functions(lib: Library) -> Vec<Function> {
         Library::K8sListsV1 => k8s::lists(1),
         Library::K8sRegex => k8s::regex(),
         Library::TwoVarComprehensions => two_var_comprehensions(),
+        Library::K8sUrls => k8s_urls::functions(),
+        Library::K8sQuantity => k8s_quantity::functions(),
+        Library::K8sIp => k8s_net::ip_functions(),
+        Library::K8sCidr => k8s_net::cidr_functions(),
+        Library::K8sFormat => k8s_format::functions(),
+        Library::K8sSemver => k8s_semver::functions(),
+        Library::K8sAuthz => k8s_authz::functions(),
+        Library::K8sAuthzSelectors => k8s_authz::selector_functions(),
+    }
+}
+
+/// The type names a library declares, usable as type values (`type(x) == net.IP`).
+pub fn library_types(lib: Library) -> Vec<(&'static str, Type)> {
+    match lib {
+        Library::K8sUrls => k8s_urls::types(),
+        Library::K8sQuantity => k8s_quantity::types(),
+        Library::K8sIp => k8s_net::ip_types(),
+        Library::K8sCidr => k8s_net::cidr_types(),
+        Library::K8sFormat => k8s_format::types(),
+        Library::K8sSemver => k8s_semver::types(),
+        Library::K8sAuthz => k8s_authz::types(),
+        _ => Vec::new(),
     }
 }
 

@@ -13,6 +13,7 @@ pub mod comprehensions;
 pub mod ext;
 pub mod go_regex;
 pub mod go_strconv;
+pub mod k8s;
 pub mod std_ops;
 pub mod time;
 
@@ -26,6 +27,7 @@ pub fn implementation(overload_id: &str) -> Option<Function> {
         .chain(time::FUNCTIONS.iter())
         .chain(ext::FUNCTIONS.iter())
         .chain(comprehensions::FUNCTIONS.iter())
+        .chain(k8s::functions())
         .find(|(id, _)| *id == overload_id)
         .map(|(_, f)| *f)
 }
