@@ -1,0 +1,34 @@
+//! Runs the typical3 decision in a loop (for profilers).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+use matchcond::{Activation, Environment, FailurePolicy, MatchCondition, MatchConditions};
+fn main() {
+    let n: u64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000_000);
+    let text = std::fs::read_to_string("examples/reviews/pod-create.json").unwrap();
+    let review: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let req = &review["request"];
+    let env = Environment::latest();
+    let c = MatchConditions::compile(&env, &[
+        MatchCondition::new("a", "request.namespace != 'kube-system'"),
+        MatchCondition::new("b", "request.dryRun != true"),
+        MatchCondition::new("c", "has(object.metadata.labels) && 'app' in object.metadata.labels && object.metadata.labels['app'] == 'web'"),
+    ]).unwrap();
+    let mut calls = 0u64;
+    for _ in 0..n {
+        let act = Activation::from_request(std::hint::black_box(req));
+        if matches!(
+            c.decide(&act, FailurePolicy::Fail),
+            matchcond::Decision::Call
+        ) {
+            calls += 1;
+        }
+    }
+    println!("{calls}");
+}
