@@ -10,7 +10,7 @@
 use std::hint::black_box;
 use std::path::PathBuf;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_main, Criterion};
 use matchcond::{
     Activation, Decision, Environment, FailurePolicy, MatchCondition, MatchConditions,
 };
@@ -121,5 +121,12 @@ fn typical3(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, typical3);
-criterion_main!(benches);
+mod group {
+    //! The benchmark group (criterion's macro generates undocumented items).
+    #![allow(missing_docs)]
+    use super::typical3;
+    use criterion::criterion_group;
+    criterion_group!(benches, typical3);
+}
+
+criterion_main!(group::benches);
