@@ -482,6 +482,7 @@ impl<'c> Planner<'c> {
 
         let non_strict = name == "@not_strictly_false" || name == "__not_strictly_false__";
         let call = Call {
+            cost: matchcond_runtime::cost::classify(&name, single),
             function: name.as_str().into(),
             overload: single,
             candidates,

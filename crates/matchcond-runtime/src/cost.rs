@@ -185,6 +185,173 @@ fn default_call_cost(overload: Option<&str>, args: &[Value<'_>]) -> u64 {
     }
 }
 
+/// The formula that prices a call, chosen once when the program is planned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CostKind {
+    /// A library's own cost tracker decides (looked up by overload id at run time).
+    Tracked,
+    /// The Kubernetes estimator (by function name) or, where it has no opinion, cel-go's
+    /// default for the overload: both resolved at run time from the values.
+    Estimated,
+    /// A fixed cost.
+    Fixed(u64),
+    /// cel-go's default: `ceil(size(arg0) * 0.1)`.
+    Arg0Tenth,
+    /// cel-go's default for `in` on a list: the list's size.
+    InList,
+    /// cel-go's default for comparisons and equality: `ceil(min(size) * 0.1)`.
+    MinTenth,
+    /// cel-go's default for concatenation: `ceil((size0 + size1) * 0.1)`.
+    SumTenth,
+    /// cel-go's default for `matches`.
+    Matches,
+    /// cel-go's default for `contains`.
+    Contains,
+}
+
+/// Chooses the cost formula of a call from its function name and (unique) overload id.
+pub fn classify(function: &str, overload: Option<&str>) -> CostKind {
+    if crate::functions::has_tracker(overload) {
+        return CostKind::Tracked;
+    }
+    match function {
+        "check" => return CostKind::Fixed(AUTHZ_CHECK_COST),
+        "serviceAccount"
+        | "path"
+        | "group"
+        | "resource"
+        | "subresource"
+        | "namespace"
+        | "name"
+        | "allowed"
+        | "reason"
+        | "error"
+        | "errored"
+        | "masked"
+        | "prefixLength"
+        | "family"
+        | "isUnspecified"
+        | "isLoopback"
+        | "isLinkLocalMulticast"
+        | "isLinkLocalUnicast"
+        | "isGlobalUnicast"
+        | "format.named"
+        | "sign"
+        | "asInteger"
+        | "isInteger"
+        | "asApproximateFloat"
+        | "isGreaterThan"
+        | "isLessThan"
+        | "compareTo"
+        | "add"
+        | "sub"
+        | "major"
+        | "minor"
+        | "patch"
+        | "getScheme"
+        | "getHostname"
+        | "getHost"
+        | "getPort"
+        | "getEscapedPath"
+        | "getQuery" => return CostKind::Fixed(1),
+        "fieldSelector"
+        | "labelSelector"
+        | "isSorted"
+        | "sum"
+        | "max"
+        | "min"
+        | "indexOf"
+        | "lastIndexOf"
+        | "includes"
+        | "url"
+        | "lowerAscii"
+        | "upperAscii"
+        | "substring"
+        | "trim"
+        | "jsonpatch.escapeKey"
+        | "replace"
+        | "split"
+        | "join"
+        | "find"
+        | "findAll"
+        | "cidr"
+        | "isIP"
+        | "isCIDR"
+        | "quantity"
+        | "isQuantity"
+        | "semver"
+        | "isSemver"
+        | "ip"
+        | "ip.isCanonical"
+        | "containsIP"
+        | "containsCIDR"
+        | "validate"
+        | "_==_" => return CostKind::Estimated,
+        _ => {}
+    }
+    match overload.unwrap_or("") {
+        "starts_with_string" | "ends_with_string" | "string_to_bytes" | "bytes_to_string"
+        | "strings_quote" | "string_format" => CostKind::Arg0Tenth,
+        "in_list" => CostKind::InList,
+        "less_string"
+        | "greater_string"
+        | "less_equals_string"
+        | "greater_equals_string"
+        | "less_bytes"
+        | "greater_bytes"
+        | "less_equals_bytes"
+        | "greater_equals_bytes"
+        | "equals"
+        | "not_equals" => CostKind::MinTenth,
+        "add_string" | "add_bytes" => CostKind::SumTenth,
+        "matches_string" => CostKind::Matches,
+        "contains_string" => CostKind::Contains,
+        _ => CostKind::Fixed(1),
+    }
+}
+
+/// Prices a call with a formula chosen by [`classify`].
+pub fn cost_of(
+    kind: CostKind,
+    function: &str,
+    overload: Option<&str>,
+    args: &[Value<'_>],
+    result: &Value<'_>,
+) -> u64 {
+    let a0 = || args.first().map(size).unwrap_or(1);
+    let a1 = || args.get(1).map(size).unwrap_or(1);
+    match kind {
+        CostKind::Fixed(n) => n,
+        CostKind::Tracked | CostKind::Estimated => call_cost(function, overload, args, result),
+        CostKind::Arg0Tenth => ceil_factor(a0(), STRING_TRAVERSAL),
+        CostKind::InList => a1(),
+        CostKind::MinTenth => {
+            // Sizes of short strings need no counting: any size from 1 to 10 costs 1.
+            match (args.first(), args.get(1)) {
+                (Some(Value::String(x)), Some(Value::String(y))) => {
+                    let (lx, ly) = (x.len(), y.len());
+                    if lx == 0 || ly == 0 {
+                        0
+                    } else if lx <= 10 || ly <= 10 {
+                        1
+                    } else {
+                        ceil_factor(a0().min(a1()), STRING_TRAVERSAL)
+                    }
+                }
+                _ => ceil_factor(a0().min(a1()), STRING_TRAVERSAL),
+            }
+        }
+        CostKind::SumTenth => ceil_factor(a0() + a1(), STRING_TRAVERSAL),
+        CostKind::Matches => {
+            let str_cost = ((1.0 + a0() as f64) * STRING_TRAVERSAL).ceil() as u64;
+            str_cost * ceil_factor(a1(), REGEX_LENGTH)
+        }
+        CostKind::Contains => {
+            ceil_factor(a0(), STRING_TRAVERSAL) * ceil_factor(a1(), STRING_TRAVERSAL)
+        }
+    }
+}
+
 /// The cost of one call: the Kubernetes estimator's, else cel-go's default.
 ///
 /// `args` are the evaluated arguments (the receiver first); an argument that evaluated to an
@@ -231,6 +398,37 @@ mod tests {
             call_cost("matches", Some("matches_string"), &[s, re], &Value::Null),
             42
         );
+    }
+
+    #[test]
+    fn classified_costs_agree_with_the_direct_formula() {
+        let strs = [
+            Value::string(""),
+            Value::string("x"),
+            Value::string("kube-system"),
+            Value::string("system:serviceaccount:kube-system:statefulset-controller"),
+            Value::string("ééééééééééééé"),
+        ];
+        let cases: [(&str, Option<&str>); 6] = [
+            ("_==_", Some("equals")),
+            ("_!=_", Some("not_equals")),
+            ("_<_", Some("less_string")),
+            ("_+_", Some("add_string")),
+            ("matches", Some("matches_string")),
+            ("contains", Some("contains_string")),
+        ];
+        for (f, o) in cases {
+            for a in &strs {
+                for b in &strs {
+                    let args = [a.clone(), b.clone()];
+                    assert_eq!(
+                        cost_of(classify(f, o), f, o, &args, &Value::Null),
+                        call_cost(f, o, &args, &Value::Null),
+                        "{f} {a:?} {b:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

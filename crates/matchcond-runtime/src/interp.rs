@@ -413,7 +413,7 @@ impl<'a> Interp<'a, '_> {
             Ok(v) => v,
             Err(_) => &placeholder,
         };
-        let cost = cost::call_cost(&c.function, c.overload, &vals, res_ref);
+        let cost = cost::cost_of(c.cost, &c.function, c.overload, &vals, res_ref);
         self.charge(cost)?;
         result
     }

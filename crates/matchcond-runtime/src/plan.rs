@@ -101,6 +101,8 @@ pub struct Call {
     pub regex: Option<Box<regex::Regex>>,
     /// Non-strict: errors in arguments are passed to the implementation.
     pub non_strict: bool,
+    /// How the call is priced.
+    pub cost: crate::cost::CostKind,
 }
 
 /// One candidate implementation of a call.

@@ -46,12 +46,50 @@ pub fn call_with_regex<'a>(
 }
 
 /// The runtime cost that a library's own cost tracker assigns to an overload, if it has one.
-pub fn tracked_cost(
-    _overload: Option<&str>,
-    _args: &[Value<'_>],
-    _result: &Value<'_>,
-) -> Option<u64> {
-    None
+pub fn tracked_cost(overload: Option<&str>, args: &[Value<'_>], result: &Value<'_>) -> Option<u64> {
+    // cel-go's ext libraries: `callCost` 1, list creation 10.
+    const CALL: u64 = 1;
+    const LIST_CREATE: u64 = 10;
+    let size = |v: Option<&Value<'_>>| v.map(Value::cost_size).unwrap_or(0);
+    let allocating = |factor: f64, n: u64| (n as f64 * factor) as u64 + CALL + LIST_CREATE;
+    let self_compare = |l: Option<&Value<'_>>| {
+        let n = size(l);
+        let mut factor = 2.0;
+        if let Some(Value::List(list)) = l {
+            if matches!(list.get(0), Some(Value::String(_) | Value::Bytes(_))) {
+                factor += 0.1;
+            }
+        }
+        allocating(factor, n.saturating_mul(n))
+    };
+    let id = overload?;
+    match id {
+        "list_slice" | "lists_range" | "list_reverse" => Some(allocating(1.0, result.cost_size())),
+        "list_flatten" | "list_flatten_int" => {
+            let depth = match args.get(1) {
+                Some(Value::Int(d)) => *d as f64,
+                _ => 1.0,
+            };
+            Some(allocating(depth, size(args.first())))
+        }
+        "list_distinct" => Some(self_compare(args.first())),
+        "list_sets_contains_list" | "list_sets_intersects_list" => {
+            Some(CALL + size(args.first()).saturating_mul(size(args.get(1))))
+        }
+        "list_sets_equivalent_list" => {
+            Some(CALL + (size(args.first()).saturating_mul(size(args.get(1))) as f64 * 2.0) as u64)
+        }
+        _ if id.starts_with("list_") && id.ends_with("_sortByAssociatedKeys") => {
+            Some(self_compare(args.get(1)))
+        }
+        _ if id.starts_with("list_") && id.ends_with("_sort") => Some(self_compare(args.first())),
+        _ => None,
+    }
+}
+
+/// True when a library's own cost tracker prices this overload.
+pub fn has_tracker(overload: Option<&str>) -> bool {
+    tracked_cost(overload, &[], &Value::Null).is_some()
 }
 
 /// The maximum regex size of a named format (used by the cost of `validate`).
