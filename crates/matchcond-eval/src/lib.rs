@@ -29,6 +29,8 @@
 //! assert_eq!(decision, Decision::Skip { condition: Some("create-only".into()) });
 //! ```
 
+pub mod names;
+
 use std::fmt;
 use std::sync::Arc;
 
@@ -142,12 +144,96 @@ pub struct Report {
     pub total_cost: u64,
 }
 
-/// A problem with a webhook's conditions found when compiling them strictly.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+/// A problem with a webhook's conditions, worded as the apiserver's validation words it
+/// (field path `matchConditions`).
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum ConditionsError {
     /// More than 64 conditions.
     #[error("matchConditions: Too many: {0}: must have at most 64 items")]
     TooMany(usize),
+    /// A condition has no name.
+    #[error("matchConditions[{0}].name: Required value")]
+    NameRequired(usize),
+    /// A condition's name is not a qualified name.
+    #[error("matchConditions[{index}].name: Invalid value: {name:?}: {message}")]
+    InvalidName {
+        /// The condition's position.
+        index: usize,
+        /// The name.
+        name: String,
+        /// apimachinery's message(s), joined with `, `.
+        message: String,
+    },
+    /// Two conditions have the same name.
+    #[error("matchConditions[{index}].name: Duplicate value: {name:?}")]
+    DuplicateName {
+        /// The position of the repeated name.
+        index: usize,
+        /// The name.
+        name: String,
+    },
+    /// A condition has no expression (after trimming white space).
+    #[error("matchConditions[{0}].expression: Required value")]
+    ExpressionRequired(usize),
+    /// A condition does not compile to `bool`.
+    #[error("matchConditions[{index}].expression: Invalid value: {expression:?}: {error}")]
+    Invalid {
+        /// The condition's position.
+        index: usize,
+        /// The trimmed expression.
+        expression: String,
+        /// The compile error.
+        error: CompileError,
+    },
+}
+
+/// Validates a webhook's conditions as the apiserver does when a configuration is created:
+/// at most 64, qualified unique names, non-empty expressions that compile to `bool` in the
+/// environment given (the "new expressions" environment of the apiserver's version). Every
+/// problem is reported.
+pub fn validate_conditions(
+    env: &Environment,
+    conditions: &[MatchCondition],
+    wording: names::Wording,
+) -> Vec<ConditionsError> {
+    let mut errs = Vec::new();
+    if conditions.len() > MAX_MATCH_CONDITIONS {
+        errs.push(ConditionsError::TooMany(conditions.len()));
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for (i, c) in conditions.iter().enumerate() {
+        let trimmed = c.expression.trim();
+        if trimmed.is_empty() {
+            errs.push(ConditionsError::ExpressionRequired(i));
+        } else if let Err(error) = env.compile_condition(trimmed) {
+            errs.push(ConditionsError::Invalid {
+                index: i,
+                expression: trimmed.to_string(),
+                error,
+            });
+        }
+        if c.name.is_empty() {
+            errs.push(ConditionsError::NameRequired(i));
+        } else {
+            let msgs = names::qualified_name_errors(&c.name, wording);
+            if !msgs.is_empty() {
+                errs.push(ConditionsError::InvalidName {
+                    index: i,
+                    name: c.name.clone(),
+                    message: msgs.join(", "),
+                });
+            }
+            if seen.contains(&c.name.as_str()) {
+                errs.push(ConditionsError::DuplicateName {
+                    index: i,
+                    name: c.name.clone(),
+                });
+            } else {
+                seen.push(&c.name);
+            }
+        }
+    }
+    errs
 }
 
 struct Compiled {

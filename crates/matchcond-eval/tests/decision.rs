@@ -228,3 +228,44 @@ fn more_than_64_conditions_is_an_error() {
     );
     assert!(MatchConditions::compile(&env, &conds[..64]).is_ok());
 }
+
+#[test]
+fn validation_reports_every_problem_with_field_paths() {
+    use matchcond_eval::{names::Wording, validate_conditions};
+    let env = Environment::latest();
+    let mut conds = vec![
+        MatchCondition::new("", "true"),
+        MatchCondition::new("-hello", "true"),
+        MatchCondition::new("webhook.k8s.io", "true"),
+        MatchCondition::new("webhook.k8s.io", "6"),
+        MatchCondition::new("ok", "  "),
+        MatchCondition::new("syntax", "object.x in [1, 2, "),
+    ];
+    for i in 0..60 {
+        conds.push(MatchCondition::new(format!("c{i}"), "true"));
+    }
+    let errs: Vec<String> = validate_conditions(&env, &conds, Wording::Current)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        errs[0],
+        "matchConditions: Too many: 66: must have at most 64 items"
+    );
+    assert_eq!(errs[1], "matchConditions[0].name: Required value");
+    assert!(errs[2].starts_with("matchConditions[1].name: Invalid value: \"-hello\": name part must consist of alphanumeric characters"));
+    assert_eq!(
+        errs[3],
+        "matchConditions[3].expression: Invalid value: \"6\": must evaluate to bool but got int"
+    );
+    assert_eq!(
+        errs[4],
+        "matchConditions[3].name: Duplicate value: \"webhook.k8s.io\""
+    );
+    assert_eq!(errs[5], "matchConditions[4].expression: Required value");
+    assert_eq!(
+        errs[6],
+        "matchConditions[5].expression: Invalid value: \"object.x in [1, 2,\": compilation failed: ERROR: <input>:1:19: Syntax error: missing ']' at '<EOF>'\n | object.x in [1, 2,\n | ..................^"
+    );
+    assert_eq!(errs.len(), 7);
+}
