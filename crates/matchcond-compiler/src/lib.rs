@@ -354,4 +354,53 @@ mod tests {
         assert_send_sync::<Program>();
         assert_send_sync::<Environment>();
     }
+
+    #[test]
+    fn cache_counts_hits_and_misses_and_evicts() {
+        let env = Environment::latest();
+        env.cache().resize(2);
+        let a = env
+            .compile_condition("request.operation == 'CREATE'")
+            .unwrap();
+        let a2 = env
+            .compile_condition("request.operation == 'CREATE'")
+            .unwrap();
+        assert!(Arc::ptr_eq(&a, &a2));
+        let e1 = env.compile_condition("1 + 1").unwrap_err();
+        let e2 = env.compile_condition("1 + 1").unwrap_err();
+        assert_eq!(e1.to_string(), e2.to_string());
+        let s = env.cache().stats();
+        assert_eq!((s.hits, s.misses, s.len, s.capacity), (2, 2, 2, 2));
+        env.compile_condition("true").unwrap();
+        let s = env.cache().stats();
+        assert_eq!((s.misses, s.len), (3, 2));
+        // The oldest entry was evicted: compiling it again is a miss.
+        let a3 = env
+            .compile_condition("request.operation == 'CREATE'")
+            .unwrap();
+        assert!(!Arc::ptr_eq(&a, &a3));
+        assert_eq!(env.cache().stats().misses, 4);
+    }
+
+    #[test]
+    fn programs_evaluate_concurrently() {
+        let env = Environment::latest();
+        let p = env
+            .compile_condition("request.userInfo.username.startsWith('system:')")
+            .unwrap();
+        let req = serde_json::json!({"userInfo": {"username": "system:admin"}, "dryRun": false});
+        std::thread::scope(|s| {
+            for _ in 0..2 {
+                let p = Arc::clone(&p);
+                let req = &req;
+                s.spawn(move || {
+                    for _ in 0..1000 {
+                        let act = Activation::from_request(req);
+                        let r = p.evaluate(&act, Some(PER_CALL_COST_LIMIT));
+                        assert!(matches!(r.result, Ok(matchcond_runtime::Value::Bool(true))));
+                    }
+                });
+            }
+        });
+    }
 }
