@@ -928,7 +928,7 @@ fn nesting(text: &str) -> usize {
 
 fn build(text: &str) -> Result<Regex, String> {
     RegexBuilder::new(text)
-        .size_limit(64 << 20)
+        .size_limit(super::REGEX_SIZE_LIMIT)
         .nest_limit(10_000)
         .build()
         .map_err(|e| e.to_string())

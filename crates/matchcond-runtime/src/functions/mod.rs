@@ -98,22 +98,10 @@ pub fn format_max_regex_size(_format: &dyn crate::value::Opaque) -> Option<u64> 
 }
 
 /// Largest compiled size of a regular expression (bytes of the compiled program).
-pub const REGEX_SIZE_LIMIT: usize = 1 << 20;
+pub const REGEX_SIZE_LIMIT: usize = 64 << 20;
 
-/// Compiles a regular expression with RE2 syntax (the `regex` crate accepts the RE2 syntax
-/// CEL uses, with linear-time matching). The error reads as cel-go's.
+/// Compiles a regular expression with Go's (RE2) syntax and semantics, as cel-go does when
+/// it builds a program with a constant pattern; the error is Go's text.
 pub fn compile_regex(pattern: &str) -> Result<regex::Regex, EvalError> {
-    regex::RegexBuilder::new(pattern)
-        .size_limit(REGEX_SIZE_LIMIT)
-        .build()
-        .map_err(|e| {
-            EvalError::invalid_argument(format!(
-                "error parsing regexp: {}",
-                e.to_string()
-                    .lines()
-                    .last()
-                    .unwrap_or("invalid pattern")
-                    .trim()
-            ))
-        })
+    go_regex::compile_uncached(pattern).map_err(EvalError::invalid_argument)
 }

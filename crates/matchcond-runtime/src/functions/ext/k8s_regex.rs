@@ -1,19 +1,25 @@
 //! The Kubernetes regex library (kubernetes/apiserver `pkg/cel/library/regex.go`): `find` and
-//! `findAll`, with Go's regular expression syntax (see [`super::re2`]).
+//! `findAll`, with Go's regular expression syntax (see [`crate::functions::go_regex`]).
 //!
 //! An invalid pattern is the error `Illegal regex: <Go's error>`. (Kubernetes compiles a
 //! constant pattern when it builds the program, so there an invalid constant pattern fails
-//! program creation instead, with Go's error text; see [`super::re2::compile`].)
+//! program creation instead, with Go's error text.)
+
+use std::sync::Arc;
 
 use regex::Regex;
 
-use super::re2;
 use crate::error::{ErrorKind, EvalError};
+use crate::functions::go_regex;
 use crate::value::Value;
 
-fn compile(pattern: &str) -> Result<Regex, EvalError> {
-    re2::compile(pattern)
-        .map_err(|e| EvalError::new(ErrorKind::InvalidArgument, format!("Illegal regex: {e}")))
+fn compile(pattern: &str) -> Result<Arc<Regex>, EvalError> {
+    go_regex::compile(pattern).map_err(|e| {
+        EvalError::new(
+            ErrorKind::InvalidArgument,
+            format!("Illegal regex: {}", e.message),
+        )
+    })
 }
 
 /// `string.find(string) -> string`: the first match, or `''`.

@@ -38,7 +38,6 @@ mod k8s_lists;
 mod k8s_regex;
 mod lists;
 mod optionals;
-pub mod re2;
 mod sets;
 mod sort;
 mod strings;
