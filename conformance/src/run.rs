@@ -733,7 +733,9 @@ ERROR {p}/dup.yaml: suite name `a` is already used by {p}/a.yaml
 
     #[test]
     fn cel_spec_suites_run_with_a_failing_engine() {
-        let dir = crate::suite::tests::cel_spec_dir();
+        let Some(dir) = crate::suite::tests::cel_spec_dir() else {
+            return;
+        };
         let mut out = Vec::new();
         let options = Options {
             paths: vec![dir],
