@@ -53,7 +53,10 @@ const OMITEMPTY_STRINGS: [&str; 4] = ["subResource", "requestSubResource", "name
 /// Variable values for one evaluation.
 #[derive(Clone, Debug)]
 pub struct Activation<'a> {
-    globals: Vec<Option<Value<'a>>>,
+    /// The matchConditions variables, by slot.
+    globals: [Option<Value<'a>>; MATCH_CONDITION_VARIABLES.len()],
+    /// Extra declared variables (slots after the matchConditions variables).
+    extra: Vec<Option<Value<'a>>>,
 }
 
 impl<'a> Activation<'a> {
@@ -61,7 +64,8 @@ impl<'a> Activation<'a> {
     /// `oldObject` and `namespaceObject` (null) and `request` (zero-valued).
     pub fn empty() -> Activation<'static> {
         let mut a = Activation {
-            globals: vec![None; MATCH_CONDITION_VARIABLES.len()],
+            globals: Default::default(),
+            extra: Vec::new(),
         };
         a.set(SLOT_OBJECT, Value::Null);
         a.set(SLOT_OLD_OBJECT, Value::Null);
@@ -74,44 +78,81 @@ impl<'a> Activation<'a> {
     /// AdmissionReview), viewed in place. `object` and `oldObject` come from the request and
     /// are null when absent; `namespaceObject` is null.
     pub fn from_request(request: &'a Json) -> Activation<'a> {
-        let mut a = Activation {
-            globals: vec![None; MATCH_CONDITION_VARIABLES.len()],
+        let mut object = Value::Null;
+        let mut old_object = Value::Null;
+        let mut needs_fix = true;
+        if let Json::Object(m) = request {
+            // One pass over the request's fields: find the objects, and whether the
+            // request already has the shape the apiserver exposes.
+            let mut dry_run = false;
+            let mut empty_optional = false;
+            for (k, v) in m {
+                match k.as_str() {
+                    "object" => object = Value::from_json(v),
+                    "oldObject" => old_object = Value::from_json(v),
+                    "dryRun" => dry_run = matches!(v, Json::Bool(_)),
+                    "subResource" | "requestSubResource" | "name" | "namespace" => {
+                        empty_optional |= matches!(v, Json::String(s) if s.is_empty());
+                    }
+                    "options" => empty_optional |= v.is_null(),
+                    _ => {}
+                }
+            }
+            needs_fix = !dry_run || empty_optional;
+        }
+        let request_value = if needs_fix {
+            request_value(request)
+        } else {
+            Value::from_json(request)
         };
-        let field = |k: &str| match request.get(k) {
-            Some(v) => Value::from_json(v),
-            None => Value::Null,
-        };
-        a.set(SLOT_OBJECT, field("object"));
-        a.set(SLOT_OLD_OBJECT, field("oldObject"));
-        a.set(SLOT_NAMESPACE_OBJECT, Value::Null);
-        a.set(SLOT_REQUEST, request_value(request));
-        a
+        Activation {
+            globals: [
+                Some(object),
+                Some(old_object),
+                Some(request_value),
+                Some(Value::Null),
+                None,
+                None,
+            ],
+            extra: Vec::new(),
+        }
     }
 
     /// The number of global slots.
     pub fn len(&self) -> usize {
-        self.globals.len()
+        self.globals.len() + self.extra.len()
     }
 
     /// True when there are no slots.
     pub fn is_empty(&self) -> bool {
-        self.globals.is_empty()
+        self.len() == 0
     }
 
     /// Sets a global slot, growing the slot table as needed (slots beyond the
     /// matchConditions variables hold extra declared variables).
     pub fn set(&mut self, slot: usize, value: Value<'a>) {
-        if self.globals.len() <= slot {
-            self.globals.resize(slot + 1, None);
-        }
         if let Some(g) = self.globals.get_mut(slot) {
+            *g = Some(value);
+            return;
+        }
+        let i = slot - self.globals.len();
+        if self.extra.len() <= i {
+            self.extra.resize(i + 1, None);
+        }
+        if let Some(g) = self.extra.get_mut(i) {
             *g = Some(value);
         }
     }
 
     /// The value of a global slot, if bound.
     pub fn get(&self, slot: usize) -> Option<&Value<'a>> {
-        self.globals.get(slot).and_then(Option::as_ref)
+        match self.globals.get(slot) {
+            Some(g) => g.as_ref(),
+            None => self
+                .extra
+                .get(slot - self.globals.len())
+                .and_then(Option::as_ref),
+        }
     }
 }
 
@@ -122,14 +163,6 @@ fn request_value(request: &Json) -> Value<'_> {
     let Json::Object(m) = request else {
         return Value::from_json(request);
     };
-    let needs_fix = !matches!(m.get("dryRun"), Some(Json::Bool(_)))
-        || OMITEMPTY_STRINGS
-            .iter()
-            .any(|k| matches!(m.get(*k), Some(Json::String(s)) if s.is_empty()))
-        || matches!(m.get("options"), Some(Json::Null));
-    if !needs_fix {
-        return Value::from_json(request);
-    }
     let mut fixed = serde_json::Map::new();
     for (k, v) in m {
         if k == "object" || k == "oldObject" {
