@@ -43,7 +43,7 @@ fn main() {
     };
     let out = program.evaluate(&activation, Some(matchcond::PER_CALL_COST_LIMIT));
     match out.result {
-        Ok(v) => println!("{v:?} ({}) cost {}", v.type_name(), out.cost),
+        Ok(v) => println!("{v} ({}), cost {}", v.type_name(), out.cost),
         Err(e) => {
             println!("error: {e} (cost {})", out.cost);
             std::process::exit(1);

@@ -770,3 +770,94 @@ impl PartialEq for Value<'_> {
         values_equal(self, other)
     }
 }
+
+fn write_quoted(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
+    f.write_str("\"")?;
+    for c in s.chars() {
+        match c {
+            '"' => f.write_str("\\\"")?,
+            '\\' => f.write_str("\\\\")?,
+            '\n' => f.write_str("\\n")?,
+            '\r' => f.write_str("\\r")?,
+            '\t' => f.write_str("\\t")?,
+            c if c.is_control() => write!(f, "\\u{:04x}", u32::from(c))?,
+            c => write!(f, "{c}")?,
+        }
+    }
+    f.write_str("\"")
+}
+
+/// Renders the value as CEL literal text: `1`, `1u`, `1.5`, `"text"`, `b"\x00"`, `[1, 2]`,
+/// `{"a": 1}`, `timestamp("2024-01-01T00:00:00Z")`, `duration("1.5s")`, `optional.of(1)`.
+impl fmt::Display for Value<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Null => f.write_str("null"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Uint(u) => write!(f, "{u}u"),
+            Value::Double(d) => {
+                if d.is_nan() {
+                    f.write_str("double(\"NaN\")")
+                } else if d.is_infinite() {
+                    f.write_str(if *d > 0.0 {
+                        "double(\"Infinity\")"
+                    } else {
+                        "double(\"-Infinity\")"
+                    })
+                } else {
+                    write!(f, "{d:?}")
+                }
+            }
+            Value::String(s) => write_quoted(f, s),
+            Value::Bytes(b) => {
+                f.write_str("b\"")?;
+                for &c in b.iter() {
+                    match c {
+                        b'"' => f.write_str("\\\"")?,
+                        b'\\' => f.write_str("\\\\")?,
+                        0x20..=0x7e => write!(f, "{}", char::from(c))?,
+                        _ => write!(f, "\\x{c:02x}")?,
+                    }
+                }
+                f.write_str("\"")
+            }
+            Value::List(l) => {
+                f.write_str("[")?;
+                for (i, v) in l.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str("]")
+            }
+            Value::Map(m) => {
+                f.write_str("{")?;
+                for (i, (k, v)) in m.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{k}: {v}")?;
+                }
+                f.write_str("}")
+            }
+            Value::Timestamp(t) => write!(
+                f,
+                "timestamp(\"{}\")",
+                crate::functions::time::format_rfc3339(t)
+            ),
+            Value::Duration(d) => write!(
+                f,
+                "duration(\"{}\")",
+                crate::functions::time::format_duration(d.nanos)
+            ),
+            Value::Type(t) => f.write_str(t.as_str()),
+            Value::Optional(o) => match o.get() {
+                None => f.write_str("optional.none()"),
+                Some(v) => write!(f, "optional.of({v})"),
+            },
+            Value::Opaque(o) => write!(f, "{}({:?})", o.type_name(), o.text()),
+        }
+    }
+}
