@@ -93,8 +93,8 @@ pub fn has_tracker(overload: Option<&str>) -> bool {
 }
 
 /// The maximum regex size of a named format (used by the cost of `validate`).
-pub fn format_max_regex_size(_format: &dyn crate::value::Opaque) -> Option<u64> {
-    None
+pub fn format_max_regex_size(format: &dyn crate::value::Opaque) -> Option<u64> {
+    k8s::format::as_format(format).map(|f| f.max_regex_size())
 }
 
 /// Largest compiled size of a regular expression (bytes of the compiled program).
