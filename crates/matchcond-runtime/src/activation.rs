@@ -4,12 +4,14 @@
 //! `namespaceObject`, `authorizer` and `authorizer.requestResource`. They are bound from an
 //! already parsed AdmissionRequest without copying it: `object` and `oldObject` are views of
 //! the request's JSON nodes (null when absent), and `request` is the request itself, as the
-//! apiserver exposes it (its `dryRun` is always present).
+//! apiserver exposes it (its `dryRun` is always present). `authorizer` and
+//! `authorizer.requestResource` are bound by [`Activation::with_authorizer`].
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use serde_json::Value as Json;
 
+use crate::authz::{authorizer_values, Authorizer, RequestResource, UserInfo};
 use crate::value::Value;
 
 /// The global variable slots of the matchConditions environment, in slot order.
@@ -57,6 +59,9 @@ pub struct Activation<'a> {
     globals: [Option<Value<'a>>; MATCH_CONDITION_VARIABLES.len()],
     /// Extra declared variables (slots after the matchConditions variables).
     extra: Vec<Option<Value<'a>>>,
+    /// The AdmissionRequest the variables were bound from (the zero request for
+    /// [`Activation::empty`]); the authorizer's principal and preset resource come from it.
+    request: &'a Json,
 }
 
 impl<'a> Activation<'a> {
@@ -66,6 +71,7 @@ impl<'a> Activation<'a> {
         let mut a = Activation {
             globals: Default::default(),
             extra: Vec::new(),
+            request: &ZERO_REQUEST,
         };
         a.set(SLOT_OBJECT, Value::Null);
         a.set(SLOT_OLD_OBJECT, Value::Null);
@@ -115,7 +121,40 @@ impl<'a> Activation<'a> {
                 None,
             ],
             extra: Vec::new(),
+            request,
         }
+    }
+
+    /// Binds `authorizer` and `authorizer.requestResource` to an authorizer, for the
+    /// request's user (`request.userInfo`: username, uid, groups, extra) and resource
+    /// (`request.resource` group and resource, `subResource`, `namespace`, `name`), as the
+    /// apiserver binds them for webhooks. See [`crate::authz`].
+    pub fn with_authorizer(mut self, authorizer: Arc<dyn Authorizer>) -> Self {
+        self.bind_authorizer(authorizer);
+        self
+    }
+
+    /// [`Activation::with_authorizer`] in place (replaces an earlier binding).
+    pub fn bind_authorizer(&mut self, authorizer: Arc<dyn Authorizer>) {
+        let user = match self.request.get("userInfo") {
+            Some(u) => UserInfo::from_json(u),
+            None => UserInfo::default(),
+        };
+        let resource = RequestResource::from_request(self.request);
+        self.bind_authorizer_for(user, authorizer, &resource);
+    }
+
+    /// Binds `authorizer` and `authorizer.requestResource` for a principal and resource the
+    /// host gives (instead of reading them from the request).
+    pub fn bind_authorizer_for(
+        &mut self,
+        user: UserInfo,
+        authorizer: Arc<dyn Authorizer>,
+        resource: &RequestResource<'_>,
+    ) {
+        let (authz, request_resource) = authorizer_values(user, authorizer, resource);
+        self.set(SLOT_AUTHORIZER, authz);
+        self.set(SLOT_REQUEST_RESOURCE, request_resource);
     }
 
     /// The number of global slots.

@@ -2,6 +2,7 @@
 //! implementations, the evaluator of planned programs and cost accounting.
 
 pub mod activation;
+pub mod authz;
 pub mod cost;
 pub mod error;
 pub mod functions;
@@ -10,6 +11,9 @@ pub mod plan;
 pub mod value;
 
 pub use activation::Activation;
+pub use authz::{
+    Attributes, Authorizer, AuthzDecision, AuthzResponse, StaticAuthorizer, StaticRule, UserInfo,
+};
 pub use error::{ErrorKind, EvalError};
 pub use interp::{evaluate, Evaluation};
 pub use value::Value;
