@@ -1,0 +1,326 @@
+//! Unit tests of the `net/netip` behaviour. Expected texts are Go's (`net/netip`).
+
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+use super::netip::{parse_addr, parse_prefix, quote, Addr};
+use super::{parse_cidr, parse_ip};
+
+fn addr(s: &str) -> Addr {
+    match parse_addr(s) {
+        Ok((a, None)) => a,
+        other => panic!("{s}: {other:?}"),
+    }
+}
+
+fn addr_error(s: &str) -> String {
+    match parse_addr(s) {
+        Err(e) => e.to_string(),
+        Ok(a) => panic!("{s}: parsed as {a:?}"),
+    }
+}
+
+#[test]
+fn addr_errors_in_go_order() {
+    let cases = [
+        ("", "ParseAddr(\"\"): unable to parse IP"),
+        ("abc", "ParseAddr(\"abc\"): unable to parse IP"),
+        ("%x", "ParseAddr(\"%x\"): missing IPv6 address"),
+        (
+            "1.2.3.4.5",
+            "ParseAddr(\"1.2.3.4.5\"): IPv4 address too long",
+        ),
+        // A trailing dot is reported before the length.
+        (
+            "1.2.3.4.",
+            "ParseAddr(\"1.2.3.4.\"): IPv4 field must have at least one digit (at \".\")",
+        ),
+        (
+            ".1.2.3",
+            "ParseAddr(\".1.2.3\"): IPv4 field must have at least one digit (at \".1.2.3\")",
+        ),
+        ("1.2.3", "ParseAddr(\"1.2.3\"): IPv4 address too short"),
+        (
+            "00.1.2.3",
+            "ParseAddr(\"00.1.2.3\"): IPv4 field has octet with leading zero",
+        ),
+        (
+            "1.2.3.2560",
+            "ParseAddr(\"1.2.3.2560\"): IPv4 field has value >255",
+        ),
+        (
+            "1.2.3.4%eth0",
+            "ParseAddr(\"1.2.3.4%eth0\"): unexpected character (at \"%eth0\")",
+        ),
+        (
+            "1.2.3.é",
+            "ParseAddr(\"1.2.3.é\"): unexpected character (at \"é\")",
+        ),
+        (
+            "fe80::1%",
+            "ParseAddr(\"fe80::1%\"): zone must be a non-empty string",
+        ),
+        (
+            ":::",
+            "ParseAddr(\":::\"): each colon-separated field must have at least one digit (at \":\")",
+        ),
+        (
+            "1:2:3:4:5:6:7:8:9",
+            "ParseAddr(\"1:2:3:4:5:6:7:8:9\"): trailing garbage after address (at \"9\")",
+        ),
+        (
+            "1:2:3:4:5:6:7:8::",
+            "ParseAddr(\"1:2:3:4:5:6:7:8::\"): the :: must expand to at least one field of zeros",
+        ),
+        (
+            "1::2::3",
+            "ParseAddr(\"1::2::3\"): multiple :: in address (at \":3\")",
+        ),
+        (
+            "1:2:3:4:5:6:7:",
+            "ParseAddr(\"1:2:3:4:5:6:7:\"): colon must be followed by more characters (at \":\")",
+        ),
+        (
+            "1:2x",
+            "ParseAddr(\"1:2x\"): unexpected character, want colon (at \"x\")",
+        ),
+        (
+            "::12345",
+            "ParseAddr(\"::12345\"): each group must have 4 or less digits (at \"12345\")",
+        ),
+        ("1:2:3", "ParseAddr(\"1:2:3\"): address string too short"),
+        (
+            "1:2:3:4:5:6:7:1.2.3.4",
+            "ParseAddr(\"1:2:3:4:5:6:7:1.2.3.4\"): embedded IPv4 address must replace the final 2 fields of the address (at \"1.2.3.4\")",
+        ),
+        (
+            "1:2:3:4:5:6:7::1.2.3.4",
+            "ParseAddr(\"1:2:3:4:5:6:7::1.2.3.4\"): too many hex fields to fit an embedded IPv4 at the end of the address (at \"1.2.3.4\")",
+        ),
+        // The embedded IPv4 tail reports against the whole text, zone excluded from `at`.
+        (
+            "::1.2.x.4%eth0",
+            "ParseAddr(\"::1.2.x.4%eth0\"): unexpected character (at \"x.4\")",
+        ),
+        (
+            "::1.2.3",
+            "ParseAddr(\"::1.2.3\"): IPv4 address too short",
+        ),
+    ];
+    for (input, want) in cases {
+        assert_eq!(addr_error(input), want, "{input:?}");
+    }
+}
+
+#[test]
+fn addr_forms() {
+    assert_eq!(addr("1.2.3.4"), Addr::V4([1, 2, 3, 4]));
+    assert_eq!(addr("0.0.0.0"), Addr::V4([0; 4]));
+    assert_eq!(addr("::"), Addr::V6([0; 16]));
+    let mut one = [0u8; 16];
+    one[15] = 1;
+    assert_eq!(addr("::1"), Addr::V6(one));
+    assert_eq!(addr("0:0:0:0:0:0:0:1"), Addr::V6(one));
+    assert_eq!(
+        addr("1:2:3:4:5:6:7:8"),
+        Addr::V6([0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8])
+    );
+    assert_eq!(
+        addr("1::8"),
+        Addr::V6([0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8])
+    );
+    assert_eq!(
+        addr("1:2:3:4:5:6:1.2.3.4"),
+        Addr::V6([0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 1, 2, 3, 4])
+    );
+    assert_eq!(parse_addr("fe80::1%eth0%x").unwrap().1, Some("eth0%x"));
+    assert_eq!(parse_addr("::%z").unwrap(), (Addr::V6([0; 16]), Some("z")));
+}
+
+#[test]
+fn text_forms() {
+    for (input, want) in [
+        ("1.2.3.4", "1.2.3.4"),
+        ("255.255.255.255", "255.255.255.255"),
+        ("::", "::"),
+        ("1::", "1::"),
+        ("::1", "::1"),
+        ("1:0:0:2:0:0:0:3", "1:0:0:2::3"),
+        ("1:0:0:0:2:0:0:3", "1::2:0:0:3"),
+        ("0:1:0:1:0:1:0:1", "0:1:0:1:0:1:0:1"),
+        ("ABCD:EF01::", "abcd:ef01::"),
+        ("::ffff:1.2.3.4", "::ffff:1.2.3.4"),
+        ("::ffff:0:0", "::ffff:0.0.0.0"),
+        ("::fffe:1.2.3.4", "::fffe:102:304"),
+    ] {
+        assert_eq!(addr(input).to_string(), want, "{input}");
+    }
+}
+
+#[test]
+fn classification() {
+    // IPv4-mapped addresses are classified as their IPv4 address, except "unspecified".
+    let mapped = addr("::ffff:127.0.0.1");
+    assert!(mapped.is_4in6() && mapped.is_loopback() && !mapped.is_global_unicast());
+    assert!(!addr("::ffff:0.0.0.0").is_unspecified());
+    assert!(!addr("::ffff:255.255.255.255").is_global_unicast());
+    assert!(addr("::ffff:169.254.0.1").is_link_local_unicast());
+    assert!(addr("::ffff:224.0.0.9").is_link_local_multicast());
+    assert!(addr("239.255.255.255").is_multicast());
+    assert!(!addr("240.0.0.0").is_multicast());
+    assert!(addr("240.0.0.0").is_global_unicast());
+    assert!(addr("ffff::").is_multicast());
+    assert!(addr("fe80::").is_link_local_unicast());
+    assert!(addr("febf:ffff::").is_link_local_unicast());
+    assert!(!addr("fe7f::").is_link_local_unicast());
+    assert!(addr("fff2::").is_link_local_multicast());
+    assert!(!addr("ff03::").is_link_local_multicast());
+    assert!(addr("::2").is_global_unicast());
+    assert!(!addr("0.0.0.0").is_global_unicast());
+}
+
+#[test]
+fn prefixes() {
+    let p = parse_prefix("10.1.2.3/8").unwrap();
+    assert_eq!(p.addr(), Addr::V4([10, 1, 2, 3]));
+    assert_eq!(p.bits(), 8);
+    assert_eq!(p.to_string(), "10.1.2.3/8");
+    assert_eq!(p.masked().to_string(), "10.0.0.0/8");
+    assert_eq!(
+        parse_prefix("ffff:ffff::ffff/17")
+            .unwrap()
+            .masked()
+            .to_string(),
+        "ffff:8000::/17"
+    );
+    assert_eq!(
+        parse_prefix("1.2.3.4/32").unwrap().masked().to_string(),
+        "1.2.3.4/32"
+    );
+    assert_eq!(
+        parse_prefix("1.2.3.4/0").unwrap().masked().to_string(),
+        "0.0.0.0/0"
+    );
+    assert!(p.contains(addr("10.255.255.255")));
+    assert!(!p.contains(addr("11.0.0.0")));
+    assert!(!p.contains(addr("::ffff:10.0.0.1")));
+    assert!(parse_prefix("::/0")
+        .unwrap()
+        .contains(addr("::ffff:10.0.0.1")));
+    assert!(!parse_prefix("::/0").unwrap().contains(addr("10.0.0.1")));
+    let q = parse_prefix("10.0.0.0/16").unwrap();
+    assert!(p.overlaps(&q) && q.overlaps(&p));
+    assert!(!q.overlaps(&parse_prefix("10.1.0.0/16").unwrap()));
+    assert!(!parse_prefix("0.0.0.0/0")
+        .unwrap()
+        .overlaps(&parse_prefix("::/0").unwrap()));
+}
+
+#[test]
+fn prefix_errors() {
+    let cases = [
+        ("1.2.3.4", "netip.ParsePrefix(\"1.2.3.4\"): no '/'"),
+        ("", "netip.ParsePrefix(\"\"): no '/'"),
+        (
+            "/8",
+            "netip.ParsePrefix(\"/8\"): ParseAddr(\"\"): unable to parse IP",
+        ),
+        (
+            "1.2.3.4/",
+            "netip.ParsePrefix(\"1.2.3.4/\"): bad bits after slash: \"\"",
+        ),
+        (
+            "1.2.3.4/-0",
+            "netip.ParsePrefix(\"1.2.3.4/-0\"): bad bits after slash: \"-0\"",
+        ),
+        (
+            "1.2.3.4/-",
+            "netip.ParsePrefix(\"1.2.3.4/-\"): bad bits after slash: \"-\"",
+        ),
+        (
+            "1.2.3.4/1 ",
+            "netip.ParsePrefix(\"1.2.3.4/1 \"): bad bits after slash: \"1 \"",
+        ),
+        (
+            "1.2.3.4/9223372036854775807",
+            "netip.ParsePrefix(\"1.2.3.4/9223372036854775807\"): prefix length out of range",
+        ),
+        (
+            "1.2.3.4/9223372036854775808",
+            "netip.ParsePrefix(\"1.2.3.4/9223372036854775808\"): bad bits after slash: \"9223372036854775808\"",
+        ),
+        (
+            "1.2.3.4/256",
+            "netip.ParsePrefix(\"1.2.3.4/256\"): prefix length out of range",
+        ),
+        (
+            "::%z/64",
+            "netip.ParsePrefix(\"::%z/64\"): IPv6 zones cannot be present in a prefix",
+        ),
+        // The address is checked before the length.
+        (
+            "::%/x",
+            "netip.ParsePrefix(\"::%/x\"): ParseAddr(\"::%\"): zone must be a non-empty string",
+        ),
+    ];
+    for (input, want) in cases {
+        match parse_prefix(input) {
+            Err(e) => assert_eq!(e.to_string(), want, "{input:?}"),
+            Ok(p) => panic!("{input:?} parsed as {p}"),
+        }
+    }
+    assert_eq!(parse_prefix("::/128").unwrap().bits(), 128);
+    assert_eq!(parse_prefix("1.2.3.4/0").unwrap().bits(), 0);
+}
+
+#[test]
+fn library_wrappers() {
+    assert_eq!(parse_ip("10.0.0.1"), Ok(Addr::V4([10, 0, 0, 1])));
+    assert_eq!(
+        parse_ip("::1%lo"),
+        Err("IP address \"::1%lo\" with zone value is not allowed".to_string())
+    );
+    assert_eq!(
+        parse_ip("::ffff:10.0.0.1"),
+        Err("IPv4-mapped IPv6 address \"::ffff:10.0.0.1\" is not allowed".to_string())
+    );
+    assert_eq!(
+        parse_ip("x"),
+        Err(
+            "IP Address \"x\" parse error during conversion from string: ParseAddr(\"x\"): unable to parse IP"
+                .to_string()
+        )
+    );
+    assert_eq!(
+        parse_cidr("::ffff:0:0/96").map(|p| p.to_string()),
+        Err("IPv4-mapped IPv6 address \"::ffff:0:0/96\" is not allowed".to_string())
+    );
+    assert_eq!(
+        parse_cidr("10.0.0.0").map(|p| p.to_string()),
+        Err(
+            "network address parse error during conversion from string: netip.ParsePrefix(\"10.0.0.0\"): no '/'"
+                .to_string()
+        )
+    );
+    assert_eq!(
+        parse_cidr("10.0.0.1/8").map(|p| p.to_string()),
+        Ok("10.0.0.1/8".to_string())
+    );
+}
+
+#[test]
+fn go_quoting() {
+    assert_eq!(quote("abc"), "\"abc\"");
+    assert_eq!(quote("a\"b\\c"), "\"a\\\"b\\\\c\"");
+    assert_eq!(
+        quote("\t\r\n\u{b}\u{c}\u{8}\u{7}"),
+        "\"\\t\\r\\n\\v\\f\\b\\a\""
+    );
+    assert_eq!(quote("\u{1}\u{1f}\u{7f}"), "\"\\x01\\x1f\\x7f\"");
+    assert_eq!(
+        quote("\u{85}\u{a0}\u{2028}\u{feff}"),
+        "\"\\u0085\\u00a0\\u2028\\ufeff\""
+    );
+    assert_eq!(quote("é中\u{1F600}"), "\"é中\u{1F600}\"");
+    assert_eq!(quote("\u{e0001}"), "\"\\U000e0001\"");
+    assert_eq!(quote("\u{301}"), "\"\u{301}\"");
+}

@@ -1,0 +1,579 @@
+//! The Kubernetes IP and CIDR libraries, called by overload id, and the `net/netip` parsing
+//! they rest on, checked against results recorded from Go's `net/netip` and the Kubernetes
+//! wrappers (`tests/data/k8s_net.jsonl`: one JSON object per line; `go` is `ParseAddr` /
+//! `ParsePrefix`, `k8s` is `ip()` / `cidr()`, each `ok <String()>` or `err <message>`).
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::cloned_ref_to_slice_refs
+)]
+
+use matchcond_runtime::functions::implementation;
+use matchcond_runtime::functions::k8s::net::netip::{self, Addr};
+use matchcond_runtime::functions::k8s::net::{Cidr, Ip, CIDR_TYPE, IP_TYPE};
+use matchcond_runtime::value::Value;
+use matchcond_runtime::{ErrorKind, EvalError};
+use serde_json::Value as Json;
+
+type R = Result<Value<'static>, EvalError>;
+
+fn call(id: &str, args: &[Value<'static>]) -> R {
+    let f = implementation(id).unwrap_or_else(|| panic!("no implementation of {id}"));
+    f(args)
+}
+
+fn s(v: &str) -> Value<'static> {
+    Value::string(v)
+}
+
+#[track_caller]
+fn ok(r: R) -> Value<'static> {
+    r.unwrap_or_else(|e| panic!("unexpected error {e}"))
+}
+
+#[track_caller]
+fn err(r: R) -> EvalError {
+    match r {
+        Err(e) => e,
+        Ok(v) => panic!("want an error, got {v:?}"),
+    }
+}
+
+fn ip(text: &str) -> Value<'static> {
+    ok(call("string_to_ip", &[s(text)]))
+}
+
+fn cidr(text: &str) -> Value<'static> {
+    ok(call("string_to_cidr", &[s(text)]))
+}
+
+fn text(v: &Value<'_>) -> String {
+    match v {
+        Value::Opaque(o) => o.text(),
+        Value::String(s) => s.to_string(),
+        other => panic!("not text: {other:?}"),
+    }
+}
+
+/// `ok <text>` or `err <message>`, as the fixture writes results.
+fn outcome(r: &R) -> String {
+    match r {
+        Ok(v) => format!("ok {}", text(v)),
+        Err(e) => format!("err {}", e.message),
+    }
+}
+
+fn bool_of(r: R) -> bool {
+    match ok(r) {
+        Value::Bool(b) => b,
+        other => panic!("want a bool, got {other:?}"),
+    }
+}
+
+fn int_of(r: R) -> i64 {
+    match ok(r) {
+        Value::Int(i) => i,
+        other => panic!("want an int, got {other:?}"),
+    }
+}
+
+fn check_addr(case: &Json) {
+    let input = case["in"].as_str().unwrap();
+    let go = case["go"].as_str().unwrap();
+    let parsed = netip::parse_addr(input);
+    let got = match &parsed {
+        Ok((a, Some(zone))) => format!("ok {a}%{zone}"),
+        Ok((a, None)) => format!("ok {a}"),
+        Err(e) => format!("err {e}"),
+    };
+    assert_eq!(got, go, "ParseAddr({input:?})");
+    if let Ok((a, zone)) = &parsed {
+        assert_eq!(
+            *zone,
+            Some(case["zone"].as_str().unwrap()).filter(|z| !z.is_empty())
+        );
+        if zone.is_none() {
+            let flags: Vec<bool> = case["flags"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| f.as_bool().unwrap())
+                .collect();
+            let mine = vec![
+                a.is_unspecified(),
+                a.is_loopback(),
+                a.is_link_local_multicast(),
+                a.is_link_local_unicast(),
+                a.is_global_unicast(),
+                a.is_4in6(),
+            ];
+            assert_eq!(mine, flags, "flags of {input:?}");
+        }
+    }
+    let k8s = case["k8s"].as_str().unwrap();
+    let v = call("string_to_ip", &[s(input)]);
+    assert_eq!(outcome(&v), k8s, "ip({input:?})");
+    assert_eq!(
+        bool_of(call("is_ip", &[s(input)])),
+        v.is_ok(),
+        "isIP({input:?})"
+    );
+    let canonical = call("ip_is_canonical", &[s(input)]);
+    match v {
+        Ok(v) => {
+            assert_eq!(bool_of(canonical), case["canonical"].as_bool().unwrap());
+            assert_eq!(
+                int_of(call("ip_family", &[v.clone()])),
+                case["family"].as_i64().unwrap()
+            );
+            assert_eq!(v.cost_size(), case["size"].as_u64().unwrap());
+            let (a, _) = parsed.unwrap();
+            for (id, want) in [
+                ("ip_is_unspecified", a.is_unspecified()),
+                ("ip_is_loopback", a.is_loopback()),
+                ("ip_is_link_local_multicast", a.is_link_local_multicast()),
+                ("ip_is_link_local_unicast", a.is_link_local_unicast()),
+                ("ip_is_global_unicast", a.is_global_unicast()),
+            ] {
+                assert_eq!(bool_of(call(id, &[v.clone()])), want, "{id}({input:?})");
+            }
+            assert_eq!(
+                outcome(&call("ip_to_string", &[v])),
+                k8s,
+                "string({input:?})"
+            );
+        }
+        Err(e) => {
+            assert_eq!(e.kind, ErrorKind::InvalidArgument);
+            assert_eq!(err(canonical).message, e.message);
+        }
+    }
+}
+
+fn check_prefix(case: &Json) {
+    let input = case["in"].as_str().unwrap();
+    let go = case["go"].as_str().unwrap();
+    let got = match netip::parse_prefix(input) {
+        Ok(p) => format!("ok {p}"),
+        Err(e) => format!("err {e}"),
+    };
+    assert_eq!(got, go, "ParsePrefix({input:?})");
+    let k8s = case["k8s"].as_str().unwrap();
+    let v = call("string_to_cidr", &[s(input)]);
+    assert_eq!(outcome(&v), k8s, "cidr({input:?})");
+    assert_eq!(bool_of(call("is_cidr", &[s(input)])), v.is_ok());
+    if let Ok(v) = v {
+        assert_eq!(
+            text(&ok(call("cidr_masked", &[v.clone()]))),
+            case["masked"].as_str().unwrap()
+        );
+        assert_eq!(
+            text(&ok(call("cidr_ip", &[v.clone()]))),
+            case["ip"].as_str().unwrap()
+        );
+        assert_eq!(
+            int_of(call("cidr_prefix_length", &[v.clone()])),
+            case["bits"].as_i64().unwrap()
+        );
+        assert_eq!(v.cost_size(), case["size"].as_u64().unwrap());
+        assert_eq!(outcome(&call("cidr_to_string", &[v])), k8s);
+    }
+}
+
+fn check_contains(case: &Json) {
+    let c = cidr(case["cidr"].as_str().unwrap());
+    let other = case["other"].as_str().unwrap();
+    let what = format!("{:?} contains {other:?}", case["cidr"]);
+    match case.get("ip").and_then(Json::as_bool) {
+        Some(want) => {
+            assert_eq!(
+                bool_of(call("cidr_contains_ip_string", &[c.clone(), s(other)])),
+                want,
+                "{what}"
+            );
+            assert_eq!(
+                bool_of(call("cidr_contains_ip_ip", &[c.clone(), ip(other)])),
+                want,
+                "{what}"
+            );
+        }
+        None => {
+            let e = err(call("cidr_contains_ip_string", &[c.clone(), s(other)]));
+            assert_eq!(e.message, "no such overload", "{what}");
+            assert_ne!(e.kind, ErrorKind::NoSuchOverload);
+        }
+    }
+    match case.get("cidr_in").and_then(Json::as_bool) {
+        Some(want) => {
+            assert_eq!(
+                bool_of(call("cidr_contains_cidr_string", &[c.clone(), s(other)])),
+                want,
+                "{what}"
+            );
+            let o = cidr(other);
+            assert_eq!(
+                bool_of(call("cidr_contains_cidr", &[c.clone(), o.clone()])),
+                want,
+                "{what}"
+            );
+            assert_eq!(c == o, case["equal"].as_bool().unwrap(), "{what} (==)");
+        }
+        None => {
+            let e = err(call("cidr_contains_cidr_string", &[c.clone(), s(other)]));
+            let direct = err(call("string_to_cidr", &[s(other)]));
+            assert_eq!(e, direct, "{what}");
+        }
+    }
+}
+
+#[test]
+fn recorded_results_of_go() {
+    let data = include_str!("data/k8s_net.jsonl");
+    let mut counts = [0usize; 3];
+    for line in data.lines().filter(|l| !l.trim().is_empty()) {
+        let case: Json = serde_json::from_str(line).unwrap();
+        match case["kind"].as_str().unwrap() {
+            "addr" => {
+                check_addr(&case);
+                counts[0] += 1;
+            }
+            "prefix" => {
+                check_prefix(&case);
+                counts[1] += 1;
+            }
+            "contains" => {
+                check_contains(&case);
+                counts[2] += 1;
+            }
+            other => panic!("unknown kind {other}"),
+        }
+    }
+    assert!(counts.iter().all(|c| *c > 100), "{counts:?}");
+}
+
+#[test]
+fn library_test_messages() {
+    assert_eq!(
+        err(call("string_to_ip", &[s("192.168.0.1.0")])).message,
+        "IP Address \"192.168.0.1.0\" parse error during conversion from string: \
+         ParseAddr(\"192.168.0.1.0\"): IPv4 address too long"
+    );
+    assert_eq!(
+        err(call("string_to_ip", &[s("2001:db8:::68")])).message,
+        "IP Address \"2001:db8:::68\" parse error during conversion from string: \
+         ParseAddr(\"2001:db8:::68\"): each colon-separated field must have at least one \
+         digit (at \":68\")"
+    );
+    assert_eq!(
+        err(call("ip_is_canonical", &[s("127.0.0.1.0")])).message,
+        "IP Address \"127.0.0.1.0\" parse error during conversion from string: \
+         ParseAddr(\"127.0.0.1.0\"): IPv4 address too long"
+    );
+    assert_eq!(
+        err(call("string_to_ip", &[s("fe80::1%en0")])).message,
+        "IP address \"fe80::1%en0\" with zone value is not allowed"
+    );
+    assert_eq!(
+        err(call("string_to_ip", &[s("::ffff:192.168.0.1")])).message,
+        "IPv4-mapped IPv6 address \"::ffff:192.168.0.1\" is not allowed"
+    );
+    assert_eq!(
+        err(call("string_to_ip", &[s("01.2.3.4")])).message,
+        "IP Address \"01.2.3.4\" parse error during conversion from string: \
+         ParseAddr(\"01.2.3.4\"): IPv4 field has octet with leading zero"
+    );
+    assert_eq!(
+        err(call("string_to_cidr", &[s("192.168.0.0/")])).message,
+        "network address parse error during conversion from string: network address parse \
+         error during conversion from string: netip.ParsePrefix(\"192.168.0.0/\"): bad bits \
+         after slash: \"\""
+    );
+    assert_eq!(
+        err(call("string_to_cidr", &[s("2001:db8::/")])).message,
+        "network address parse error during conversion from string: network address parse \
+         error during conversion from string: netip.ParsePrefix(\"2001:db8::/\"): bad bits \
+         after slash: \"\""
+    );
+    assert_eq!(
+        err(call("string_to_cidr", &[s("::ffff:192.168.0.1/24")])).message,
+        "network address parse error during conversion from string: IPv4-mapped IPv6 \
+         address \"::ffff:192.168.0.1/24\" is not allowed"
+    );
+    assert_eq!(
+        err(call("string_to_cidr", &[s("fe80::1%en0/24")])).message,
+        "network address parse error during conversion from string: network address parse \
+         error during conversion from string: netip.ParsePrefix(\"fe80::1%en0/24\"): IPv6 \
+         zones cannot be present in a prefix"
+    );
+    // containsIP discards the parse error; containsCIDR keeps it.
+    let c = cidr("10.0.0.0/8");
+    let e = err(call(
+        "cidr_contains_ip_string",
+        &[c.clone(), s("10.0.0.256")],
+    ));
+    assert_eq!(e.message, "no such overload");
+    let e = err(call("cidr_contains_cidr_string", &[c, s("10.0.0.0/33")]));
+    assert_eq!(
+        e.message,
+        "network address parse error during conversion from string: network address parse \
+         error during conversion from string: netip.ParsePrefix(\"10.0.0.0/33\"): prefix \
+         length out of range"
+    );
+}
+
+#[test]
+fn library_test_results() {
+    let b = |id: &str, args: &[Value<'static>]| bool_of(call(id, args));
+    assert_eq!(text(&ip("192.168.0.1")), "192.168.0.1");
+    assert!(b("is_ip", &[s("192.168.0.1")]));
+    assert!(!b("is_ip", &[s("192.168.0.1.0")]));
+    assert!(b("ip_is_canonical", &[s("127.0.0.1")]));
+    assert!(b("ip_is_canonical", &[s("2001:db8::68")]));
+    assert!(!b("ip_is_canonical", &[s("2001:DB8::68")]));
+    assert!(!b("ip_is_canonical", &[s("2001:db8::0:0:0:abcd")]));
+    assert_eq!(int_of(call("ip_family", &[ip("192.168.0.1")])), 4);
+    assert_eq!(int_of(call("ip_family", &[ip("2001:db8::68")])), 6);
+    let cases = [
+        ("ip_is_unspecified", "0.0.0.0", true),
+        ("ip_is_unspecified", "127.0.0.1", false),
+        ("ip_is_unspecified", "::", true),
+        ("ip_is_unspecified", "::1", false),
+        ("ip_is_loopback", "127.0.0.1", true),
+        ("ip_is_loopback", "1.2.3.4", false),
+        ("ip_is_loopback", "::1", true),
+        ("ip_is_loopback", "2001:db8::abcd", false),
+        ("ip_is_link_local_multicast", "224.0.0.1", true),
+        ("ip_is_link_local_multicast", "224.0.1.1", false),
+        ("ip_is_link_local_multicast", "ff02::1", true),
+        ("ip_is_link_local_multicast", "fd00::1", false),
+        ("ip_is_link_local_unicast", "169.254.169.254", true),
+        ("ip_is_link_local_unicast", "192.168.0.1", false),
+        ("ip_is_link_local_unicast", "fe80::1", true),
+        ("ip_is_link_local_unicast", "fd80::1", false),
+        ("ip_is_global_unicast", "192.168.0.1", true),
+        ("ip_is_global_unicast", "255.255.255.255", false),
+        ("ip_is_global_unicast", "2001:db8::abcd", true),
+        ("ip_is_global_unicast", "ff00::1", false),
+    ];
+    for (id, addr, want) in cases {
+        assert_eq!(b(id, &[ip(addr)]), want, "{id}({addr})");
+    }
+    let c4 = cidr("192.168.0.0/24");
+    assert!(b("cidr_contains_ip_ip", &[c4.clone(), ip("192.168.0.1")]));
+    assert!(!b("cidr_contains_ip_ip", &[c4.clone(), ip("192.168.1.1")]));
+    assert!(b(
+        "cidr_contains_ip_string",
+        &[c4.clone(), s("192.168.0.1")]
+    ));
+    assert!(!b(
+        "cidr_contains_ip_string",
+        &[c4.clone(), s("192.168.1.1")]
+    ));
+    assert!(b(
+        "cidr_contains_cidr",
+        &[c4.clone(), cidr("192.168.0.0/25")]
+    ));
+    assert!(b(
+        "cidr_contains_cidr",
+        &[c4.clone(), cidr("192.168.0.1/32")]
+    ));
+    assert!(!b(
+        "cidr_contains_cidr",
+        &[c4.clone(), cidr("192.168.0.0/23")]
+    ));
+    assert!(!b(
+        "cidr_contains_cidr",
+        &[c4.clone(), cidr("192.169.0.1/32")]
+    ));
+    assert!(b(
+        "cidr_contains_cidr_string",
+        &[c4.clone(), s("192.168.0.0/25")]
+    ));
+    assert!(!b(
+        "cidr_contains_cidr_string",
+        &[c4.clone(), s("192.168.0.0/23")]
+    ));
+    assert_eq!(ok(call("cidr_ip", &[c4.clone()])), ip("192.168.0.0"));
+    assert_eq!(ok(call("cidr_masked", &[c4.clone()])), c4);
+    assert_eq!(
+        ok(call("cidr_masked", &[cidr("192.168.0.1/24")])),
+        cidr("192.168.0.0/24")
+    );
+    assert_eq!(int_of(call("cidr_prefix_length", &[c4.clone()])), 24);
+    let c6 = cidr("2001:db8::/32");
+    assert!(b("cidr_contains_ip_ip", &[c6.clone(), ip("2001:db8::1")]));
+    assert!(!b("cidr_contains_ip_ip", &[c6.clone(), ip("2001:dc8::1")]));
+    assert!(!b("cidr_contains_ip_ip", &[c6.clone(), ip("192.168.1.1")]));
+    assert!(!b(
+        "cidr_contains_ip_ip",
+        &[cidr("192.168.1.1/32"), ip("2001:db8::1")]
+    ));
+    assert!(b(
+        "cidr_contains_cidr",
+        &[c6.clone(), cidr("2001:db8::/33")]
+    ));
+    assert!(!b(
+        "cidr_contains_cidr",
+        &[c6.clone(), cidr("2001:db8::/31")]
+    ));
+    assert!(!b("cidr_contains_cidr", &[c6.clone(), cidr("10.0.0.0/8")]));
+    assert!(!b("cidr_contains_cidr", &[cidr("0.0.0.0/0"), cidr("::/0")]));
+    assert_eq!(
+        ok(call("cidr_masked", &[cidr("2001:db8:1::/32")])),
+        cidr("2001:db8::/32")
+    );
+    assert_eq!(ok(call("cidr_ip", &[c6.clone()])), ip("2001:db8::"));
+    assert_eq!(text(&ok(call("cidr_to_string", &[c4]))), "192.168.0.0/24");
+    // Host bits are kept by cidr() and ip(), and count for equality.
+    let host = cidr("192.168.0.1/16");
+    assert_eq!(text(&host), "192.168.0.1/16");
+    assert_eq!(ok(call("cidr_ip", &[host.clone()])), ip("192.168.0.1"));
+    assert_ne!(host, cidr("192.168.0.0/16"));
+    assert_eq!(cidr("127.0.0.1/24"), cidr("127.0.0.1/24"));
+    assert_ne!(cidr("2001:db8::/32"), cidr("10.0.0.1/32"));
+    assert_ne!(ip("0.0.0.0"), ip("::"));
+    assert_eq!(ip("2001:db8::1"), ip("2001:DB8::1"));
+    assert_ne!(ip("::"), ip("::ffff"));
+}
+
+#[test]
+fn canonical_text() {
+    for (input, want) in [
+        ("2001:DB8::68", "2001:db8::68"),
+        ("2001:db8:0:0:0:0:0:68", "2001:db8::68"),
+        ("0:0:0:0:0:0:0:0", "::"),
+        ("0:0:0:0:0:0:0:1", "::1"),
+        ("1:0:0:0:0:0:0:0", "1::"),
+        ("1:0:1:0:1:0:1:0", "1:0:1:0:1:0:1:0"),
+        ("1:0:0:1:0:0:0:1", "1:0:0:1::1"),
+        ("1:0:0:1:1:0:0:1", "1::1:1:0:0:1"),
+        ("0001:0db8:0000:0000:0000:0000:0000:000a", "1:db8::a"),
+        ("::ffff", "::ffff"),
+        ("::1.2.3.4", "::102:304"),
+        ("ffff::1.2.3.4", "ffff::102:304"),
+    ] {
+        assert_eq!(text(&ip(input)), want, "{input}");
+        assert_eq!(
+            bool_of(call("ip_is_canonical", &[s(input)])),
+            input == want,
+            "{input}"
+        );
+    }
+    let (mapped, _) = netip::parse_addr("0:0:0:0:0:ffff:0102:0304").unwrap();
+    assert_eq!(mapped.to_string(), "::ffff:1.2.3.4");
+    assert!(mapped.is_4in6());
+    assert_eq!(mapped.unmap(), Addr::V4([1, 2, 3, 4]));
+    assert_eq!(
+        netip::parse_prefix("::ffff:1.2.3.4/120")
+            .unwrap()
+            .to_string(),
+        "::ffff:1.2.3.4/120"
+    );
+}
+
+#[test]
+fn quoting_in_messages() {
+    assert_eq!(
+        err(call(
+            "string_to_ip",
+            &[s("a\"b\\\n\u{a0}\u{1F600}\u{e000}\u{10ffff}")]
+        ))
+        .message,
+        "IP Address \"a\\\"b\\\\\\n\\u00a0\u{1F600}\\ue000\\U0010ffff\" parse error during \
+         conversion from string: ParseAddr(\"a\\\"b\\\\\\n\\u00a0\u{1F600}\\ue000\\U0010ffff\"): \
+         unable to parse IP"
+    );
+    assert_eq!(
+        netip::quote("\u{7}\u{0}\u{7f}\u{200b}é"),
+        "\"\\a\\x00\\x7f\\u200bé\""
+    );
+}
+
+#[test]
+fn values() {
+    let v = ip("10.0.0.1");
+    assert_eq!(v.type_name(), IP_TYPE);
+    assert_eq!(v.cost_size(), 4);
+    assert_eq!(ip("::1").cost_size(), 16);
+    let c = cidr("10.0.0.0/8");
+    assert_eq!(c.type_name(), CIDR_TYPE);
+    assert_eq!(c.cost_size(), 1);
+    assert_eq!(cidr("0.0.0.0/0").cost_size(), 0);
+    assert_eq!(cidr("10.0.0.0/9").cost_size(), 2);
+    assert_eq!(cidr("::/128").cost_size(), 16);
+    assert_eq!(cidr("::/127").cost_size(), 16);
+    // An IP is never equal to a CIDR nor to another library's value.
+    assert_ne!(ip("10.0.0.0"), c);
+    match (&v, &c) {
+        (Value::Opaque(a), Value::Opaque(b)) => {
+            assert!(a.as_any().downcast_ref::<Ip>().is_some());
+            assert!(b.as_any().downcast_ref::<Cidr>().is_some());
+            assert!(!a.equals(b.as_ref()));
+            assert!(!b.equals(a.as_ref()));
+        }
+        _ => panic!("opaque values expected"),
+    }
+}
+
+#[test]
+fn wrong_argument_types() {
+    let v4 = ip("10.0.0.1");
+    let c = cidr("10.0.0.0/8");
+    let cases: Vec<(&str, Vec<Value<'static>>)> = vec![
+        ("string_to_ip", vec![Value::Int(1)]),
+        ("string_to_ip", vec![v4.clone()]),
+        ("string_to_ip", vec![]),
+        ("string_to_ip", vec![s("1.2.3.4"), s("1.2.3.4")]),
+        ("is_ip", vec![c.clone()]),
+        ("ip_is_canonical", vec![Value::Null]),
+        ("ip_family", vec![c.clone()]),
+        ("ip_family", vec![s("10.0.0.1")]),
+        ("ip_is_unspecified", vec![c.clone()]),
+        ("ip_is_loopback", vec![Value::Bool(true)]),
+        ("ip_is_link_local_multicast", vec![]),
+        ("ip_is_link_local_unicast", vec![v4.clone(), v4.clone()]),
+        ("ip_is_global_unicast", vec![s("::1")]),
+        ("ip_to_string", vec![c.clone()]),
+        ("string_to_cidr", vec![v4.clone()]),
+        ("is_cidr", vec![Value::Int(3)]),
+        ("cidr_contains_ip_string", vec![v4.clone(), s("10.0.0.1")]),
+        ("cidr_contains_ip_string", vec![c.clone(), v4.clone()]),
+        ("cidr_contains_ip_ip", vec![c.clone(), s("10.0.0.1")]),
+        ("cidr_contains_ip_ip", vec![c.clone(), c.clone()]),
+        ("cidr_contains_ip_ip", vec![v4.clone(), v4.clone()]),
+        (
+            "cidr_contains_cidr_string",
+            vec![v4.clone(), s("10.0.0.0/8")],
+        ),
+        ("cidr_contains_cidr_string", vec![c.clone(), c.clone()]),
+        ("cidr_contains_cidr", vec![c.clone(), s("10.0.0.0/8")]),
+        ("cidr_contains_cidr", vec![c.clone(), v4.clone()]),
+        ("cidr_contains_cidr", vec![c.clone()]),
+        ("cidr_ip", vec![v4.clone()]),
+        ("cidr_prefix_length", vec![s("10.0.0.0/8")]),
+        ("cidr_masked", vec![v4.clone()]),
+        ("cidr_to_string", vec![v4.clone()]),
+    ];
+    for (id, args) in cases {
+        let e = err(call(id, &args));
+        assert_eq!(e.kind, ErrorKind::NoSuchOverload, "{id}");
+        assert!(e.message.starts_with("no such overload"), "{id}");
+    }
+}
+
+#[test]
+fn every_declared_overload_is_implemented() {
+    use matchcond_syntax::decls::{library_functions, Library};
+    let mut count = 0;
+    for lib in [Library::K8sIp, Library::K8sCidr] {
+        for f in library_functions(lib) {
+            for o in f.overloads {
+                assert!(implementation(o.id).is_some(), "{}: {}", f.name, o.id);
+                count += 1;
+            }
+        }
+    }
+    assert_eq!(count, 20);
+}
