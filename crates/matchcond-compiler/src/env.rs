@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use matchcond_syntax::checker::CheckerEnv;
-use matchcond_syntax::decls::{library_functions, library_types, Library};
+use matchcond_syntax::decls::{library_functions, library_struct_types, library_types, Library};
 use matchcond_syntax::{ParserOptions, Type};
 
 /// A Kubernetes minor version (`1.34`).
@@ -284,6 +284,9 @@ pub(crate) fn checker_env(features: &Features, variables: &[(String, Type)]) -> 
         env.add_functions(fs);
         for (name, t) in library_types(*lib) {
             env.type_idents.insert(name.to_string(), t);
+        }
+        for name in library_struct_types(*lib) {
+            env.unresolved_struct_types.insert(name.to_string());
         }
     }
     env

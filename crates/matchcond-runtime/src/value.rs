@@ -66,6 +66,15 @@ pub trait Opaque: Send + Sync + fmt::Debug + 'static {
     fn text(&self) -> String {
         format!("{self:?}")
     }
+    /// `==` with this value on the left: `None` when the library's `Equal` rejects the other
+    /// value (cel-go's "no such overload"). By default only a value of the same type
+    /// compares, through [`Opaque::equals`].
+    fn equal_value(&self, other: &Value<'_>) -> Option<bool> {
+        match other {
+            Value::Opaque(o) if o.type_name() == self.type_name() => Some(self.equals(o.as_ref())),
+            _ => None,
+        }
+    }
 }
 
 /// A string, borrowed or shared.

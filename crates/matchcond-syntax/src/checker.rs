@@ -27,6 +27,9 @@ pub struct CheckerEnv {
     pub functions: HashMap<String, Function>,
     /// Reject list and map literals whose elements have different types.
     pub homogeneous_aggregate_literals: bool,
+    /// Object (struct) types that no type provider describes (the authorizer library's
+    /// types): selecting a field of one is `unexpected failed resolution of '<type>'`.
+    pub unresolved_struct_types: std::collections::HashSet<String>,
 }
 
 impl CheckerEnv {
@@ -421,6 +424,10 @@ impl<'e> Checker<'e> {
                 Type::Dyn
             }
             t if is_dyn_or_error(t) => Type::Dyn,
+            Type::Named(name, _) if self.env.unresolved_struct_types.contains(name.as_ref()) => {
+                self.error(e, format!("unexpected failed resolution of '{name}'"));
+                Type::Error
+            }
             other => {
                 let msg = format!(
                     "type '{}' does not support field selection",

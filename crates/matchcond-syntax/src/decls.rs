@@ -118,6 +118,20 @@ pub fn library_functions(lib: Library) -> Vec<Function> {
     }
 }
 
+/// Object types a library declares without a type provider for their fields.
+pub fn library_struct_types(lib: Library) -> Vec<&'static str> {
+    match lib {
+        Library::K8sAuthz => vec![
+            "kubernetes.authorization.Authorizer",
+            "kubernetes.authorization.PathCheck",
+            "kubernetes.authorization.GroupCheck",
+            "kubernetes.authorization.ResourceCheck",
+            "kubernetes.authorization.Decision",
+        ],
+        _ => Vec::new(),
+    }
+}
+
 /// The type names a library declares, usable as type values (`type(x) == net.IP`).
 pub fn library_types(lib: Library) -> Vec<(&'static str, Type)> {
     match lib {

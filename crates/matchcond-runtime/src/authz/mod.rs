@@ -390,6 +390,10 @@ macro_rules! opaque {
             fn equals(&self, _other: &dyn Opaque) -> bool {
                 false
             }
+            /// `==` on these values is "no such overload" in cel-go.
+            fn equal_value(&self, _other: &crate::value::Value<'_>) -> Option<bool> {
+                None
+            }
             fn as_any(&self) -> &dyn Any {
                 self
             }

@@ -34,11 +34,18 @@ pub static FUNCTIONS: &[(&str, Function)] = &[
         _ => Err(EvalError::no_such_overload("@not_strictly_false", a)),
     }),
     // Equality.
+    // A library value on the left decides: its `Equal` may reject the other value, which is
+    // an error for `==` and makes `!=` true (cel-go's evalNe tests `Equal(..) != true`).
     ("equals", |a| match a {
+        [Value::Opaque(o), y] => match o.equal_value(y) {
+            Some(b) => Ok(Value::Bool(b)),
+            None => Err(EvalError::no_such_overload("_==_", a)),
+        },
         [x, y] => Ok(Value::Bool(values_equal(x, y))),
         _ => Err(EvalError::no_such_overload("_==_", a)),
     }),
     ("not_equals", |a| match a {
+        [Value::Opaque(o), y] => Ok(Value::Bool(o.equal_value(y) != Some(true))),
         [x, y] => Ok(Value::Bool(!values_equal(x, y))),
         _ => Err(EvalError::no_such_overload("_!=_", a)),
     }),

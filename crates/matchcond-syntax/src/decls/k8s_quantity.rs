@@ -25,9 +25,17 @@ pub(crate) fn functions() -> Vec<Function> {
         ),
         func(
             "isQuantity",
-            vec![ov("is_quantity_string", false, vec![Type::String], Type::Bool)],
+            vec![ov(
+                "is_quantity_string",
+                false,
+                vec![Type::String],
+                Type::Bool,
+            )],
         ),
-        func("sign", vec![ov("quantity_sign", false, vec![q()], Type::Int)]),
+        func(
+            "sign",
+            vec![ov("quantity_sign", false, vec![q()], Type::Int)],
+        ),
         member(
             "isGreaterThan",
             "quantity_is_greater_than",
@@ -40,7 +48,12 @@ pub(crate) fn functions() -> Vec<Function> {
             vec![q(), q()],
             Type::Bool,
         ),
-        member("compareTo", "quantity_compare_to", vec![q(), q()], Type::Int),
+        member(
+            "compareTo",
+            "quantity_compare_to",
+            vec![q(), q()],
+            Type::Int,
+        ),
         member(
             "asApproximateFloat",
             "quantity_get_float",
@@ -78,7 +91,10 @@ mod tests {
     #[test]
     fn sign_is_global_only() {
         let fns = functions();
-        let sign = fns.iter().find(|f| f.name == "sign").map(|f| f.overloads.clone());
+        let sign = fns
+            .iter()
+            .find(|f| f.name == "sign")
+            .map(|f| f.overloads.clone());
         assert_eq!(
             sign,
             Some(vec![ov("quantity_sign", false, vec![q()], Type::Int)])

@@ -118,7 +118,10 @@ impl Semver {
             pre: Vec::new(),
             build: Vec::new(),
         };
-        for p in pre.map(|p| p.split('.').collect::<Vec<_>>()).unwrap_or_default() {
+        for p in pre
+            .map(|p| p.split('.').collect::<Vec<_>>())
+            .unwrap_or_default()
+        {
             if p.is_empty() {
                 return Err("Prerelease is empty".to_owned());
             }
@@ -139,7 +142,10 @@ impl Semver {
                 ));
             }
         }
-        for b in build.map(|b| b.split('.').collect::<Vec<_>>()).unwrap_or_default() {
+        for b in build
+            .map(|b| b.split('.').collect::<Vec<_>>())
+            .unwrap_or_default()
+        {
             if b.is_empty() {
                 return Err("Build meta data is empty".to_owned());
             }
@@ -189,7 +195,8 @@ impl Semver {
 
     /// Precedence (`Version.Compare`).
     pub fn compare(&self, other: &Semver) -> Ordering {
-        let core = (self.major, self.minor, self.patch).cmp(&(other.major, other.minor, other.patch));
+        let core =
+            (self.major, self.minor, self.patch).cmp(&(other.major, other.minor, other.patch));
         if core != Ordering::Equal {
             return core;
         }
@@ -342,13 +349,34 @@ mod tests {
     fn parse_errors() {
         assert_eq!(err(""), "Version string empty");
         assert_eq!(err("v1.0"), "No Major.Minor.Patch elements found");
-        assert_eq!(err("v1.0.0"), "Invalid character(s) found in major number \"v1\"");
-        assert_eq!(err("01.1.1"), "Major number must not contain leading zeroes \"01\"");
-        assert_eq!(err("1.01.1"), "Minor number must not contain leading zeroes \"01\"");
-        assert_eq!(err("1.1.01"), "Patch number must not contain leading zeroes \"01\"");
-        assert_eq!(err("1. 0.0"), "Invalid character(s) found in minor number \" 0\"");
-        assert_eq!(err("1.0.0 "), "Invalid character(s) found in patch number \"0 \"");
-        assert_eq!(err("1..0"), "strconv.ParseUint: parsing \"\": invalid syntax");
+        assert_eq!(
+            err("v1.0.0"),
+            "Invalid character(s) found in major number \"v1\""
+        );
+        assert_eq!(
+            err("01.1.1"),
+            "Major number must not contain leading zeroes \"01\""
+        );
+        assert_eq!(
+            err("1.01.1"),
+            "Minor number must not contain leading zeroes \"01\""
+        );
+        assert_eq!(
+            err("1.1.01"),
+            "Patch number must not contain leading zeroes \"01\""
+        );
+        assert_eq!(
+            err("1. 0.0"),
+            "Invalid character(s) found in minor number \" 0\""
+        );
+        assert_eq!(
+            err("1.0.0 "),
+            "Invalid character(s) found in patch number \"0 \""
+        );
+        assert_eq!(
+            err("1..0"),
+            "strconv.ParseUint: parsing \"\": invalid syntax"
+        );
         assert_eq!(
             err("18446744073709551616.0.0"),
             "strconv.ParseUint: parsing \"18446744073709551616\": value out of range"
@@ -359,13 +387,19 @@ mod tests {
             err("1.0.0-01"),
             "Numeric PreRelease version must not contain leading zeroes \"01\""
         );
-        assert_eq!(err("1.0.0-a_b"), "Invalid character(s) found in prerelease \"a_b\"");
+        assert_eq!(
+            err("1.0.0-a_b"),
+            "Invalid character(s) found in prerelease \"a_b\""
+        );
         assert_eq!(err("1.0.0+"), "Build meta data is empty");
         assert_eq!(
             err("1.0.0+a+b"),
             "Invalid character(s) found in build meta data \"a+b\""
         );
-        assert_eq!(err("1.0.0+é"), "Invalid character(s) found in build meta data \"é\"");
+        assert_eq!(
+            err("1.0.0+é"),
+            "Invalid character(s) found in build meta data \"é\""
+        );
         assert_eq!(
             Semver::parse_normalized("1-beta").unwrap_err(),
             "short version cannot contain PreRelease/Build meta data"
@@ -421,7 +455,11 @@ mod tests {
     #[test]
     fn functions() {
         let call = |id: &str, args: &[Value<'static>]| {
-            let f = FUNCTIONS.iter().find(|(n, _)| *n == id).map(|(_, f)| *f).unwrap();
+            let f = FUNCTIONS
+                .iter()
+                .find(|(n, _)| *n == id)
+                .map(|(_, f)| *f)
+                .unwrap();
             f(args)
         };
         let s = |t: &'static str| Value::String(crate::value::Str::Borrowed(t));

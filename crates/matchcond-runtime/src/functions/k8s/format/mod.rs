@@ -14,8 +14,7 @@ use crate::value::{Opaque, Optional, Value};
 pub const TYPE_NAME: &str = "kubernetes.NamedFormat";
 
 /// kube-openapi's `strfmt.UUIDPattern` (its length is the format's regex size).
-const UUID_PATTERN: &str =
-    "(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$";
+const UUID_PATTERN: &str = "(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$";
 /// kube-openapi's `strfmt.DateTimePattern`.
 const DATE_TIME_PATTERN: &str =
     "^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$";
@@ -212,7 +211,11 @@ fn qualified_name(s: &[u8]) -> Vec<String> {
     if !is_label_key_name(name) {
         errs.push(format!(
             "name part {}",
-            regex_error(LABEL_KEY_MSG, LABEL_KEY_FMT, &["MyName", "my.name", "123-abc"])
+            regex_error(
+                LABEL_KEY_MSG,
+                LABEL_KEY_FMT,
+                &["MyName", "my.name", "123-abc"]
+            )
         ));
     }
     errs
@@ -299,7 +302,8 @@ fn is_date(s: &[u8]) -> bool {
     let year: Option<u32> = [y0, y1, y2, y3].iter().try_fold(0u32, |acc, d| {
         d.is_ascii_digit().then(|| acc * 10 + u32::from(**d - b'0'))
     });
-    let (Some(year), Some(month), Some(day)) = (year, two_digits(&[*m0, *m1]), two_digits(&[*d0, *d1]))
+    let (Some(year), Some(month), Some(day)) =
+        (year, two_digits(&[*m0, *m1]), two_digits(&[*d0, *d1]))
     else {
         return false;
     };
@@ -318,9 +322,7 @@ fn is_date(s: &[u8]) -> bool {
 fn is_zone(s: &[u8]) -> bool {
     match s {
         [b'z'] => true,
-        [b'+' | b'-', a, b, b':', c, d] => {
-            [a, b, c, d].iter().all(|x| x.is_ascii_digit())
-        }
+        [b'+' | b'-', a, b, b':', c, d] => [a, b, c, d].iter().all(|x| x.is_ascii_digit()),
         _ => false,
     }
 }
@@ -538,14 +540,20 @@ pub static FUNCTIONS: &[(&str, Function)] = &[
         _ => Err(EvalError::no_such_overload("validate", a)),
     }),
     ("format.dns1123Label", |a| constant("dns1123Label", a)),
-    ("format.dns1123Subdomain", |a| constant("dns1123Subdomain", a)),
+    ("format.dns1123Subdomain", |a| {
+        constant("dns1123Subdomain", a)
+    }),
     ("format.dns1035Label", |a| constant("dns1035Label", a)),
     ("format.qualifiedName", |a| constant("qualifiedName", a)),
-    ("format.dns1123LabelPrefix", |a| constant("dns1123LabelPrefix", a)),
+    ("format.dns1123LabelPrefix", |a| {
+        constant("dns1123LabelPrefix", a)
+    }),
     ("format.dns1123SubdomainPrefix", |a| {
         constant("dns1123SubdomainPrefix", a)
     }),
-    ("format.dns1035LabelPrefix", |a| constant("dns1035LabelPrefix", a)),
+    ("format.dns1035LabelPrefix", |a| {
+        constant("dns1035LabelPrefix", a)
+    }),
     ("format.labelValue", |a| constant("labelValue", a)),
     ("format.uri", |a| constant("uri", a)),
     ("format.uuid", |a| constant("uuid", a)),

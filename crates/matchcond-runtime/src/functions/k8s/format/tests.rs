@@ -14,12 +14,27 @@ const LABEL_VALUE: &str = "a valid label must be an empty string or consist of a
 #[test]
 fn library_test_messages() {
     assert_eq!(validate("dns1123Label", "contains a space"), vec![LABEL]);
-    assert_eq!(validate("dns1123Subdomain", "contains a space"), vec![SUBDOMAIN]);
+    assert_eq!(
+        validate("dns1123Subdomain", "contains a space"),
+        vec![SUBDOMAIN]
+    );
     assert_eq!(validate("dns1035Label", "contains a space"), vec![DNS1035]);
-    assert_eq!(validate("qualifiedName", "contains a space"), vec![NAME_PART]);
-    assert_eq!(validate("dns1123LabelPrefix", "contains a space-"), vec![LABEL]);
-    assert_eq!(validate("dns1123SubdomainPrefix", "contains a space-"), vec![SUBDOMAIN]);
-    assert_eq!(validate("dns1035LabelPrefix", "contains a space-"), vec![DNS1035]);
+    assert_eq!(
+        validate("qualifiedName", "contains a space"),
+        vec![NAME_PART]
+    );
+    assert_eq!(
+        validate("dns1123LabelPrefix", "contains a space-"),
+        vec![LABEL]
+    );
+    assert_eq!(
+        validate("dns1123SubdomainPrefix", "contains a space-"),
+        vec![SUBDOMAIN]
+    );
+    assert_eq!(
+        validate("dns1035LabelPrefix", "contains a space-"),
+        vec![DNS1035]
+    );
     assert_eq!(
         validate("labelValue", "my-cool-label-Value!!\n\n!!!"),
         vec![LABEL_VALUE]
@@ -43,7 +58,10 @@ fn library_test_messages() {
     }
     assert_eq!(validate("byte", "aGVsbG8"), vec!["invalid base64"]);
     assert_eq!(validate("date", "2020-01-32"), vec!["invalid date"]);
-    assert_eq!(validate("datetime", "2020-01-32T00:00:00Z"), vec!["invalid datetime"]);
+    assert_eq!(
+        validate("datetime", "2020-01-32T00:00:00Z"),
+        vec!["invalid datetime"]
+    );
 }
 
 #[test]
@@ -53,7 +71,10 @@ fn more_messages() {
         validate("dns1123Label", &long),
         vec!["must be no more than 63 characters"]
     );
-    assert_eq!(validate("dns1123Label", "a.b"), vec!["must not contain dots"]);
+    assert_eq!(
+        validate("dns1123Label", "a.b"),
+        vec!["must not contain dots"]
+    );
     assert_eq!(
         validate("dns1123Label", &format!("{long}."))[0],
         "must be no more than 63 characters"
@@ -73,7 +94,10 @@ fn more_messages() {
     );
     assert_eq!(
         validate("qualifiedName", "example.com/"),
-        vec!["name part must be non-empty".to_owned(), NAME_PART.to_owned()]
+        vec![
+            "name part must be non-empty".to_owned(),
+            NAME_PART.to_owned()
+        ]
     );
     assert_eq!(
         validate("qualifiedName", &format!("x/{long}")),
@@ -91,8 +115,14 @@ fn more_messages() {
         validate("uri", "foo"),
         vec!["parse \"foo\": invalid URI for request"]
     );
-    assert_eq!(validate("uuid", "123e4567e89b12d3a456426614174000"), Vec::<String>::new());
-    assert_eq!(validate("uuid", "123E4567-E89B-12D3-A456-426614174000"), Vec::<String>::new());
+    assert_eq!(
+        validate("uuid", "123e4567e89b12d3a456426614174000"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        validate("uuid", "123E4567-E89B-12D3-A456-426614174000"),
+        Vec::<String>::new()
+    );
     assert_eq!(
         validate("uuid", "123e4567-e89b-12d3-a456-42661417400"),
         vec!["does not match the UUID format"]
@@ -131,7 +161,11 @@ fn more_messages() {
 #[test]
 fn functions() {
     let call = |id: &str, args: &[Value<'static>]| {
-        let f = FUNCTIONS.iter().find(|(n, _)| *n == id).map(|(_, f)| *f).unwrap();
+        let f = FUNCTIONS
+            .iter()
+            .find(|(n, _)| *n == id)
+            .map(|(_, f)| *f)
+            .unwrap();
         f(args)
     };
     let s = |t: &'static str| Value::String(Str::Borrowed(t));
@@ -140,17 +174,26 @@ fn functions() {
         Value::Optional(Optional::None)
     ));
     let by_name = call("format-named", &[s("uuid")]).unwrap();
-    let Value::Optional(o) = by_name else { panic!() };
+    let Value::Optional(o) = by_name else {
+        panic!()
+    };
     let uuid = call("format.uuid", &[]).unwrap();
     assert!(crate::value::values_equal(&o.get().unwrap(), &uuid));
-    assert!(!crate::value::values_equal(&uuid, &call("format.date", &[]).unwrap()));
+    assert!(!crate::value::values_equal(
+        &uuid,
+        &call("format.date", &[]).unwrap()
+    ));
     let r = call("format-validate", &[uuid.clone(), s("x")]).unwrap();
     let Value::Optional(o) = r else { panic!() };
     assert_eq!(
         o.get().unwrap(),
         Value::list(vec![Value::string("does not match the UUID format")])
     );
-    let r = call("format-validate", &[uuid.clone(), s("123e4567e89b12d3a456426614174000")]).unwrap();
+    let r = call(
+        "format-validate",
+        &[uuid.clone(), s("123e4567e89b12d3a456426614174000")],
+    )
+    .unwrap();
     assert!(matches!(r, Value::Optional(Optional::None)));
     assert_eq!(
         call("format-validate", &[s("x"), s("y")]).unwrap_err().kind,

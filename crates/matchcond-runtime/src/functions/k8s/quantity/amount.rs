@@ -474,10 +474,7 @@ fn split(s: &[u8]) -> Result<Pieces<'_>, ParseError> {
     }
     let value = s.get(..pos).unwrap_or_default();
     let suffix_start = pos;
-    while s
-        .get(pos)
-        .is_some_and(|b| b"eEinumkKMGTP".contains(b))
-    {
+    while s.get(pos).is_some_and(|b| b"eEinumkKMGTP".contains(b)) {
         pos += 1;
     }
     if pos < end && matches!(s.get(pos), Some(b'-' | b'+')) {
@@ -831,7 +828,10 @@ mod tests {
             parse("1e2000000000000").map(|p| p.amount),
             parse("1n").map(|p| p.amount.as_dec()).map(Amount::Dec)
         );
-        assert_eq!(parse("12345678901234567890e2000000"), Err(ParseError::TooLarge));
+        assert_eq!(
+            parse("12345678901234567890e2000000"),
+            Err(ParseError::TooLarge)
+        );
         assert!(ParseError::Format
             .message()
             .contains("'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"));
@@ -894,7 +894,10 @@ mod tests {
         assert_eq!(sum("50k", "20", false), "50020");
         assert_eq!(sum("0", "1Ki", false), "1Ki");
         assert_eq!(sum("1Pi", "1Ki", true), "1099511627775Ki");
-        assert_eq!(sum("9223372036854775807", "1", false), "9223372036854775808");
+        assert_eq!(
+            sum("9223372036854775807", "1", false),
+            "9223372036854775808"
+        );
         assert_eq!(
             add(
                 &q("1e20000").amount,

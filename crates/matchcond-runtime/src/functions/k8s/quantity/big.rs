@@ -95,7 +95,9 @@ impl Nat {
     pub(crate) fn to_u128(&self) -> Option<u128> {
         let mut v: u128 = 0;
         for limb in self.limbs.iter().rev() {
-            v = v.checked_mul(u128::from(BASE))?.checked_add(u128::from(*limb))?;
+            v = v
+                .checked_mul(u128::from(BASE))?
+                .checked_add(u128::from(*limb))?;
         }
         Some(v)
     }

@@ -88,7 +88,13 @@ impl Quantity {
 
     /// The sum or difference, as `Quantity.Add` / `Quantity.Sub` give it on a copy.
     fn plus(&self, other: &Quantity, sub: bool) -> Result<Quantity, String> {
-        let (amount, format) = add(&self.current(), self.format, &other.current(), other.format, sub)?;
+        let (amount, format) = add(
+            &self.current(),
+            self.format,
+            &other.current(),
+            other.format,
+            sub,
+        )?;
         Ok(Quantity::new(amount, format, None))
     }
 
@@ -192,7 +198,9 @@ fn order_int(o: Ordering) -> i64 {
 }
 
 fn sum<'a>(x: &Quantity, y: &Quantity, sub: bool) -> Result<Value<'a>, EvalError> {
-    x.plus(y, sub).map(wrap).map_err(EvalError::invalid_argument)
+    x.plus(y, sub)
+        .map(wrap)
+        .map_err(EvalError::invalid_argument)
 }
 
 fn int_quantity(i: i64) -> Quantity {
@@ -229,7 +237,9 @@ pub static FUNCTIONS: &[(&str, Function)] = &[
         })
     }),
     ("quantity_compare_to", |a| {
-        binary("compareTo", a, |x, y| Ok(Value::Int(order_int(compared(x, y)?))))
+        binary("compareTo", a, |x, y| {
+            Ok(Value::Int(order_int(compared(x, y)?)))
+        })
     }),
     ("quantity_get_float", |a| {
         unary("asApproximateFloat", a, |q| {
@@ -247,7 +257,9 @@ pub static FUNCTIONS: &[(&str, Function)] = &[
     ("quantity_is_integer", |a| {
         unary("isInteger", a, |q| Ok(Value::Bool(q.as_i64().is_some())))
     }),
-    ("quantity_add", |a| binary("add", a, |x, y| sum(x, y, false))),
+    ("quantity_add", |a| {
+        binary("add", a, |x, y| sum(x, y, false))
+    }),
     ("quantity_add_int", |a| {
         with_int("add", a, |x, i| sum(x, &int_quantity(i), false))
     }),

@@ -69,7 +69,9 @@ fn library_examples() {
     assert_eq!(call("quantity_get_int", &[chain]).unwrap(), Value::Int(20));
     let big = q("9999999999999999999999999999999999999G");
     assert_eq!(
-        call("quantity_get_int", &[big.clone()]).unwrap_err().message,
+        call("quantity_get_int", &[big.clone()])
+            .unwrap_err()
+            .message,
         "cannot convert value to integer"
     );
     assert_eq!(
@@ -89,20 +91,35 @@ fn library_examples() {
 #[test]
 fn comparison_converts_the_receiver() {
     let x = q("1");
-    assert_eq!(call("quantity_is_integer", &[x.clone()]).unwrap(), Value::Bool(true));
+    assert_eq!(
+        call("quantity_is_integer", &[x.clone()]).unwrap(),
+        Value::Bool(true)
+    );
     // Comparing with an integer-backed quantity changes nothing.
     call("quantity_compare_to", &[x.clone(), q("2")]).unwrap();
-    assert_eq!(call("quantity_is_integer", &[x.clone()]).unwrap(), Value::Bool(true));
+    assert_eq!(
+        call("quantity_is_integer", &[x.clone()]).unwrap(),
+        Value::Bool(true)
+    );
     // As the argument of a comparison with a decimal-backed receiver, it stays too.
     call("quantity_compare_to", &[q("1Pi"), x.clone()]).unwrap();
-    assert_eq!(call("quantity_is_integer", &[x.clone()]).unwrap(), Value::Bool(true));
+    assert_eq!(
+        call("quantity_is_integer", &[x.clone()]).unwrap(),
+        Value::Bool(true)
+    );
     // As the receiver, it is converted.
     assert_eq!(
         call("quantity_is_less_than", &[x.clone(), q("1Pi")]).unwrap(),
         Value::Bool(true)
     );
-    assert_eq!(call("quantity_is_integer", &[x.clone()]).unwrap(), Value::Bool(false));
-    assert_eq!(call("quantity_get_float", &[x]).unwrap(), Value::Double(1.0));
+    assert_eq!(
+        call("quantity_is_integer", &[x.clone()]).unwrap(),
+        Value::Bool(false)
+    );
+    assert_eq!(
+        call("quantity_get_float", &[x]).unwrap(),
+        Value::Double(1.0)
+    );
 }
 
 #[test]
@@ -114,6 +131,12 @@ fn text_forms() {
     assert_eq!(text(q("1.5Gi")), "1536Mi");
     assert_eq!(text(q("200M")), "200M");
     assert_eq!(text(q("0.2G")), "200M");
-    assert_eq!(text(call("quantity_add", &[q("1Ki"), q("1Ki")]).unwrap()), "2Ki");
-    assert_eq!(text(call("quantity_add_int", &[q("0"), Value::Int(5)]).unwrap()), "5");
+    assert_eq!(
+        text(call("quantity_add", &[q("1Ki"), q("1Ki")]).unwrap()),
+        "2Ki"
+    );
+    assert_eq!(
+        text(call("quantity_add_int", &[q("0"), Value::Int(5)]).unwrap()),
+        "5"
+    );
 }

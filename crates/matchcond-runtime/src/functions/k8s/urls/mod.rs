@@ -270,7 +270,11 @@ fn parse_v4(s: &[u8]) -> Result<[u8; 4], String> {
     for (i, &c) in s.iter().enumerate() {
         if c.is_ascii_digit() {
             if dig_len == 1 && val == 0 {
-                return Err(addr_error(s, "IPv4 field has octet with leading zero", None));
+                return Err(addr_error(
+                    s,
+                    "IPv4 field has octet with leading zero",
+                    None,
+                ));
             }
             val = val * 10 + u32::from(c - b'0');
             dig_len += 1;
@@ -376,7 +380,11 @@ fn parse_v6(input: &[u8]) -> Result<(), String> {
             break;
         }
         if s.first() != Some(&b':') {
-            return Err(addr_error(input, "unexpected character, want colon", Some(s)));
+            return Err(addr_error(
+                input,
+                "unexpected character, want colon",
+                Some(s),
+            ));
         } else if s.len() == 1 {
             return Err(addr_error(
                 input,
@@ -522,7 +530,11 @@ fn parse_host(scheme: &[u8], host: &[u8]) -> Result<Vec<u8>, String> {
             if let Some(first) = host.iter().position(|&b| b == b':') {
                 let last = host.iter().rposition(|&b| b == b':').unwrap_or(first);
                 let strict = scheme == b"http" || scheme == b"https";
-                let i = if last != first && !strict { last } else { first };
+                let i = if last != first && !strict {
+                    last
+                } else {
+                    first
+                };
                 let colon_port = host.get(i..).unwrap_or_default();
                 if !valid_optional_port(colon_port) {
                     return Err(invalid_port(colon_port));
@@ -631,8 +643,7 @@ impl Url {
 
     /// Go's `url.ParseRequestURI`, with its error text.
     pub fn parse_request_uri(raw: &str) -> Result<Url, String> {
-        Url::parse_inner(raw.as_bytes(), true)
-            .map_err(|e| format!("parse {}: {e}", quote(raw)))
+        Url::parse_inner(raw.as_bytes(), true).map_err(|e| format!("parse {}: {e}", quote(raw)))
     }
 
     /// Go's `url.Parse`, with its error text.
@@ -852,7 +863,9 @@ pub static FUNCTIONS: &[(&str, Function)] = &[
     ("url_get_scheme", |a| {
         getter("getScheme", a, |u| string_value(&u.scheme))
     }),
-    ("url_get_host", |a| getter("getHost", a, |u| string_value(&u.host))),
+    ("url_get_host", |a| {
+        getter("getHost", a, |u| string_value(&u.host))
+    }),
     ("url_get_hostname", |a| {
         getter("getHostname", a, |u| string_value(u.split_host_port().0))
     }),

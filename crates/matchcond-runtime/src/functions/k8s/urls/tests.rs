@@ -26,7 +26,10 @@ fn get(id: &str, text: &'static str) -> String {
 }
 
 fn url_err(text: &'static str) -> String {
-    call("string_to_url", &[s(text)]).unwrap_err().message.to_string()
+    call("string_to_url", &[s(text)])
+        .unwrap_err()
+        .message
+        .to_string()
 }
 
 #[test]
@@ -39,7 +42,10 @@ fn accessors() {
     assert_eq!(get("url_get_escaped_path", u), "/a%2Fb/c");
     assert_eq!(get("url_get_host", "http://[::1]:80/"), "[::1]:80");
     assert_eq!(get("url_get_hostname", "http://[::1]:80/"), "::1");
-    assert_eq!(get("url_get_hostname", "http://[fe80::1%25en0]/"), "fe80::1%en0");
+    assert_eq!(
+        get("url_get_hostname", "http://[fe80::1%25en0]/"),
+        "fe80::1%en0"
+    );
     assert_eq!(get("url_get_port", "http://example.com/"), "");
     assert_eq!(get("url_get_scheme", "HTTPS://example.com"), "https");
     assert_eq!(get("url_get_escaped_path", "/a b"), "/a%20b");
@@ -52,7 +58,11 @@ fn accessors() {
 
 #[test]
 fn query() {
-    let q = call("url_get_query", &[url("https://x/?a=1&b=2&a=3&c&d=%20+&e=%zz&f;g=1")]).unwrap();
+    let q = call(
+        "url_get_query",
+        &[url("https://x/?a=1&b=2&a=3&c&d=%20+&e=%zz&f;g=1")],
+    )
+    .unwrap();
     let Value::Map(m) = q else { panic!() };
     let got: Vec<(String, Vec<String>)> = m
         .iter()
@@ -80,9 +90,15 @@ fn query() {
 #[test]
 fn errors() {
     let p = "URL parse error during conversion from string: ";
-    assert_eq!(url_err("foo"), format!("{p}parse \"foo\": invalid URI for request"));
+    assert_eq!(
+        url_err("foo"),
+        format!("{p}parse \"foo\": invalid URI for request")
+    );
     assert_eq!(url_err(""), format!("{p}parse \"\": empty url"));
-    assert_eq!(url_err(":x"), format!("{p}parse \":x\": missing protocol scheme"));
+    assert_eq!(
+        url_err(":x"),
+        format!("{p}parse \":x\": missing protocol scheme")
+    );
     assert_eq!(
         url_err("http://a\nb"),
         format!("{p}parse \"http://a\\nb\": net/url: invalid control character in URL")
@@ -138,7 +154,10 @@ fn errors() {
         call("is_url_string", &[s("/just/a/path")]).unwrap(),
         Value::Bool(true)
     );
-    assert_eq!(call("is_url_string", &[s("x/y")]).unwrap(), Value::Bool(false));
+    assert_eq!(
+        call("is_url_string", &[s("x/y")]).unwrap(),
+        Value::Bool(false)
+    );
     assert_eq!(
         call("string_to_url", &[Value::Int(1)]).unwrap_err().kind,
         crate::error::ErrorKind::NoSuchOverload
@@ -149,16 +168,28 @@ fn errors() {
 fn parse_addr_errors() {
     let e = |t: &str| parse_addr(t.as_bytes()).unwrap_err();
     assert_eq!(e("2001:db8:::68"), "ParseAddr(\"2001:db8:::68\"): each colon-separated field must have at least one digit (at \":68\")");
-    assert_eq!(e("1.2.3.4.5"), "ParseAddr(\"1.2.3.4.5\"): IPv4 address too long");
-    assert_eq!(e("fe80::1%"), "ParseAddr(\"fe80::1%\"): zone must be a non-empty string");
+    assert_eq!(
+        e("1.2.3.4.5"),
+        "ParseAddr(\"1.2.3.4.5\"): IPv4 address too long"
+    );
+    assert_eq!(
+        e("fe80::1%"),
+        "ParseAddr(\"fe80::1%\"): zone must be a non-empty string"
+    );
     assert_eq!(e("abc"), "ParseAddr(\"abc\"): unable to parse IP");
     assert_eq!(e("%x"), "ParseAddr(\"%x\"): missing IPv6 address");
     assert_eq!(
         e("::1.2.3"),
         "ParseAddr(\"::1.2.3\"): ParseAddr(\"1.2.3\"): IPv4 address too short (at \"1.2.3\")"
     );
-    assert_eq!(e("1:2:3:4:5:6:7:8:9"), "ParseAddr(\"1:2:3:4:5:6:7:8:9\"): trailing garbage after address (at \"9\")");
-    assert_eq!(e("1:2:3:4:5:6:7::8"), "ParseAddr(\"1:2:3:4:5:6:7::8\"): the :: must expand to at least one field of zeros");
+    assert_eq!(
+        e("1:2:3:4:5:6:7:8:9"),
+        "ParseAddr(\"1:2:3:4:5:6:7:8:9\"): trailing garbage after address (at \"9\")"
+    );
+    assert_eq!(
+        e("1:2:3:4:5:6:7::8"),
+        "ParseAddr(\"1:2:3:4:5:6:7::8\"): the :: must expand to at least one field of zeros"
+    );
     assert_eq!(parse_addr(b"::ffff:1.2.3.4"), Ok(Addr::V6));
     assert_eq!(parse_addr(b"1.2.3.4"), Ok(Addr::V4));
 }
@@ -169,11 +200,20 @@ fn text_and_equality() {
         Value::Opaque(o) => o.text(),
         _ => String::new(),
     };
-    assert_eq!(text(url("HTTPS://Example.com/a%2fb?q#f g")), "https://Example.com/a%2fb?q#f%20g");
+    assert_eq!(
+        text(url("HTTPS://Example.com/a%2fb?q#f g")),
+        "https://Example.com/a%2fb?q#f%20g"
+    );
     assert_eq!(text(url("https:/path")), "https:/path");
     assert_eq!(text(url("https:///path")), "https:///path");
     assert_eq!(text(url("mailto:a@b")), "mailto:a@b");
     assert_eq!(text(url("/a:b/c")), "/a:b/c");
-    assert!(crate::value::values_equal(&url("https://x/a b"), &url("https://x/a%20b")));
-    assert!(!crate::value::values_equal(&url("https://x/"), &url("https://x")));
+    assert!(crate::value::values_equal(
+        &url("https://x/a b"),
+        &url("https://x/a%20b")
+    ));
+    assert!(!crate::value::values_equal(
+        &url("https://x/"),
+        &url("https://x")
+    ));
 }
