@@ -464,8 +464,14 @@ mod tests {
         };
         let s = |t: &'static str| Value::String(crate::value::Str::Borrowed(t));
         let v = call("string_to_semver", &[s("18446744073709551615.2.3")]).unwrap();
-        assert_eq!(call("semver_major", &[v.clone()]).unwrap(), Value::Int(-1));
-        assert_eq!(call("semver_minor", &[v.clone()]).unwrap(), Value::Int(2));
+        assert_eq!(
+            call("semver_major", std::slice::from_ref(&v)).unwrap(),
+            Value::Int(-1)
+        );
+        assert_eq!(
+            call("semver_minor", std::slice::from_ref(&v)).unwrap(),
+            Value::Int(2)
+        );
         assert_eq!(call("semver_patch", &[v]).unwrap(), Value::Int(3));
         assert_eq!(
             call("is_semver_string_bool", &[s("v1"), Value::Bool(true)]).unwrap(),

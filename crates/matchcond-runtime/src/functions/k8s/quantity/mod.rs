@@ -185,7 +185,7 @@ fn with_int<'a>(
     }
 }
 
-fn compared<'a>(x: &Quantity, y: &Quantity) -> Result<Ordering, EvalError> {
+fn compared(x: &Quantity, y: &Quantity) -> Result<Ordering, EvalError> {
     x.compare(y).map_err(EvalError::invalid_argument)
 }
 

@@ -62,14 +62,14 @@ fn library_examples() {
     let chain = call("quantity_add_int", &[q("50k"), Value::Int(20)]).unwrap();
     let chain = call("quantity_sub", &[chain, q("100k")]).unwrap();
     assert_eq!(
-        call("quantity_get_int", &[chain.clone()]).unwrap(),
+        call("quantity_get_int", std::slice::from_ref(&chain)).unwrap(),
         Value::Int(-49980)
     );
     let chain = call("quantity_sub_int", &[chain, Value::Int(-50000)]).unwrap();
     assert_eq!(call("quantity_get_int", &[chain]).unwrap(), Value::Int(20));
     let big = q("9999999999999999999999999999999999999G");
     assert_eq!(
-        call("quantity_get_int", &[big.clone()])
+        call("quantity_get_int", std::slice::from_ref(&big))
             .unwrap_err()
             .message,
         "cannot convert value to integer"
@@ -92,19 +92,19 @@ fn library_examples() {
 fn comparison_converts_the_receiver() {
     let x = q("1");
     assert_eq!(
-        call("quantity_is_integer", &[x.clone()]).unwrap(),
+        call("quantity_is_integer", std::slice::from_ref(&x)).unwrap(),
         Value::Bool(true)
     );
     // Comparing with an integer-backed quantity changes nothing.
     call("quantity_compare_to", &[x.clone(), q("2")]).unwrap();
     assert_eq!(
-        call("quantity_is_integer", &[x.clone()]).unwrap(),
+        call("quantity_is_integer", std::slice::from_ref(&x)).unwrap(),
         Value::Bool(true)
     );
     // As the argument of a comparison with a decimal-backed receiver, it stays too.
     call("quantity_compare_to", &[q("1Pi"), x.clone()]).unwrap();
     assert_eq!(
-        call("quantity_is_integer", &[x.clone()]).unwrap(),
+        call("quantity_is_integer", std::slice::from_ref(&x)).unwrap(),
         Value::Bool(true)
     );
     // As the receiver, it is converted.
@@ -113,7 +113,7 @@ fn comparison_converts_the_receiver() {
         Value::Bool(true)
     );
     assert_eq!(
-        call("quantity_is_integer", &[x.clone()]).unwrap(),
+        call("quantity_is_integer", std::slice::from_ref(&x)).unwrap(),
         Value::Bool(false)
     );
     assert_eq!(

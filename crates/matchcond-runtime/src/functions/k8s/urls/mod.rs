@@ -716,9 +716,10 @@ impl Url {
         if !self.opaque.is_empty() {
             buf.extend(&self.opaque);
         } else {
-            if (!self.scheme.is_empty() || !self.host.is_empty() || self.user.is_some())
-                && !(self.omit_host && self.host.is_empty() && self.user.is_none())
-            {
+            let has_authority =
+                !self.scheme.is_empty() || !self.host.is_empty() || self.user.is_some();
+            let host_omitted = self.omit_host && self.host.is_empty() && self.user.is_none();
+            if has_authority && !host_omitted {
                 if !self.host.is_empty() || !self.path.is_empty() || self.user.is_some() {
                     buf.extend(b"//");
                 }
