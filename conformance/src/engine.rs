@@ -1,14 +1,19 @@
 //! The adapter that runs cases on matchcond: expressions are compiled in the
 //! matchConditions environment of the newest modelled Kubernetes version (the "stored
 //! expressions" environment the apiserver evaluates with) and evaluated with the case's
-//! request; condition lists are decided by the matcher. Every case has an authorizer, as
-//! webhooks always have one: the case's static authorizer, converted to the library's
-//! [`StaticAuthorizer`](matchcond_runtime::authz::StaticAuthorizer), or, without one, an
-//! authorizer that answers every check with no opinion.
+//! request; condition lists are decided by the matcher; whole webhooks by the dispatcher
+//! and whole configurations by the validator, of the same version. Every case has an
+//! authorizer, as webhooks always have one: the case's static authorizer, converted to the
+//! library's [`StaticAuthorizer`](matchcond_runtime::authz::StaticAuthorizer), or, without
+//! one, an authorizer that answers every check with no opinion.
 
 use std::sync::Arc;
 
 use matchcond_compiler::{CompileOptions, Environment, PER_CALL_COST_LIMIT};
+use matchcond_dispatch::{
+    AnyNamespace, Configuration, Dispatcher, HookDecision, HookKind, Labels, NoNamespaces,
+    SkipReason, Validator, WebhookSpec,
+};
 use matchcond_eval::{Decision, FailurePolicy, MatchCondition, MatchConditions};
 use matchcond_runtime::authz::{self, AuthzDecision, StaticRule};
 use matchcond_runtime::value::{Optional, Value};
@@ -204,12 +209,54 @@ impl Engine for MatchcondEngine {
             .collect())
     }
 
-    fn decide_webhook(&self, _: &WebhookInput<'_>) -> Result<DecisionOutcome, String> {
-        Err("webhook cases are not supported yet".to_owned())
+    fn decide_webhook(&self, input: &WebhookInput<'_>) -> Result<DecisionOutcome, String> {
+        let kind = if input.webhook.get("reinvocationPolicy").is_some() {
+            HookKind::Mutating
+        } else {
+            HookKind::Validating
+        };
+        let spec = WebhookSpec::from_json(input.webhook, kind)
+            .map_err(|e| format!("invalid webhook: {e}"))?;
+        let dispatcher = Dispatcher::for_webhook(&spec, kind, self.env.version())
+            .with_authorizer(Arc::new(to_static_authorizer(input.authorizer)));
+        let empty = serde_json::json!({});
+        let request = input.request.unwrap_or(&empty);
+        let outcome = match input.namespace_labels {
+            None => dispatcher.decide(0, request, &NoNamespaces),
+            Some(labels) => {
+                let labels: Labels = serde_json::from_value(labels.clone())
+                    .map_err(|e| format!("invalid namespaceLabels: {e}"))?;
+                dispatcher.decide(0, request, &AnyNamespace(labels))
+            }
+        }
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| "the webhook was not compiled".to_owned())?;
+        let cost = outcome.conditions.as_ref().map_or(0, |r| r.total_cost);
+        Ok(match outcome.decision {
+            HookDecision::Call(_) => DecisionOutcome::Call { cost },
+            HookDecision::Skip(SkipReason::MatchCondition { name }) => DecisionOutcome::Skip {
+                failed_condition: name,
+                cost,
+            },
+            HookDecision::Skip(_) => DecisionOutcome::Skip {
+                failed_condition: None,
+                cost,
+            },
+            HookDecision::Reject(r) => DecisionOutcome::Reject {
+                message: r.message,
+                cost,
+            },
+        })
     }
 
-    fn validate_configuration(&self, _: &serde_json::Value) -> Result<Vec<String>, String> {
-        Err("configuration validation is not supported yet".to_owned())
+    fn validate_configuration(&self, config: &serde_json::Value) -> Result<Vec<String>, String> {
+        let config =
+            Configuration::from_json(config).map_err(|e| format!("invalid configuration: {e}"))?;
+        Ok(Validator::new(self.env.version())
+            .validate(&config)
+            .iter()
+            .map(ToString::to_string)
+            .collect())
     }
 }
 

@@ -1,0 +1,39 @@
+//! Admission-webhook dispatch and whole-configuration validation, as kube-apiserver does
+//! them.
+//!
+//! * [`types`]: `ValidatingWebhookConfiguration` / `MutatingWebhookConfiguration`
+//!   (k8s-openapi types), a uniform [`WebhookSpec`] view, the apiserver's defaults, and
+//!   [`load_documents`] for YAML/JSON (multi-document, `List` kinds).
+//! * [`validation`]: [`Validator`] checks a configuration on create or update with every
+//!   rule of kubernetes' `validation.go` and apimachinery's messages
+//!   (`webhooks[0].clientConfig.url: Invalid value: "": host must be specified; ...`), in
+//!   the wording of the chosen Kubernetes version.
+//! * [`dispatch`]: [`Dispatcher`] decides, webhook by webhook, whether the apiserver calls
+//!   it for an AdmissionRequest: namespaceSelector, objectSelector, rules (exact, then
+//!   equivalent resources from a [`ResourceTable`]), then matchConditions (compiled once),
+//!   and the dry-run check made at call time.
+
+#![forbid(unsafe_code)]
+
+pub mod dispatch;
+pub mod error;
+pub mod field;
+pub mod gourl;
+pub mod names;
+pub mod namespaces;
+pub mod resources;
+pub mod rules;
+pub mod selector;
+pub mod types;
+pub mod validation;
+
+pub use dispatch::{
+    Attributes, Dispatch, Dispatcher, HookDecision, HookInfo, HookOutcome, Invocation, Rejection,
+    SkipReason,
+};
+pub use error::{LoadError, RequestError};
+pub use field::{aggregate, BadValue, ErrorType, FieldError, Wording};
+pub use namespaces::{AnyNamespace, Labels, NamespaceFn, NamespaceLister, NoNamespaces};
+pub use resources::{ResourceMapper, ResourceTable};
+pub use types::{load_documents, parse_documents, Configuration, Gvk, Gvr, HookKind, WebhookSpec};
+pub use validation::{invalid_message, Validator};

@@ -1,0 +1,633 @@
+//! Webhook configurations: the `admissionregistration.k8s.io/v1` objects (as k8s-openapi
+//! types), a uniform view of their webhooks, the apiserver's defaults, and loading from
+//! YAML or JSON documents.
+
+use std::fmt;
+
+use k8s_openapi::api::admissionregistration::v1 as ar;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
+use serde_json::Value as Json;
+
+use crate::error::LoadError;
+
+/// The API version of webhook configurations.
+pub const API_VERSION: &str = "admissionregistration.k8s.io/v1";
+/// The API group of webhook configurations.
+pub const GROUP: &str = "admissionregistration.k8s.io";
+
+/// Validating or mutating.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum HookKind {
+    /// A `ValidatingWebhookConfiguration` webhook.
+    #[default]
+    Validating,
+    /// A `MutatingWebhookConfiguration` webhook.
+    Mutating,
+}
+
+impl HookKind {
+    /// The configuration kind (`ValidatingWebhookConfiguration`, ...).
+    pub fn configuration_kind(self) -> &'static str {
+        match self {
+            HookKind::Validating => "ValidatingWebhookConfiguration",
+            HookKind::Mutating => "MutatingWebhookConfiguration",
+        }
+    }
+
+    /// The configuration resource (`validatingwebhookconfigurations`, ...).
+    pub fn configuration_resource(self) -> &'static str {
+        match self {
+            HookKind::Validating => "validatingwebhookconfigurations",
+            HookKind::Mutating => "mutatingwebhookconfigurations",
+        }
+    }
+}
+
+/// A group, version and kind.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Gvk {
+    /// The API group (`""` for the core group).
+    pub group: String,
+    /// The version.
+    pub version: String,
+    /// The kind.
+    pub kind: String,
+}
+
+impl Gvk {
+    /// A group, version and kind.
+    pub fn new(group: &str, version: &str, kind: &str) -> Gvk {
+        Gvk {
+            group: group.to_owned(),
+            version: version.to_owned(),
+            kind: kind.to_owned(),
+        }
+    }
+
+    /// True when every part is empty (`GroupVersionKind.Empty()`).
+    pub fn is_empty(&self) -> bool {
+        self.group.is_empty() && self.version.is_empty() && self.kind.is_empty()
+    }
+
+    /// The JSON form (`{"group": .., "version": .., "kind": ..}`).
+    pub fn to_json(&self) -> Json {
+        serde_json::json!({"group": self.group, "version": self.version, "kind": self.kind})
+    }
+}
+
+/// Go's `GroupVersionKind.String()`: `apps/v1, Kind=Deployment`.
+impl fmt::Display for Gvk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}, Kind={}", self.group, self.version, self.kind)
+    }
+}
+
+/// A group, version and resource.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Gvr {
+    /// The API group (`""` for the core group).
+    pub group: String,
+    /// The version.
+    pub version: String,
+    /// The resource (plural, lower case).
+    pub resource: String,
+}
+
+impl Gvr {
+    /// A group, version and resource.
+    pub fn new(group: &str, version: &str, resource: &str) -> Gvr {
+        Gvr {
+            group: group.to_owned(),
+            version: version.to_owned(),
+            resource: resource.to_owned(),
+        }
+    }
+
+    /// `GroupResource.String()`: `deployments.apps`, or `pods` for the core group.
+    pub fn group_resource(&self) -> String {
+        if self.group.is_empty() {
+            self.resource.clone()
+        } else {
+            format!("{}.{}", self.resource, self.group)
+        }
+    }
+
+    /// The JSON form (`{"group": .., "version": .., "resource": ..}`).
+    pub fn to_json(&self) -> Json {
+        serde_json::json!({"group": self.group, "version": self.version, "resource": self.resource})
+    }
+}
+
+/// Go's `GroupVersionResource.String()`: `apps/v1, Resource=deployments`.
+impl fmt::Display for Gvr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}/{}, Resource={}",
+            self.group, self.version, self.resource
+        )
+    }
+}
+
+/// One webhook of either kind, as the validation and dispatch code sees it (the fields
+/// of `ValidatingWebhook` plus `reinvocationPolicy` of `MutatingWebhook`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WebhookSpec {
+    /// `name`.
+    pub name: String,
+    /// `clientConfig`.
+    pub client_config: ar::WebhookClientConfig,
+    /// `rules`.
+    pub rules: Vec<ar::RuleWithOperations>,
+    /// `failurePolicy`.
+    pub failure_policy: Option<String>,
+    /// `matchPolicy`.
+    pub match_policy: Option<String>,
+    /// `namespaceSelector`.
+    pub namespace_selector: Option<LabelSelector>,
+    /// `objectSelector`.
+    pub object_selector: Option<LabelSelector>,
+    /// `sideEffects`; `None` when the field was absent from the document.
+    pub side_effects: Option<String>,
+    /// `timeoutSeconds`.
+    pub timeout_seconds: Option<i32>,
+    /// `admissionReviewVersions`.
+    pub admission_review_versions: Vec<String>,
+    /// `matchConditions`.
+    pub match_conditions: Vec<ar::MatchCondition>,
+    /// `reinvocationPolicy` (mutating webhooks only).
+    pub reinvocation_policy: Option<String>,
+}
+
+impl WebhookSpec {
+    /// The view of a validating webhook (its `sideEffects` counts as set).
+    pub fn from_validating(h: &ar::ValidatingWebhook) -> WebhookSpec {
+        WebhookSpec {
+            name: h.name.clone(),
+            client_config: h.client_config.clone(),
+            rules: h.rules.clone().unwrap_or_default(),
+            failure_policy: h.failure_policy.clone(),
+            match_policy: h.match_policy.clone(),
+            namespace_selector: h.namespace_selector.clone(),
+            object_selector: h.object_selector.clone(),
+            side_effects: Some(h.side_effects.clone()),
+            timeout_seconds: h.timeout_seconds,
+            admission_review_versions: h.admission_review_versions.clone(),
+            match_conditions: h.match_conditions.clone().unwrap_or_default(),
+            reinvocation_policy: None,
+        }
+    }
+
+    /// The view of a mutating webhook (its `sideEffects` counts as set).
+    pub fn from_mutating(h: &ar::MutatingWebhook) -> WebhookSpec {
+        WebhookSpec {
+            name: h.name.clone(),
+            client_config: h.client_config.clone(),
+            rules: h.rules.clone().unwrap_or_default(),
+            failure_policy: h.failure_policy.clone(),
+            match_policy: h.match_policy.clone(),
+            namespace_selector: h.namespace_selector.clone(),
+            object_selector: h.object_selector.clone(),
+            side_effects: Some(h.side_effects.clone()),
+            timeout_seconds: h.timeout_seconds,
+            admission_review_versions: h.admission_review_versions.clone(),
+            match_conditions: h.match_conditions.clone().unwrap_or_default(),
+            reinvocation_policy: h.reinvocation_policy.clone(),
+        }
+    }
+
+    /// Back to a `ValidatingWebhook` (an unset `sideEffects` becomes `""`).
+    pub fn to_validating(&self) -> ar::ValidatingWebhook {
+        ar::ValidatingWebhook {
+            admission_review_versions: self.admission_review_versions.clone(),
+            client_config: self.client_config.clone(),
+            failure_policy: self.failure_policy.clone(),
+            match_conditions: some_vec(&self.match_conditions),
+            match_policy: self.match_policy.clone(),
+            name: self.name.clone(),
+            namespace_selector: self.namespace_selector.clone(),
+            object_selector: self.object_selector.clone(),
+            rules: some_vec(&self.rules),
+            side_effects: self.side_effects.clone().unwrap_or_default(),
+            timeout_seconds: self.timeout_seconds,
+        }
+    }
+
+    /// Back to a `MutatingWebhook` (an unset `sideEffects` becomes `""`).
+    pub fn to_mutating(&self) -> ar::MutatingWebhook {
+        ar::MutatingWebhook {
+            admission_review_versions: self.admission_review_versions.clone(),
+            client_config: self.client_config.clone(),
+            failure_policy: self.failure_policy.clone(),
+            match_conditions: some_vec(&self.match_conditions),
+            match_policy: self.match_policy.clone(),
+            name: self.name.clone(),
+            namespace_selector: self.namespace_selector.clone(),
+            object_selector: self.object_selector.clone(),
+            reinvocation_policy: self.reinvocation_policy.clone(),
+            rules: some_vec(&self.rules),
+            side_effects: self.side_effects.clone().unwrap_or_default(),
+            timeout_seconds: self.timeout_seconds,
+        }
+    }
+
+    /// Reads one webhook object (JSON or YAML already parsed). `kind` says which type to
+    /// read it as; an absent `sideEffects` is kept as unset.
+    pub fn from_json(value: &Json, kind: HookKind) -> Result<WebhookSpec, LoadError> {
+        let cleaned = strip_nulls(value);
+        let side_effects_set = cleaned.get("sideEffects").is_some();
+        let mut spec = match kind {
+            HookKind::Validating => {
+                let h: ar::ValidatingWebhook = serde_json::from_value(cleaned)
+                    .map_err(|e| LoadError::Decode(e.to_string()))?;
+                WebhookSpec::from_validating(&h)
+            }
+            HookKind::Mutating => {
+                let h: ar::MutatingWebhook = serde_json::from_value(cleaned)
+                    .map_err(|e| LoadError::Decode(e.to_string()))?;
+                WebhookSpec::from_mutating(&h)
+            }
+        };
+        if !side_effects_set {
+            spec.side_effects = None;
+        }
+        Ok(spec)
+    }
+
+    /// Applies the apiserver's defaults (`pkg/apis/admissionregistration/v1/defaults.go`):
+    /// failurePolicy `Fail`, matchPolicy `Equivalent`, empty namespace and object selectors,
+    /// timeoutSeconds 10, rule scope `*`, service port 443 and, for mutating webhooks,
+    /// reinvocationPolicy `Never`.
+    pub fn apply_defaults(&mut self, kind: HookKind) {
+        self.failure_policy.get_or_insert_with(|| "Fail".to_owned());
+        self.match_policy
+            .get_or_insert_with(|| "Equivalent".to_owned());
+        self.namespace_selector
+            .get_or_insert_with(LabelSelector::default);
+        self.object_selector
+            .get_or_insert_with(LabelSelector::default);
+        self.timeout_seconds.get_or_insert(10);
+        if kind == HookKind::Mutating {
+            self.reinvocation_policy
+                .get_or_insert_with(|| "Never".to_owned());
+        }
+        for rule in &mut self.rules {
+            rule.scope.get_or_insert_with(|| "*".to_owned());
+        }
+        if let Some(service) = &mut self.client_config.service {
+            service.port.get_or_insert(443);
+        }
+    }
+}
+
+fn some_vec<T: Clone>(v: &[T]) -> Option<Vec<T>> {
+    if v.is_empty() {
+        None
+    } else {
+        Some(v.to_vec())
+    }
+}
+
+/// A whole webhook configuration of either kind.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Configuration {
+    /// Validating or mutating.
+    pub kind: HookKind,
+    /// `metadata`.
+    pub metadata: ObjectMeta,
+    /// `webhooks`, in order.
+    pub webhooks: Vec<WebhookSpec>,
+}
+
+impl Configuration {
+    /// The view of a `ValidatingWebhookConfiguration`.
+    pub fn from_validating(c: &ar::ValidatingWebhookConfiguration) -> Configuration {
+        Configuration {
+            kind: HookKind::Validating,
+            metadata: c.metadata.clone(),
+            webhooks: c
+                .webhooks
+                .iter()
+                .flatten()
+                .map(WebhookSpec::from_validating)
+                .collect(),
+        }
+    }
+
+    /// The view of a `MutatingWebhookConfiguration`.
+    pub fn from_mutating(c: &ar::MutatingWebhookConfiguration) -> Configuration {
+        Configuration {
+            kind: HookKind::Mutating,
+            metadata: c.metadata.clone(),
+            webhooks: c
+                .webhooks
+                .iter()
+                .flatten()
+                .map(WebhookSpec::from_mutating)
+                .collect(),
+        }
+    }
+
+    /// Validating or mutating.
+    pub fn hook_kind(&self) -> HookKind {
+        self.kind
+    }
+
+    /// `metadata.name` (empty when unset).
+    pub fn name(&self) -> &str {
+        self.metadata.name.as_deref().unwrap_or("")
+    }
+
+    /// As a `ValidatingWebhookConfiguration` (whatever the kind).
+    pub fn to_validating(&self) -> ar::ValidatingWebhookConfiguration {
+        ar::ValidatingWebhookConfiguration {
+            metadata: self.metadata.clone(),
+            webhooks: Some(
+                self.webhooks
+                    .iter()
+                    .map(WebhookSpec::to_validating)
+                    .collect(),
+            ),
+        }
+    }
+
+    /// As a `MutatingWebhookConfiguration` (whatever the kind).
+    pub fn to_mutating(&self) -> ar::MutatingWebhookConfiguration {
+        ar::MutatingWebhookConfiguration {
+            metadata: self.metadata.clone(),
+            webhooks: Some(self.webhooks.iter().map(WebhookSpec::to_mutating).collect()),
+        }
+    }
+
+    /// Applies the apiserver's defaults to every webhook ([`WebhookSpec::apply_defaults`]).
+    pub fn apply_defaults(&mut self) {
+        let kind = self.hook_kind();
+        for h in &mut self.webhooks {
+            h.apply_defaults(kind);
+        }
+    }
+
+    /// The configuration with defaults applied.
+    pub fn defaulted(&self) -> Configuration {
+        let mut c = self.clone();
+        c.apply_defaults();
+        c
+    }
+
+    /// Reads one configuration object. Its `kind` must be `ValidatingWebhookConfiguration`
+    /// or `MutatingWebhookConfiguration` and its `apiVersion` (when given)
+    /// `admissionregistration.k8s.io/v1`. `null` values count as absent, as Go's decoder
+    /// treats them, and an absent `sideEffects` is kept as unset.
+    pub fn from_json(value: &Json) -> Result<Configuration, LoadError> {
+        let kind = match value.get("kind").and_then(Json::as_str) {
+            Some("ValidatingWebhookConfiguration") => HookKind::Validating,
+            Some("MutatingWebhookConfiguration") => HookKind::Mutating,
+            other => {
+                return Err(LoadError::UnsupportedKind(other.unwrap_or("").to_owned()));
+            }
+        };
+        Configuration::from_json_as(value, kind)
+    }
+
+    fn from_json_as(value: &Json, kind: HookKind) -> Result<Configuration, LoadError> {
+        match value.get("apiVersion").and_then(Json::as_str) {
+            None | Some(API_VERSION) => {}
+            Some(other) => return Err(LoadError::UnsupportedApiVersion(other.to_owned())),
+        }
+        let mut cleaned = strip_nulls(value);
+        if let Json::Object(m) = &mut cleaned {
+            m.insert("apiVersion".into(), Json::String(API_VERSION.into()));
+            m.insert(
+                "kind".into(),
+                Json::String(kind.configuration_kind().into()),
+            );
+        }
+        let unset: Vec<bool> = cleaned
+            .get("webhooks")
+            .and_then(Json::as_array)
+            .map(|hooks| {
+                hooks
+                    .iter()
+                    .map(|h| h.get("sideEffects").is_none())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut config = match kind {
+            HookKind::Validating => {
+                let c: ar::ValidatingWebhookConfiguration = serde_json::from_value(cleaned)
+                    .map_err(|e| LoadError::Decode(e.to_string()))?;
+                Configuration::from_validating(&c)
+            }
+            HookKind::Mutating => {
+                let c: ar::MutatingWebhookConfiguration = serde_json::from_value(cleaned)
+                    .map_err(|e| LoadError::Decode(e.to_string()))?;
+                Configuration::from_mutating(&c)
+            }
+        };
+        for (hook, unset) in config.webhooks.iter_mut().zip(unset) {
+            if unset {
+                hook.side_effects = None;
+            }
+        }
+        Ok(config)
+    }
+}
+
+/// Removes `null` members of objects, recursively (Go's decoder leaves such fields at their
+/// zero value).
+fn strip_nulls(value: &Json) -> Json {
+    match value {
+        Json::Object(m) => Json::Object(
+            m.iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k.clone(), strip_nulls(v)))
+                .collect(),
+        ),
+        Json::Array(a) => Json::Array(a.iter().map(strip_nulls).collect()),
+        other => other.clone(),
+    }
+}
+
+fn collect_objects(value: &Json, out: &mut Vec<Configuration>) -> Result<(), LoadError> {
+    let kind = value.get("kind").and_then(Json::as_str).unwrap_or("");
+    let item_kind = match kind {
+        "List" => None,
+        "ValidatingWebhookConfigurationList" => Some(HookKind::Validating),
+        "MutatingWebhookConfigurationList" => Some(HookKind::Mutating),
+        _ => {
+            out.push(Configuration::from_json(value)?);
+            return Ok(());
+        }
+    };
+    let items = value.get("items").and_then(Json::as_array);
+    for item in items.into_iter().flatten() {
+        match item_kind {
+            None => collect_objects(item, out)?,
+            Some(k) => match item.get("kind").and_then(Json::as_str) {
+                None => out.push(Configuration::from_json_as(item, k)?),
+                Some(_) => out.push(Configuration::from_json(item)?),
+            },
+        }
+    }
+    Ok(())
+}
+
+/// Reads every webhook configuration of a text holding JSON, or YAML with any number of
+/// `---`-separated documents. `List`, `ValidatingWebhookConfigurationList` and
+/// `MutatingWebhookConfigurationList` objects contribute their items. Empty documents are
+/// skipped; any other kind is an error.
+pub fn load_documents(text: &str) -> Result<Vec<Configuration>, LoadError> {
+    let mut out = Vec::new();
+    for (index, doc) in parse_documents(text)?.into_iter().enumerate() {
+        if doc.is_null() {
+            continue;
+        }
+        collect_objects(&doc, &mut out).map_err(|e| LoadError::Document {
+            index,
+            source: Box::new(e),
+        })?;
+    }
+    Ok(out)
+}
+
+/// Parses a text of JSON or (multi-document) YAML into JSON values, one per document.
+pub fn parse_documents(text: &str) -> Result<Vec<Json>, LoadError> {
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        if let Ok(v) = serde_json::from_str::<Json>(text) {
+            return Ok(vec![v]);
+        }
+    }
+    let mut docs = Vec::new();
+    for de in serde_yaml_ng::Deserializer::from_str(text) {
+        let v: Json = serde::Deserialize::deserialize(de)
+            .map_err(|e: serde_yaml_ng::Error| LoadError::Syntax(e.to_string()))?;
+        docs.push(v);
+    }
+    Ok(docs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loads_yaml_documents_and_lists() {
+        let text = r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: b-config}
+webhooks:
+- name: a.example.com
+  clientConfig: {url: "https://example.com"}
+  admissionReviewVersions: [v1]
+- name: b.example.com
+  sideEffects: None
+  clientConfig: {service: {name: s, namespace: n}}
+  admissionReviewVersions: [v1]
+  timeoutSeconds: null
+---
+---
+apiVersion: v1
+kind: List
+items:
+- apiVersion: admissionregistration.k8s.io/v1
+  kind: MutatingWebhookConfiguration
+  metadata: {name: a-config}
+  webhooks:
+  - name: m.example.com
+    sideEffects: None
+    reinvocationPolicy: IfNeeded
+    clientConfig: {url: "https://m.example.com"}
+    admissionReviewVersions: [v1]
+---
+kind: ValidatingWebhookConfigurationList
+apiVersion: admissionregistration.k8s.io/v1
+items:
+- metadata: {name: c-config}
+"#;
+        let configs = load_documents(text).unwrap();
+        assert_eq!(configs.len(), 3);
+        assert_eq!(configs[0].name(), "b-config");
+        assert_eq!(configs[0].hook_kind(), HookKind::Validating);
+        assert_eq!(configs[0].webhooks[0].side_effects, None);
+        assert_eq!(configs[0].webhooks[1].side_effects.as_deref(), Some("None"));
+        assert_eq!(configs[0].webhooks[1].timeout_seconds, None);
+        assert_eq!(configs[1].hook_kind(), HookKind::Mutating);
+        assert_eq!(
+            configs[1].webhooks[0].reinvocation_policy.as_deref(),
+            Some("IfNeeded")
+        );
+        assert_eq!(configs[2].name(), "c-config");
+        assert!(configs[2].webhooks.is_empty());
+    }
+
+    #[test]
+    fn loads_json_and_rejects_other_kinds() {
+        let c = load_documents(
+            r#"{"kind": "MutatingWebhookConfiguration", "metadata": {"name": "x"}}"#,
+        )
+        .unwrap();
+        assert_eq!(c[0].hook_kind(), HookKind::Mutating);
+        let e = load_documents("kind: Pod\napiVersion: v1\n").unwrap_err();
+        assert_eq!(e.to_string(), "document 0: unsupported kind \"Pod\"");
+        let e = load_documents(
+            "kind: ValidatingWebhookConfiguration\napiVersion: admissionregistration.k8s.io/v1beta1\n",
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "document 0: unsupported apiVersion \"admissionregistration.k8s.io/v1beta1\""
+        );
+        let e = load_documents(
+            "kind: ValidatingWebhookConfiguration\nwebhooks: [{timeoutSeconds: abc}]\n",
+        )
+        .unwrap_err();
+        assert!(e.to_string().starts_with("document 0: "), "{e}");
+        assert!(matches!(
+            load_documents("a: [").unwrap_err(),
+            LoadError::Syntax(_)
+        ));
+    }
+
+    #[test]
+    fn defaults() {
+        let mut c = load_documents(
+            r#"
+kind: MutatingWebhookConfiguration
+metadata: {name: x}
+webhooks:
+- name: a.b.c
+  clientConfig: {service: {name: s, namespace: n}}
+  rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]
+"#,
+        )
+        .unwrap()
+        .remove(0);
+        c.apply_defaults();
+        let h = &c.webhooks[0];
+        assert_eq!(h.failure_policy.as_deref(), Some("Fail"));
+        assert_eq!(h.match_policy.as_deref(), Some("Equivalent"));
+        assert_eq!(h.namespace_selector, Some(LabelSelector::default()));
+        assert_eq!(h.object_selector, Some(LabelSelector::default()));
+        assert_eq!(h.timeout_seconds, Some(10));
+        assert_eq!(h.reinvocation_policy.as_deref(), Some("Never"));
+        assert_eq!(h.rules[0].scope.as_deref(), Some("*"));
+        assert_eq!(h.client_config.service.as_ref().unwrap().port, Some(443));
+        assert_eq!(h.side_effects, None);
+        let round = Configuration::from_mutating(&c.to_mutating());
+        assert_eq!(round.webhooks[0].side_effects.as_deref(), Some(""));
+    }
+
+    #[test]
+    fn names() {
+        let r = Gvr::new("apps", "v1", "deployments");
+        assert_eq!(r.group_resource(), "deployments.apps");
+        assert_eq!(r.to_string(), "apps/v1, Resource=deployments");
+        assert_eq!(Gvr::new("", "v1", "pods").group_resource(), "pods");
+        assert_eq!(
+            Gvk::new("apps", "v1", "Deployment").to_string(),
+            "apps/v1, Kind=Deployment"
+        );
+    }
+}
