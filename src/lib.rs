@@ -7,8 +7,9 @@
 //!
 //! This crate is the facade over the layers:
 //! [`syntax`] (parser, AST, type checker), [`runtime`] (values, evaluator, cost model,
-//! function libraries), [`compiler`] (environments by Kubernetes version, compiled programs,
-//! the cache) and [`eval`] (the matcher's decision).
+//! function libraries, the authorizer), [`compiler`] (environments by Kubernetes version,
+//! compiled programs, the cache), [`eval`] (the matcher's decision) and [`dispatch`] (whole
+//! webhook configurations: validation and dispatch).
 //!
 //! ```
 //! use matchcond::{Activation, Decision, Environment, FailurePolicy, KubeVersion, MatchCondition, MatchConditions};
@@ -36,6 +37,7 @@
 //! ```
 
 pub use matchcond_compiler as compiler;
+pub use matchcond_dispatch as dispatch;
 pub use matchcond_eval as eval;
 pub use matchcond_runtime as runtime;
 pub use matchcond_syntax as syntax;
@@ -48,3 +50,8 @@ pub use matchcond_eval::{
     Report, MATCH_CONDITIONS_BUDGET,
 };
 pub use matchcond_runtime::{Activation, EvalError, Value};
+
+/// The README's examples, compiled and run as doc tests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
