@@ -472,8 +472,11 @@ impl<'c> Planner<'c> {
         }
 
         // Precompile a constant regular expression.
+        // (cel-go's regex optimizations: `matches`, and the Kubernetes `find`/`findAll`,
+        // whose pattern is the second argument; an invalid constant pattern fails here.)
         let mut regex = None;
-        if name == "matches" && planned.len() == 2 {
+        let regex_fn = matches!(name.as_str(), "matches" | "find" | "findAll");
+        if regex_fn && planned.len() >= 2 && (name == "matches" || member) {
             if let Some(Node::Const(Value::String(p))) = planned.get(1) {
                 let re = functions::compile_regex(p).map_err(|e| e.message.to_string())?;
                 regex = Some(Box::new(re));

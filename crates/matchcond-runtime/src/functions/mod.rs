@@ -33,7 +33,8 @@ pub fn implementation(overload_id: &str) -> Option<Function> {
 }
 
 /// Calls a regex function whose pattern was a constant, compiled when the program was
-/// planned: `matches` (the pattern is the second argument, after the string).
+/// planned: `matches`, `find`, `findAll` (the pattern is the second argument, after the
+/// string).
 pub fn call_with_regex<'a>(
     function: &str,
     re: &regex::Regex,
@@ -41,6 +42,17 @@ pub fn call_with_regex<'a>(
 ) -> Result<Value<'a>, EvalError> {
     match (function, args) {
         ("matches", [Value::String(s), _]) => Ok(Value::Bool(re.is_match(s))),
+        ("find", [Value::String(s), _]) => Ok(Value::string(re.find(s).map_or("", |m| m.as_str()))),
+        ("findAll", [Value::String(s), _]) => Ok(Value::list(
+            re.find_iter(s).map(|m| Value::string(m.as_str())).collect(),
+        )),
+        ("findAll", [Value::String(s), _, Value::Int(n)]) => {
+            let all = re.find_iter(s).map(|m| Value::string(m.as_str()));
+            Ok(Value::list(match usize::try_from(*n) {
+                Ok(limit) => all.take(limit).collect(),
+                Err(_) => all.collect(),
+            }))
+        }
         _ => Err(EvalError::no_such_overload(function, args)),
     }
 }
