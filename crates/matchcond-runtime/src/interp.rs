@@ -386,26 +386,24 @@ impl<'a> Interp<'a, '_> {
     fn eval_call(&mut self, c: &'a Call) -> R<'a> {
         let mut vals: SmallVec<[Value<'a>; 4]> = SmallVec::new();
         let mut first_err: Option<EvalError> = None;
-        let mut errs: SmallVec<[Option<EvalError>; 4]> = SmallVec::new();
         for a in &c.args {
             match self.eval(a) {
-                Ok(v) => {
-                    vals.push(v);
-                    errs.push(None);
-                }
+                Ok(v) => vals.push(v),
                 Err(e) => {
                     self.abort_if_exceeded()?;
-                    if first_err.is_none() {
-                        first_err = Some(e.clone());
-                    }
+                    // An erroneous argument is sized 1 by the cost model, as `null` is.
                     vals.push(Value::Null);
-                    errs.push(Some(e));
+                    if first_err.is_none() {
+                        first_err = Some(e);
+                    }
                 }
             }
         }
         let result = match first_err {
-            Some(e) if !c.non_strict => Err(e),
-            Some(_) => self.invoke_non_strict(c, &vals, &errs),
+            // The only non-strict function is @not_strictly_false: true unless its
+            // argument is false; an error counts as true.
+            Some(_) if c.non_strict => Ok(Value::Bool(true)),
+            Some(e) => Err(e),
             None => self.invoke(c, &vals),
         };
         let placeholder = Value::Null;
@@ -416,26 +414,6 @@ impl<'a> Interp<'a, '_> {
         let cost = cost::cost_of(c.cost, &c.function, c.overload, &vals, res_ref);
         self.charge(cost)?;
         result
-    }
-
-    fn invoke_non_strict(
-        &mut self,
-        c: &'a Call,
-        vals: &[Value<'a>],
-        errs: &[Option<EvalError>],
-    ) -> R<'a> {
-        // The only non-strict function of the standard library is @not_strictly_false:
-        // true unless its argument is false (errors count as true).
-        if &*c.function == "@not_strictly_false" || &*c.function == "__not_strictly_false__" {
-            return Ok(Value::Bool(
-                !matches!(vals.first(), Some(Value::Bool(false)))
-                    || errs.first().map(Option::is_some).unwrap_or(false),
-            ));
-        }
-        match errs.iter().flatten().next() {
-            Some(e) => Err(e.clone()),
-            None => self.invoke(c, vals),
-        }
     }
 
     fn invoke(&mut self, c: &'a Call, vals: &[Value<'a>]) -> R<'a> {
