@@ -1,0 +1,93 @@
+//! A decision allocates nothing on the heap for request-only and object-field conditions:
+//! the request is viewed in place, constants are borrowed from the program, and no error
+//! occurs. (`allocation-counter` counts the allocations.)
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+use matchcond::{
+    Activation, Decision, Environment, FailurePolicy, MatchCondition, MatchConditions,
+};
+
+fn review(name: &str) -> serde_json::Value {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/reviews")
+        .join(format!("{name}.json"));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    v["request"].clone()
+}
+
+#[test]
+fn typical_decisions_do_not_allocate() {
+    let env = Environment::latest();
+    let typical3 = MatchConditions::compile(
+        &env,
+        &[
+            MatchCondition::new("exclude-kube-system", "request.namespace != 'kube-system'"),
+            MatchCondition::new("not-dry-run", "request.dryRun != true"),
+            MatchCondition::new(
+                "label-opt-in-app-web",
+                "has(object.metadata.labels) && 'app' in object.metadata.labels && object.metadata.labels['app'] == 'web'",
+            ),
+        ],
+    )
+    .unwrap();
+    let request_only = MatchConditions::compile(
+        &env,
+        &[
+            MatchCondition::new("leases", "!(request.resource.group == 'coordination.k8s.io' && request.resource.resource == 'leases')"),
+            MatchCondition::new("kubelet", "!('system:nodes' in request.userInfo.groups)"),
+            MatchCondition::new("ops", "request.operation in ['CREATE', 'UPDATE']"),
+            MatchCondition::new("tenant", "request.namespace != 'tenant-01'"),
+        ],
+    )
+    .unwrap();
+    for (name, set, want) in [
+        ("pod-create", &typical3, Decision::Call),
+        ("deployment-update", &typical3, Decision::Call),
+        ("pod-create", &request_only, Decision::Call),
+        ("deployment-update", &request_only, Decision::Call),
+    ] {
+        let req = review(name);
+        // Warm up (thread-local caches, lazily built tables).
+        assert_eq!(
+            set.decide(&Activation::from_request(&req), FailurePolicy::Fail),
+            want
+        );
+        let info = allocation_counter::measure(|| {
+            for _ in 0..100 {
+                let d = set.decide(&Activation::from_request(&req), FailurePolicy::Fail);
+                assert_eq!(d, want);
+            }
+        });
+        assert_eq!(
+            info.count_total, 0,
+            "{name}: {} allocations in 100 decisions",
+            info.count_total
+        );
+    }
+}
+
+#[test]
+fn the_counter_sees_allocations_of_an_error_message() {
+    let env = Environment::latest();
+    let set = MatchConditions::compile(
+        &env,
+        &[MatchCondition::new(
+            "labels",
+            "object.metadata.labels['app'] == 'web'",
+        )],
+    )
+    .unwrap();
+    // On a DELETE `object` is null: the condition errs, and the error message is built.
+    let req = review("configmap-delete");
+    let info = allocation_counter::measure(|| {
+        let d = set.decide(&Activation::from_request(&req), FailurePolicy::Fail);
+        assert!(matches!(d, Decision::Reject { .. }));
+    });
+    assert!(info.count_total > 0);
+}
