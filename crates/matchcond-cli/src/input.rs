@@ -1,0 +1,240 @@
+//! Reading the command's input files: AdmissionReviews, webhook configurations, static
+//! authorizer tables and namespace labels. Every failure is an [`InputError`] (exit 2).
+
+use std::fmt;
+use std::io::Read;
+
+use matchcond::dispatch::{load_documents, parse_documents, Configuration, Labels};
+use matchcond::runtime::authz::{AuthzDecision, StaticAuthorizer, StaticRule};
+use matchcond::KubeVersion;
+use serde::Deserialize;
+use serde_json::Value as Json;
+
+/// Input the command cannot use: the message names the file and the problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError(pub String);
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The oldest Kubernetes version the library models.
+pub const OLDEST: KubeVersion = KubeVersion::V1_28;
+
+/// Parses `--k8s-version`: `1.34` or `v1.34`, between 1.28 and the newest modelled version.
+pub fn parse_version(text: &str) -> Result<KubeVersion, String> {
+    match KubeVersion::parse(text) {
+        Some(v) if v >= OLDEST && v <= KubeVersion::LATEST => Ok(v),
+        Some(_) => Err(format!(
+            "unsupported Kubernetes version {text:?} (supported: {OLDEST} to {})",
+            KubeVersion::LATEST
+        )),
+        None => Err(format!(
+            "invalid Kubernetes version {text:?} (expected MAJOR.MINOR, e.g. 1.34)"
+        )),
+    }
+}
+
+/// Reads a file, or standard input for `-`.
+pub fn read_text(path: &str) -> Result<String, InputError> {
+    if path == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| InputError(format!("<stdin>: cannot read: {e}")))?;
+        return Ok(s);
+    }
+    std::fs::read_to_string(path).map_err(|e| InputError(format!("{path}: cannot read: {e}")))
+}
+
+/// The display name of an input path.
+pub fn display_name(path: &str) -> &str {
+    if path == "-" {
+        "<stdin>"
+    } else {
+        path
+    }
+}
+
+/// Reads an AdmissionReview (JSON or YAML) and returns its `request` object.
+pub fn read_review(path: &str) -> Result<Json, InputError> {
+    let name = display_name(path);
+    let text = read_text(path)?;
+    let docs = parse_documents(&text).map_err(|e| InputError(format!("{name}: {e}")))?;
+    let mut docs = docs.into_iter().filter(|d| !d.is_null());
+    let (Some(review), None) = (docs.next(), docs.next()) else {
+        return Err(InputError(format!(
+            "{name}: expected exactly one AdmissionReview document"
+        )));
+    };
+    match review.get("request") {
+        Some(request @ Json::Object(_)) => Ok(request.clone()),
+        _ => Err(InputError(format!(
+            "{name}: not an AdmissionReview: no \"request\" object"
+        ))),
+    }
+}
+
+/// The configurations of one YAML/JSON document of a file.
+#[derive(Debug)]
+pub struct LoadedDocument {
+    /// The document's position in its file (0-based, counting empty documents).
+    pub index: usize,
+    /// The webhook configurations it holds (several for `List` kinds).
+    pub configurations: Vec<Configuration>,
+}
+
+/// Reads every webhook configuration of a file, document by document.
+pub fn read_configurations(path: &str) -> Result<Vec<LoadedDocument>, InputError> {
+    let name = display_name(path);
+    let text = read_text(path)?;
+    let docs = parse_documents(&text).map_err(|e| InputError(format!("{name}: {e}")))?;
+    let mut out = Vec::new();
+    for (index, doc) in docs.into_iter().enumerate() {
+        if doc.is_null() {
+            continue;
+        }
+        let configurations = load_documents(&doc.to_string())
+            .map_err(|e| InputError(format!("{name}: document {index}: {e}")))?;
+        out.push(LoadedDocument {
+            index,
+            configurations,
+        });
+    }
+    Ok(out)
+}
+
+/// Parses `--namespace-labels k=v,k2=v2` (empty: no labels).
+pub fn parse_labels(text: &str) -> Result<Labels, String> {
+    let mut labels = Labels::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let Some((k, v)) = part.split_once('=') else {
+            return Err(format!("invalid label {part:?} (expected key=value)"));
+        };
+        if k.trim().is_empty() {
+            return Err(format!("invalid label {part:?} (empty key)"));
+        }
+        labels.insert(k.trim().to_owned(), v.trim().to_owned());
+    }
+    Ok(labels)
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TableFile {
+    authorizer: Table,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Table {
+    #[serde(default)]
+    default: Option<String>,
+    #[serde(default)]
+    default_reason: Option<String>,
+    #[serde(default)]
+    rules: Vec<Rule>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Rule {
+    user: Option<String>,
+    verb: Option<String>,
+    group: Option<String>,
+    resource: Option<String>,
+    subresource: Option<String>,
+    namespace: Option<String>,
+    name: Option<String>,
+    path: Option<String>,
+    field_selector: Option<String>,
+    label_selector: Option<String>,
+    decision: Option<String>,
+    reason: Option<String>,
+    error: Option<String>,
+}
+
+fn decision(text: Option<&str>) -> Result<AuthzDecision, String> {
+    match text {
+        None | Some("noOpinion") => Ok(AuthzDecision::NoOpinion),
+        Some("allow") => Ok(AuthzDecision::Allow),
+        Some("deny") => Ok(AuthzDecision::Deny),
+        Some(other) => Err(format!(
+            "unknown decision {other:?} (expected allow, deny or noOpinion)"
+        )),
+    }
+}
+
+/// Reads a static authorizer table (the conformance format: `default`, `defaultReason`,
+/// `rules`), at the top level of the file or under an `authorizer` key.
+pub fn read_authorizer(path: &str) -> Result<StaticAuthorizer, InputError> {
+    let name = display_name(path);
+    let text = read_text(path)?;
+    let value: serde_yaml_ng::Value =
+        serde_yaml_ng::from_str(&text).map_err(|e| InputError(format!("{name}: {e}")))?;
+    let nested = value
+        .as_mapping()
+        .is_some_and(|m| m.contains_key("authorizer"));
+    let table: Table = if nested {
+        serde_yaml_ng::from_value::<TableFile>(value).map(|f| f.authorizer)
+    } else if value.is_null() {
+        Ok(Table::default())
+    } else {
+        serde_yaml_ng::from_value::<Table>(value)
+    }
+    .map_err(|e| InputError(format!("{name}: {e}")))?;
+    let bad = |e: String| InputError(format!("{name}: {e}"));
+    let mut out = StaticAuthorizer::new(decision(table.default.as_deref()).map_err(bad)?)
+        .with_default_reason(table.default_reason.unwrap_or_default());
+    for (i, r) in table.rules.into_iter().enumerate() {
+        let mut rule = match (r.error, r.decision) {
+            (Some(_), Some(_)) => {
+                return Err(bad(format!(
+                    "rules[{i}]: a rule gives a decision or an error, not both"
+                )))
+            }
+            (Some(e), None) => StaticRule::error(e),
+            (None, d) => StaticRule::decide(decision(d.as_deref()).map_err(bad)?)
+                .reason(r.reason.unwrap_or_default()),
+        };
+        rule.user = r.user;
+        rule.verb = r.verb;
+        rule.group = r.group;
+        rule.resource = r.resource;
+        rule.subresource = r.subresource;
+        rule.namespace = r.namespace;
+        rule.name = r.name;
+        rule.path = r.path;
+        rule.field_selector = r.field_selector;
+        rule.label_selector = r.label_selector;
+        out.push(rule);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions() {
+        assert_eq!(parse_version("1.34"), Ok(KubeVersion::V1_34));
+        assert_eq!(parse_version("v1.30"), Ok(KubeVersion::V1_30));
+        assert!(parse_version("1.20").is_err());
+        assert!(parse_version("x").is_err());
+    }
+
+    #[test]
+    fn labels() {
+        let l = parse_labels("env=prod, team=a").unwrap();
+        assert_eq!(l.get("env").map(String::as_str), Some("prod"));
+        assert_eq!(l.get("team").map(String::as_str), Some("a"));
+        assert!(parse_labels("").unwrap().is_empty());
+        assert_eq!(
+            parse_labels("nokey"),
+            Err("invalid label \"nokey\" (expected key=value)".to_owned())
+        );
+    }
+}
