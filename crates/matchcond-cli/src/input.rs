@@ -4,7 +4,7 @@
 use std::fmt;
 use std::io::Read;
 
-use matchcond::dispatch::{load_documents, parse_documents, Configuration, Labels};
+use matchcond::dispatch::{load_documents, parse_documents, Configuration, Labels, LoadError};
 use matchcond::runtime::authz::{AuthzDecision, StaticAuthorizer, StaticRule};
 use matchcond::KubeVersion;
 use serde::Deserialize;
@@ -96,8 +96,13 @@ pub fn read_configurations(path: &str) -> Result<Vec<LoadedDocument>, InputError
         if doc.is_null() {
             continue;
         }
-        let configurations = load_documents(&doc.to_string())
-            .map_err(|e| InputError(format!("{name}: document {index}: {e}")))?;
+        let configurations = load_documents(&doc.to_string()).map_err(|e| {
+            let e = match e {
+                LoadError::Document { source, .. } => *source,
+                other => other,
+            };
+            InputError(format!("{name}: document {index}: {e}"))
+        })?;
         out.push(LoadedDocument {
             index,
             configurations,

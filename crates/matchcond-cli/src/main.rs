@@ -78,8 +78,8 @@
 //!  "rejection": null | {"code": 403, "reason": "Forbidden", "message": "..."},
 //!  "admitted": true}
 //! ```
-//! `conditions` is `null` when the webhook was decided before its matchConditions were
-//! evaluated (selectors, rules).
+//! `conditions` is `null` when the webhook has no matchConditions or was decided before
+//! they were evaluated (selectors, rules).
 
 #![forbid(unsafe_code)]
 

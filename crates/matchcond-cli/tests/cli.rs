@@ -1,0 +1,555 @@
+//! Runs the built `matchcond` binary and checks its exact output and exit codes.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn data(name: &str) -> String {
+    format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn run_with_stdin(args: &[&str], stdin: Option<&str>) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_matchcond"))
+        .args(args)
+        .current_dir(format!("{}/tests/data", env!("CARGO_MANIFEST_DIR")))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        let mut pipe = child.stdin.take().unwrap();
+        if let Some(text) = stdin {
+            pipe.write_all(text.as_bytes()).unwrap();
+        }
+    }
+    let out = child.wait_with_output().unwrap();
+    Run {
+        code: out.status.code().unwrap(),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+fn run(args: &[&str]) -> Run {
+    run_with_stdin(args, None)
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap()
+}
+
+// ---- eval ----
+
+#[test]
+fn eval_text_value_with_review() {
+    let r = run(&[
+        "eval",
+        "object.metadata.labels.team + '!'",
+        "--review",
+        "pod-create.json",
+    ]);
+    assert_eq!(r.code, 0);
+    assert_eq!(r.stdout, "value: \"checkout!\"\ntype: string\ncost: 5\n");
+    assert_eq!(r.stderr, "");
+}
+
+#[test]
+fn eval_text_value_without_review() {
+    let r = run(&["eval", "1 + 2"]);
+    assert_eq!(r.code, 0);
+    assert_eq!(r.stdout, "value: 3\ntype: int\ncost: 1\n");
+}
+
+#[test]
+fn eval_text_empty_request() {
+    let r = run(&["eval", "request.operation == 'CREATE'"]);
+    assert_eq!(r.code, 0);
+    assert_eq!(r.stdout, "value: false\ntype: bool\ncost: 2\n");
+}
+
+#[test]
+fn eval_json_value() {
+    let r = run(&[
+        "eval",
+        "request.operation",
+        "--review",
+        "pod-create.json",
+        "--output",
+        "json",
+    ]);
+    assert_eq!(r.code, 0);
+    assert_eq!(
+        json(&r.stdout),
+        serde_json::json!({"result": "value", "value": "\"CREATE\"", "type": "string", "cost": 2})
+    );
+    assert_eq!(
+        r.stdout,
+        "{\"cost\":2,\"result\":\"value\",\"type\":\"string\",\"value\":\"\\\"CREATE\\\"\"}\n"
+    );
+}
+
+#[test]
+fn eval_authorizer_table() {
+    let r = run(&[
+        "eval",
+        "authorizer.group('').resource('pods').check('create').allowed()",
+        "--review",
+        "pod-create.json",
+        "--authorizer",
+        "authz.yaml",
+    ]);
+    assert_eq!(r.code, 0);
+    assert_eq!(r.stdout, "value: true\ntype: bool\ncost: 350004\n");
+    let r = run(&[
+        "eval",
+        "authorizer.group('').resource('secrets').check('get').allowed()",
+        "--review",
+        "pod-create.json",
+        "--authorizer",
+        "authz.yaml",
+        "--output",
+        "json",
+    ]);
+    assert_eq!(r.code, 0);
+    assert_eq!(
+        json(&r.stdout),
+        serde_json::json!({"result": "value", "value": "false", "type": "bool", "cost": 350004})
+    );
+}
+
+#[test]
+fn eval_text_compile_error() {
+    let r = run(&["eval", "1 + "]);
+    assert_eq!(r.code, 1);
+    assert_eq!(r.stdout, "");
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert!(lines[0].starts_with(
+        "compilation failed: ERROR: <input>:1:5: Syntax error: mismatched input '<EOF>'"
+    ));
+    assert_eq!(lines[1], " | 1 + ");
+    assert_eq!(lines[2], " | ....^");
+}
+
+#[test]
+fn eval_json_compile_error() {
+    let r = run(&["eval", "'a' + 1", "--output", "json"]);
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        json(&r.stdout),
+        serde_json::json!({
+            "result": "compileError",
+            "error": "compilation failed: ERROR: <input>:1:5: found no matching overload for '_+_' applied to '(string, int)'\n | 'a' + 1\n | ....^"
+        })
+    );
+}
+
+#[test]
+fn eval_text_evaluation_error() {
+    let r = run(&["eval", "1 / 0"]);
+    assert_eq!(r.code, 1);
+    assert_eq!(r.stdout, "");
+    assert_eq!(r.stderr, "evaluation error: division by zero\ncost: 1\n");
+}
+
+#[test]
+fn eval_json_evaluation_error() {
+    let r = run(&["eval", "1 / 0", "--output", "json"]);
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stdout,
+        "{\"cost\":1,\"error\":\"division by zero\",\"result\":\"evalError\"}\n"
+    );
+}
+
+#[test]
+fn eval_unreadable_review() {
+    let r = run(&["eval", "true", "--review", "missing.json"]);
+    assert_eq!(r.code, 2);
+    assert_eq!(r.stdout, "");
+    assert!(r
+        .stderr
+        .starts_with("matchcond: missing.json: cannot read: "));
+}
+
+#[test]
+fn eval_bad_review_syntax() {
+    let r = run(&["eval", "true", "--review", "-"]);
+    assert_eq!(r.code, 2);
+    assert_eq!(
+        r.stderr,
+        "matchcond: <stdin>: expected exactly one AdmissionReview document\n"
+    );
+    let r = run_with_stdin(
+        &["eval", "true", "--review", "-"],
+        Some("{\"request\": [1,"),
+    );
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.starts_with("matchcond: <stdin>: syntax error: "));
+    let r = run_with_stdin(
+        &["eval", "true", "--review", "-"],
+        Some("kind: AdmissionReview\n"),
+    );
+    assert_eq!(r.code, 2);
+    assert_eq!(
+        r.stderr,
+        "matchcond: <stdin>: not an AdmissionReview: no \"request\" object\n"
+    );
+}
+
+#[test]
+fn eval_yaml_review() {
+    let r = run_with_stdin(
+        &["eval", "request.namespace", "--review", "-"],
+        Some("kind: AdmissionReview\nrequest:\n  namespace: shop\n  operation: CREATE\n"),
+    );
+    assert_eq!(r.code, 0);
+    assert_eq!(r.stdout, "value: \"shop\"\ntype: string\ncost: 2\n");
+}
+
+#[test]
+fn eval_bad_version_and_options() {
+    let r = run(&["eval", "true", "--k8s-version", "1.2"]);
+    assert_eq!(r.code, 2);
+    assert!(r
+        .stderr
+        .contains("unsupported Kubernetes version \"1.2\" (supported: 1.28 to 1.36)"));
+    let r = run(&["eval", "true", "--output", "xml"]);
+    assert_eq!(r.code, 2);
+}
+
+#[test]
+fn eval_version_matters() {
+    // The two-variable comprehensions exist from 1.33 on.
+    let r = run(&["eval", "[1, 2].all(i, v, v > i)", "--k8s-version", "1.33"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout.lines().next(), Some("value: true"));
+    let r = run(&["eval", "[1, 2].all(i, v, v > i)", "--k8s-version", "1.30"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.starts_with("compilation failed: "));
+}
+
+// ---- lint ----
+
+const INVALID_LINES: [&str; 4] = [
+    "invalid.yaml:0: ValidatingWebhookConfiguration broken: webhooks[0].clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]",
+    "invalid.yaml:0: ValidatingWebhookConfiguration broken: webhooks[0].matchConditions: Too many: 65: must have at most 64 items",
+    "invalid.yaml:0: ValidatingWebhookConfiguration broken: webhooks[0].matchConditions[0].expression: Invalid value: \"1 + 2\": must evaluate to bool but got int",
+    "invalid.yaml:0: ValidatingWebhookConfiguration broken: webhooks[0].matchConditions[1].name: Duplicate value: \"non-bool\"",
+];
+
+#[test]
+fn lint_text_clean() {
+    let r = run(&["lint", "webhooks.yaml"]);
+    assert_eq!(r.code, 0);
+    assert_eq!(r.stdout, "1 configuration(s) checked, 0 error(s)\n");
+    assert_eq!(r.stderr, "");
+}
+
+#[test]
+fn lint_text_errors() {
+    let r = run(&["lint", "webhooks.yaml", "invalid.yaml"]);
+    assert_eq!(r.code, 1);
+    let mut want: Vec<&str> = INVALID_LINES.to_vec();
+    want.push("2 configuration(s) checked, 4 error(s)");
+    assert_eq!(r.stdout.lines().collect::<Vec<_>>(), want);
+}
+
+#[test]
+fn lint_json_errors() {
+    let r = run(&["lint", "invalid.yaml", "--output", "json"]);
+    assert_eq!(r.code, 1);
+    let v = json(&r.stdout);
+    assert_eq!(v["errorCount"], 4);
+    let c = &v["configurations"][0];
+    assert_eq!(c["file"], "invalid.yaml");
+    assert_eq!(c["document"], 0);
+    assert_eq!(c["kind"], "ValidatingWebhookConfiguration");
+    assert_eq!(c["name"], "broken");
+    assert_eq!(c["operation"], "create");
+    let fields: Vec<&str> = c["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "webhooks[0].clientConfig.url",
+            "webhooks[0].matchConditions",
+            "webhooks[0].matchConditions[0].expression",
+            "webhooks[0].matchConditions[1].name",
+        ]
+    );
+    assert_eq!(
+        c["errors"][3],
+        serde_json::json!({
+            "field": "webhooks[0].matchConditions[1].name",
+            "type": "Duplicate value",
+            "detail": "",
+            "message": "webhooks[0].matchConditions[1].name: Duplicate value: \"non-bool\"",
+        })
+    );
+    let messages: Vec<&str> = c["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["message"].as_str().unwrap())
+        .collect();
+    let want: Vec<&str> = INVALID_LINES
+        .iter()
+        .map(|l| {
+            l.strip_prefix("invalid.yaml:0: ValidatingWebhookConfiguration broken: ")
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(messages, want);
+}
+
+#[test]
+fn lint_json_clean() {
+    let r = run(&["lint", "webhooks.yaml", "--output", "json"]);
+    assert_eq!(r.code, 0);
+    assert_eq!(
+        r.stdout,
+        "{\"configurations\":[{\"document\":0,\"errors\":[],\"file\":\"webhooks.yaml\",\"kind\":\"ValidatingWebhookConfiguration\",\"name\":\"pods\",\"operation\":\"create\"}],\"errorCount\":0}\n"
+    );
+}
+
+#[test]
+fn lint_update_against_old() {
+    // Unchanged matchConditions are not checked again on update.
+    let r = run(&["lint", "invalid.yaml", "--old", "invalid.yaml"]);
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stdout.lines().collect::<Vec<_>>(),
+        [INVALID_LINES[0], "1 configuration(s) checked, 1 error(s)"]
+    );
+    let r = run(&[
+        "lint",
+        "invalid.yaml",
+        "--old",
+        "invalid.yaml",
+        "--output",
+        "json",
+    ]);
+    assert_eq!(r.code, 1);
+    let v = json(&r.stdout);
+    assert_eq!(v["configurations"][0]["operation"], "update");
+    assert_eq!(v["errorCount"], 1);
+}
+
+#[test]
+fn lint_stdin_multi_document_and_list() {
+    let text = std::fs::read_to_string(data("multi.yaml")).unwrap();
+    let r = run_with_stdin(&["lint", "-"], Some(&text));
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stdout.lines().collect::<Vec<_>>(),
+        [
+            "<stdin>:1: ValidatingWebhookConfiguration syntax: webhooks[0].matchConditions[0].expression: Invalid value: \"request.name ==\": compilation failed: ERROR: <input>:1:16: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}",
+            " | request.name ==",
+            " | ...............^",
+            "2 configuration(s) checked, 1 error(s)",
+        ]
+    );
+    let r = run_with_stdin(&["lint", "-", "--output", "json"], Some(&text));
+    assert_eq!(r.code, 1);
+    let v = json(&r.stdout);
+    assert_eq!(
+        v["configurations"][0]["kind"],
+        "MutatingWebhookConfiguration"
+    );
+    assert_eq!(v["configurations"][0]["name"], "listed");
+    assert_eq!(v["configurations"][0]["document"], 0);
+    assert_eq!(v["configurations"][1]["document"], 1);
+}
+
+#[test]
+fn lint_unusable_input() {
+    let r = run_with_stdin(&["lint", "-"], Some("kind: Pod\n"));
+    assert_eq!(r.code, 2);
+    assert_eq!(r.stdout, "");
+    assert_eq!(
+        r.stderr,
+        "matchcond: <stdin>: document 0: unsupported kind \"Pod\"\n"
+    );
+    let r = run(&["lint", "missing.yaml"]);
+    assert_eq!(r.code, 2);
+    assert!(r
+        .stderr
+        .starts_with("matchcond: missing.yaml: cannot read: "));
+    let r = run_with_stdin(&["lint", "-"], Some("a: [1,\n"));
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.starts_with("matchcond: <stdin>: syntax error: "));
+    let r = run(&["lint"]);
+    assert_eq!(r.code, 2);
+}
+
+// ---- match ----
+
+#[test]
+fn match_text_call_and_skip() {
+    let r = run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--review",
+        "pod-create.json",
+    ]);
+    assert_eq!(r.code, 0);
+    assert_eq!(
+        r.stdout.lines().collect::<Vec<_>>(),
+        [
+            "validating pods/all-pods.example.com/0: call (/v1, Resource=pods, /v1, Kind=Pod)",
+            "validating pods/team-pods.example.com/0: skip: matchCondition \"payments-team\" is false",
+            "  condition \"not-kube-system\": true (cost 3)",
+            "  condition \"payments-team\": false (cost 5)",
+            "admitted: 1 webhook(s) called",
+        ]
+    );
+}
+
+#[test]
+fn match_text_rejection() {
+    let r = run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "reject.yaml",
+        "--review",
+        "pod-create.json",
+    ]);
+    assert_eq!(r.code, 1);
+    let msg = "pods \"web-0\" is forbidden: expression 'object.spec.containers[1].image == 'x'' resulted in error: index out of bounds: 1";
+    assert_eq!(
+        r.stdout.lines().collect::<Vec<_>>(),
+        [
+            format!("mutating strict/strict.example.com/0: reject: {msg}"),
+            "  condition \"image\": error: expression 'object.spec.containers[1].image == 'x'' resulted in error: index out of bounds: 1 (cost 5)".to_owned(),
+            format!("rejected: 403 Forbidden: {msg}"),
+        ]
+    );
+}
+
+#[test]
+fn match_json() {
+    let r = run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--review",
+        "pod-create.json",
+        "--output",
+        "json",
+    ]);
+    assert_eq!(r.code, 0);
+    assert_eq!(
+        json(&r.stdout),
+        serde_json::json!({
+            "admitted": true,
+            "rejection": null,
+            "webhooks": [
+                {
+                    "uid": "pods/all-pods.example.com/0",
+                    "configuration": "pods",
+                    "name": "all-pods.example.com",
+                    "kind": "validating",
+                    "decision": "call",
+                    "invocation": {
+                        "group": "", "version": "v1", "resource": "pods", "subresource": "",
+                        "kind": {"group": "", "version": "v1", "kind": "Pod"}
+                    },
+                    "conditions": null
+                },
+                {
+                    "uid": "pods/team-pods.example.com/0",
+                    "configuration": "pods",
+                    "name": "team-pods.example.com",
+                    "kind": "validating",
+                    "decision": "skip",
+                    "skipReason": "matchCondition",
+                    "skipText": "matchCondition \"payments-team\" is false",
+                    "failedCondition": "payments-team",
+                    "conditions": {
+                        "results": [
+                            {"name": "not-kube-system", "expression": "request.namespace != 'kube-system'", "outcome": "true", "cost": 3},
+                            {"name": "payments-team", "expression": "object.metadata.?labels['team'].orValue('') == 'payments'", "outcome": "false", "cost": 5}
+                        ],
+                        "evaluationError": null,
+                        "totalCost": 8
+                    }
+                }
+            ]
+        })
+    );
+}
+
+#[test]
+fn match_json_rejection() {
+    let r = run(&[
+        "match",
+        "--config",
+        "reject.yaml",
+        "--review",
+        "pod-create.json",
+        "--output",
+        "json",
+    ]);
+    assert_eq!(r.code, 1);
+    let v = json(&r.stdout);
+    assert_eq!(v["admitted"], false);
+    assert_eq!(v["rejection"]["code"], 403);
+    assert_eq!(v["rejection"]["reason"], "Forbidden");
+    assert_eq!(v["webhooks"][0]["decision"], "reject");
+    assert_eq!(
+        v["webhooks"][0]["conditions"]["results"][0]["outcome"],
+        "error"
+    );
+    assert_eq!(
+        v["webhooks"][0]["conditions"]["results"][0]["error"],
+        "expression 'object.spec.containers[1].image == 'x'' resulted in error: index out of bounds: 1"
+    );
+}
+
+#[test]
+fn match_unusable_input() {
+    let r = run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--review",
+        "missing.json",
+    ]);
+    assert_eq!(r.code, 2);
+    assert_eq!(r.stdout, "");
+    assert!(r
+        .stderr
+        .starts_with("matchcond: missing.json: cannot read: "));
+    let r = run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--review",
+        "pod-create.json",
+        "--namespace-labels",
+        "novalue",
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(r
+        .stderr
+        .contains("invalid label \"novalue\" (expected key=value)"));
+}
