@@ -8,6 +8,7 @@ use std::collections::{BTreeSet, HashSet};
 use k8s_openapi::api::admissionregistration::v1 as ar;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference};
 use matchcond_compiler::{CompileError, EnvMode, Environment, KubeVersion};
+use matchcond_runtime::apimachinery::mask_trailing_dash;
 
 use crate::field::{aggregate, json_quote, BadValue, FieldError, Path, Wording};
 use crate::selector::{has_invalid_label_value, validate_label_selector, validate_labels};
@@ -738,14 +739,8 @@ fn validate_service(s: &ar::ServiceReference, path: &Path, w: Wording) -> Vec<Fi
 /// `NameIsDNSSubdomain` with `prefix` (generateName): a trailing dash is masked as Go does
 /// (the last two bytes replaced by `a`).
 fn name_is_dns_subdomain(name: &str, prefix: bool) -> Vec<String> {
-    if prefix && name.len() > 1 && name.ends_with('-') {
-        let mut masked = name
-            .as_bytes()
-            .get(..name.len() - 2)
-            .unwrap_or(&[])
-            .to_vec();
-        masked.push(b'a');
-        return names::dns1123_subdomain(&String::from_utf8_lossy(&masked), false);
+    if prefix {
+        return names::dns1123_subdomain(mask_trailing_dash(name), false);
     }
     names::dns1123_subdomain(name, false)
 }

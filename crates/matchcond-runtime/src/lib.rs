@@ -2,6 +2,7 @@
 //! implementations, the evaluator of planned programs and cost accounting.
 
 pub mod activation;
+pub mod apimachinery;
 pub mod authz;
 pub mod cost;
 pub mod error;

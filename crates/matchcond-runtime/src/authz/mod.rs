@@ -45,7 +45,6 @@
 
 mod selectors;
 mod static_rules;
-mod validation;
 
 use std::any::Any;
 use std::collections::BTreeMap;
@@ -450,10 +449,10 @@ impl AuthorizerValue {
     /// user. The name must be a DNS-1123 subdomain (`Invalid service account name`, checked
     /// first) and the namespace a DNS-1123 label (`Invalid service account namespace`).
     pub fn service_account(&self, namespace: &str, name: &str) -> Result<Self, EvalError> {
-        if !validation::is_dns1123_subdomain(name) {
+        if !crate::apimachinery::is_dns1123_subdomain(name) {
             return Err(library_error("Invalid service account name"));
         }
-        if !validation::is_dns1123_label(namespace) {
+        if !crate::apimachinery::is_dns1123_label(namespace) {
             return Err(library_error("Invalid service account namespace"));
         }
         Ok(AuthorizerValue {

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use super::validation::{dns1123_subdomain_errors, regex_error, MAX_LEN_63};
+use crate::apimachinery::{label_value_errors, qualified_name_errors, Wording};
 use crate::functions::go_strconv::{parse_int, quote};
 
 /// The operator of a selector requirement (apimachinery `selection.Operator`).
@@ -450,7 +450,7 @@ impl Parser {
         if tok != Tok::Identifier {
             return Err(format!("found '{lit}', expected: identifier"));
         }
-        let errs = label_key_errors(&lit);
+        let errs = qualified_name_errors(&lit, Wording::Current);
         if !errs.is_empty() {
             return Err(invalid("<nil>", &lit, &errs.join("; ")));
         }
@@ -567,7 +567,7 @@ fn new_requirement(
     values.sort_unstable();
     values.dedup();
     let mut errs: Vec<String> = Vec::new();
-    let key_errs = label_key_errors(&key);
+    let key_errs = qualified_name_errors(&key, Wording::Current);
     if !key_errs.is_empty() {
         errs.push(invalid("key", &key, &key_errs.join("; ")));
     }
@@ -586,7 +586,7 @@ fn new_requirement(
         }
     }
     for (i, v) in values.iter().enumerate() {
-        let value_errs = label_value_errors(v);
+        let value_errs = label_value_errors(v, Wording::Current);
         if !value_errs.is_empty() {
             errs.push(invalid(
                 &format!("values[{i}][{key}]"),
@@ -644,86 +644,6 @@ pub fn parse_label_selector(selector: &str) -> Result<Vec<LabelRequirement>, Sel
     let mut reqs = parser.parse().map_err(SelectorError)?;
     reqs.sort_by(|a, b| a.key.cmp(&b.key));
     Ok(reqs)
-}
-
-/// The label key's part after the optional prefix must match this.
-const LABEL_KEY_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-const LABEL_KEY_MSG: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const LABEL_VALUE_FMT: &str = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
-const LABEL_VALUE_MSG: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-
-/// `([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]`, whole string.
-fn is_label_name(s: &str) -> bool {
-    let b = s.as_bytes();
-    match (b.first(), b.last()) {
-        (Some(f), Some(l)) => {
-            f.is_ascii_alphanumeric()
-                && l.is_ascii_alphanumeric()
-                && b.iter()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
-        }
-        _ => false,
-    }
-}
-
-/// `content.IsLabelKey`.
-fn label_key_errors(value: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    let parts: Vec<&str> = value.split('/').collect();
-    let name = match parts.as_slice() {
-        [name] => *name,
-        [prefix, name] => {
-            if prefix.is_empty() {
-                errs.push("prefix part must be non-empty".to_owned());
-            } else {
-                errs.extend(
-                    dns1123_subdomain_errors(prefix)
-                        .into_iter()
-                        .map(|m| format!("prefix part {m}")),
-                );
-            }
-            *name
-        }
-        _ => {
-            errs.push(format!(
-                "a valid label key {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-                regex_error(LABEL_KEY_MSG, LABEL_KEY_FMT, &["MyName", "my.name", "123-abc"])
-            ));
-            return errs;
-        }
-    };
-    if name.is_empty() {
-        errs.push("name part must be non-empty".to_owned());
-    } else if name.len() > MAX_LEN_63 {
-        errs.push(format!("name part must be no more than {MAX_LEN_63} bytes"));
-    }
-    if !is_label_name(name) {
-        errs.push(format!(
-            "name part {}",
-            regex_error(
-                LABEL_KEY_MSG,
-                LABEL_KEY_FMT,
-                &["MyName", "my.name", "123-abc"]
-            )
-        ));
-    }
-    errs
-}
-
-/// `content.IsLabelValue`.
-fn label_value_errors(value: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    if value.len() > MAX_LEN_63 {
-        errs.push(format!("must be no more than {MAX_LEN_63} bytes"));
-    }
-    if !value.is_empty() && !is_label_name(value) {
-        errs.push(regex_error(
-            LABEL_VALUE_MSG,
-            LABEL_VALUE_FMT,
-            &["MyValue", "my_value", "12345"],
-        ));
-    }
-    errs
 }
 
 #[cfg(test)]

@@ -5,6 +5,10 @@
 use std::any::Any;
 use std::sync::Arc;
 
+use crate::apimachinery::{
+    dns1035_label_errors, dns1123_label_errors, dns1123_subdomain_errors, label_value_errors,
+    mask_trailing_dash, qualified_name_errors, Wording,
+};
 use crate::error::EvalError;
 use crate::functions::k8s::urls::Url;
 use crate::functions::Function;
@@ -48,193 +52,29 @@ impl NamedFormat {
     }
 }
 
-/// `validation.RegexError` / `content.RegexError`.
-fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
-    if examples.is_empty() {
-        return format!("{msg} (regex used for validation is '{fmt}')");
-    }
-    let mut out = format!("{msg} (e.g. ");
-    for (i, e) in examples.iter().enumerate() {
-        if i > 0 {
-            out.push_str(" or ");
-        }
-        out.push_str(&format!("'{e}', "));
-    }
-    out.push_str(&format!("regex used for validation is '{fmt}')"));
-    out
-}
-
-/// `validation.MaxLenError` (util/validation words it in characters).
-fn max_len_characters(n: usize) -> String {
-    format!("must be no more than {n} characters")
-}
-
-/// `content.MaxLenError` (api/validate/content words it in bytes).
-fn max_len_bytes(n: usize) -> String {
-    format!("must be no more than {n} bytes")
-}
-
-const DNS1123_LABEL_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-const DNS1123_LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
-const DNS1123_SUBDOMAIN_FMT: &str =
-    "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
-const DNS1123_SUBDOMAIN_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
-const DNS1035_LABEL_FMT: &str = "[a-z]([-a-z0-9]*[a-z0-9])?";
-const DNS1035_LABEL_MSG: &str = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
-const LABEL_KEY_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-const LABEL_KEY_MSG: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const LABEL_VALUE_FMT: &str = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
-const LABEL_VALUE_MSG: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-
-/// `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
-fn is_dns1123_label(s: &[u8]) -> bool {
-    let inner = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'-';
-    let end = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit();
-    s.first().is_some_and(end) && s.last().is_some_and(end) && s.iter().all(inner)
-}
-
-/// `^<label>(\.<label>)*$`
-fn is_dns1123_subdomain(s: &[u8]) -> bool {
-    s.split(|&b| b == b'.').all(is_dns1123_label)
-}
-
-/// `^[a-z]([-a-z0-9]*[a-z0-9])?$`
-fn is_dns1035_label(s: &[u8]) -> bool {
-    is_dns1123_label(s) && s.first().is_some_and(u8::is_ascii_lowercase)
-}
-
-/// `^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`
-fn is_label_key_name(s: &[u8]) -> bool {
-    let inner = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.');
-    s.first().is_some_and(u8::is_ascii_alphanumeric)
-        && s.last().is_some_and(u8::is_ascii_alphanumeric)
-        && s.iter().all(inner)
-}
-
 /// `validation.IsDNS1123Label`.
 fn dns1123_label(s: &[u8]) -> Vec<String> {
-    let mut errs = Vec::new();
-    if s.len() > 63 {
-        errs.push(max_len_characters(63));
-    }
-    if !is_dns1123_label(s) {
-        if is_dns1123_subdomain(s) {
-            errs.push("must not contain dots".to_owned());
-        } else {
-            errs.push(regex_error(
-                DNS1123_LABEL_MSG,
-                DNS1123_LABEL_FMT,
-                &["my-name", "123-abc"],
-            ));
-        }
-    }
-    errs
-}
-
-/// `validation.IsDNS1123Subdomain` (`characters`) or `content.IsDNS1123Subdomain`
-/// (`bytes`).
-fn dns1123_subdomain_with(s: &[u8], max_len: fn(usize) -> String) -> Vec<String> {
-    let mut errs = Vec::new();
-    if s.len() > 253 {
-        errs.push(max_len(253));
-    }
-    if !is_dns1123_subdomain(s) {
-        errs.push(regex_error(
-            DNS1123_SUBDOMAIN_MSG,
-            DNS1123_SUBDOMAIN_FMT,
-            &["example.com"],
-        ));
-    }
-    errs
-}
-
-fn dns1123_subdomain(s: &[u8]) -> Vec<String> {
-    dns1123_subdomain_with(s, max_len_characters)
+    dns1123_label_errors(s)
 }
 
 /// `validation.IsDNS1035Label`.
 fn dns1035_label(s: &[u8]) -> Vec<String> {
-    let mut errs = Vec::new();
-    if s.len() > 63 {
-        errs.push(max_len_characters(63));
-    }
-    if !is_dns1035_label(s) {
-        errs.push(regex_error(
-            DNS1035_LABEL_MSG,
-            DNS1035_LABEL_FMT,
-            &["my-name", "abc-123"],
-        ));
-    }
-    errs
+    dns1035_label_errors(s)
 }
 
-/// `maskTrailingDash`: a trailing dash (of a name longer than one byte) and the byte
-/// before it become `a`.
-fn mask_trailing_dash(s: &[u8]) -> Vec<u8> {
-    if s.len() > 1 && s.ends_with(b"-") {
-        let mut out = s.get(..s.len() - 2).unwrap_or_default().to_vec();
-        out.push(b'a');
-        return out;
-    }
-    s.to_vec()
+/// `validation.IsDNS1123Subdomain`.
+fn dns1123_subdomain(s: &[u8]) -> Vec<String> {
+    dns1123_subdomain_errors(s, Wording::Legacy)
 }
 
 /// `content.IsLabelKey` (`validation.IsQualifiedName`).
 fn qualified_name(s: &[u8]) -> Vec<String> {
-    let mut errs = Vec::new();
-    let parts: Vec<&[u8]> = s.split(|&b| b == b'/').collect();
-    let name = match parts.as_slice() {
-        [name] => *name,
-        [prefix, name] => {
-            if prefix.is_empty() {
-                errs.push("prefix part must be non-empty".to_owned());
-            } else {
-                for m in dns1123_subdomain_with(prefix, max_len_bytes) {
-                    errs.push(format!("prefix part {m}"));
-                }
-            }
-            *name
-        }
-        _ => {
-            errs.push(format!(
-                "a valid label key {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-                regex_error(LABEL_KEY_MSG, LABEL_KEY_FMT, &["MyName", "my.name", "123-abc"])
-            ));
-            return errs;
-        }
-    };
-    if name.is_empty() {
-        errs.push("name part must be non-empty".to_owned());
-    } else if name.len() > 63 {
-        errs.push(format!("name part {}", max_len_bytes(63)));
-    }
-    if !is_label_key_name(name) {
-        errs.push(format!(
-            "name part {}",
-            regex_error(
-                LABEL_KEY_MSG,
-                LABEL_KEY_FMT,
-                &["MyName", "my.name", "123-abc"]
-            )
-        ));
-    }
-    errs
+    qualified_name_errors(s, Wording::Current)
 }
 
 /// `content.IsLabelValue` (`validation.IsValidLabelValue`).
 fn label_value(s: &[u8]) -> Vec<String> {
-    let mut errs = Vec::new();
-    if s.len() > 63 {
-        errs.push(max_len_bytes(63));
-    }
-    if !s.is_empty() && !is_label_key_name(s) {
-        errs.push(regex_error(
-            LABEL_VALUE_MSG,
-            LABEL_VALUE_FMT,
-            &["MyValue", "my_value", "12345"],
-        ));
-    }
-    errs
+    label_value_errors(s, Wording::Current)
 }
 
 /// The `uri` format: the error of Go's `url.ParseRequestURI`.
