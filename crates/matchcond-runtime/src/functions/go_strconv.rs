@@ -4,6 +4,8 @@
 //! (`ParseBool`), `string(double)` (`fmt.Sprintf("%g")`) and `string(duration)`
 //! (`FormatFloat(seconds, 'f', -1, 64)`).
 
+use std::fmt::Write as _;
+
 /// `strconv.ParseInt(s, 10, 64)`: an optional sign and decimal digits, no underscores, no
 /// surrounding space; `None` on a syntax or range error.
 pub fn parse_int(s: &str) -> Option<i64> {
@@ -447,10 +449,33 @@ pub fn format_float_f(v: f64) -> String {
     out
 }
 
-/// Go's `strconv.Quote`: a double-quoted string with Go escapes.
+/// Go's `strconv.Quote` (and `%q`): double quotes, `\a \b \f \n \r \t \v \\ \"` escapes,
+/// `\xNN` for other ASCII controls, `\uNNNN` / `\UNNNNNNNN` for other non-printable
+/// characters (as [`is_print`] decides).
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
+    push_quoted(&mut out, s);
+    out.push('"');
+    out
+}
+
+/// Go's `strconv.Quote` of bytes that need not be UTF-8: invalid bytes become `\xNN`.
+pub fn quote_bytes(b: &[u8]) -> String {
+    let mut out = String::with_capacity(b.len() + 2);
+    out.push('"');
+    for chunk in b.utf8_chunks() {
+        push_quoted(&mut out, chunk.valid());
+        for byte in chunk.invalid() {
+            let _ = write!(out, "\\x{byte:02x}");
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Appends the escaped characters of `s` (no quotes).
+fn push_quoted(out: &mut String, s: &str) {
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -462,21 +487,30 @@ pub fn quote(s: &str) -> String {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
+            c if is_print(c) => out.push(c),
+            c if c < ' ' || c == '\u{7f}' => {
+                let _ = write!(out, "\\x{:02x}", u32::from(c));
             }
-            c if c.is_control() => {
-                if (c as u32) < 0x10000 {
-                    out.push_str(&format!("\\u{:04x}", c as u32));
-                } else {
-                    out.push_str(&format!("\\U{:08x}", c as u32));
-                }
+            c if u32::from(c) < 0x10000 => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
             }
-            c => out.push(c),
+            c => {
+                let _ = write!(out, "\\U{:08x}", u32::from(c));
+            }
         }
     }
-    out.push('"');
-    out
+}
+
+/// Go's `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and the ASCII space.
+pub fn is_print(c: char) -> bool {
+    if c.is_ascii() {
+        return (' '..='~').contains(&c);
+    }
+    // Rust's debug escaping escapes exactly the characters that are not printable (general
+    // categories C* and Z*), and grapheme extenders at the start of a string only, which the
+    // leading `a` rules out.
+    let probe = format!("a{c}");
+    probe.escape_debug().eq(probe.chars())
 }
 
 #[cfg(test)]

@@ -113,48 +113,7 @@ pub(super) fn format_g(f: f64) -> String {
     out
 }
 
-/// Go's `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and the ASCII space.
-pub(super) fn is_print(c: char) -> bool {
-    if c.is_ascii() {
-        return (' '..='~').contains(&c);
-    }
-    // Rust's debug escaping escapes exactly the characters that are not printable (general
-    // categories C* and Z*), and grapheme extenders at the start of a string only.
-    let probe = format!("a{c}");
-    probe.escape_debug().eq(probe.chars())
-}
-
-/// Go's `strconv.Quote`: double-quoted, with `\a \b \f \n \r \t \v \\ \"` escapes, `\xNN` for
-/// other control characters, `\uNNNN` / `\UNNNNNNNN` for other non-printable characters.
-pub(super) fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if is_print(c) => out.push(c),
-            c if c < ' ' || c == '\u{7f}' => {
-                let _ = write!(out, "\\x{:02x}", u32::from(c));
-            }
-            c if u32::from(c) < 0x10000 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => {
-                let _ = write!(out, "\\U{:08x}", u32::from(c));
-            }
-        }
-    }
-    out.push('"');
-    out
-}
+pub(super) use crate::functions::go_strconv::quote;
 
 /// A timestamp in Go's `time.RFC3339Nano` layout (`2023-02-03T23:31:20.5Z`): fractional
 /// seconds without trailing zeros, UTC as `Z`.

@@ -523,47 +523,4 @@ impl fmt::Display for Prefix {
     }
 }
 
-/// Go's `strconv.Quote` (and `%q`): double quotes, `\a \b \f \n \r \t \v \\ \"` escapes,
-/// `\xNN` for other ASCII controls, `\uNNNN` / `\UNNNNNNNN` for other non-printable
-/// characters.
-pub fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if is_print(c) => out.push(c),
-            c if c < ' ' || c == '\u{7f}' => {
-                let _ = write!(out, "\\x{:02x}", u32::from(c));
-            }
-            c if u32::from(c) < 0x10000 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => {
-                let _ = write!(out, "\\U{:08x}", u32::from(c));
-            }
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// Go's `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and the ASCII space.
-fn is_print(c: char) -> bool {
-    if c.is_ascii() {
-        return (' '..='~').contains(&c);
-    }
-    // Rust's debug escaping leaves alone exactly the printable characters (it escapes the
-    // general categories C* and Z*), apart from grapheme extenders at the start of a string,
-    // which the leading `a` rules out.
-    let probe = format!("a{c}");
-    probe.escape_debug().eq(probe.chars())
-}
+pub use crate::functions::go_strconv::quote;

@@ -6,26 +6,12 @@ use std::any::Any;
 use std::sync::Arc;
 
 use crate::error::EvalError;
-use crate::functions::go_strconv::quote;
+use crate::functions::go_strconv::{quote, quote_bytes};
 use crate::functions::Function;
 use crate::value::{MapData, Opaque, Value};
 
 /// The CEL type name.
 pub const TYPE_NAME: &str = "kubernetes.URL";
-
-/// Go's `strconv.Quote` of bytes that need not be UTF-8 (invalid bytes become `\xNN`).
-pub(crate) fn quote_bytes(b: &[u8]) -> String {
-    let mut out = String::from("\"");
-    for chunk in b.utf8_chunks() {
-        let q = quote(chunk.valid());
-        out.push_str(q.get(1..q.len().saturating_sub(1)).unwrap_or_default());
-        for byte in chunk.invalid() {
-            out.push_str(&format!("\\x{byte:02x}"));
-        }
-    }
-    out.push('"');
-    out
-}
 
 fn lossy(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
