@@ -18,7 +18,6 @@
 pub mod dispatch;
 pub mod error;
 pub mod field;
-pub mod gourl;
 pub mod names;
 pub mod namespaces;
 pub mod resources;

@@ -9,11 +9,12 @@ use k8s_openapi::api::admissionregistration::v1 as ar;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference};
 use matchcond_compiler::{CompileError, EnvMode, Environment, KubeVersion};
 use matchcond_runtime::apimachinery::mask_trailing_dash;
+use matchcond_runtime::functions::k8s::urls::Url;
 
 use crate::field::{aggregate, json_quote, BadValue, FieldError, Path, Wording};
+use crate::names;
 use crate::selector::{has_invalid_label_value, validate_label_selector, validate_labels};
 use crate::types::{Configuration, HookKind, WebhookSpec, GROUP};
-use crate::{gourl, names};
 
 /// The most matchConditions a webhook may have.
 pub const MAX_MATCH_CONDITIONS: usize = 64;
@@ -622,7 +623,7 @@ fn validate_client_config(
 /// `ValidateWebhookURL` with `forceHttps`.
 fn validate_url(raw: &str, path: &Path, w: Wording) -> Vec<FieldError> {
     let p = path.as_str();
-    let u = match gourl::parse(raw) {
+    let u = match Url::parse(raw) {
         Ok(u) => u,
         Err(e) => {
             return vec![FieldError::required(
@@ -632,43 +633,44 @@ fn validate_url(raw: &str, path: &Path, w: Wording) -> Vec<FieldError> {
             )]
         }
     };
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     let mut errs = Vec::new();
-    if u.scheme != "https" {
+    if u.scheme() != b"https" {
         errs.push(FieldError::invalid(
             p,
-            BadValue::Str(u.scheme.clone()),
+            BadValue::Str(text(u.scheme())),
             format!("'https' is the only allowed URL scheme{URL_FORM}"),
             w,
         ));
     }
-    if u.host.is_empty() {
+    if u.host().is_empty() {
         errs.push(FieldError::invalid(
             p,
-            BadValue::Str(u.host.clone()),
+            BadValue::Str(text(u.host())),
             format!("host must be specified{URL_FORM}"),
             w,
         ));
     }
-    if let Some(user) = &u.user {
+    if let Some(user) = u.user_text() {
         errs.push(FieldError::invalid(
             p,
-            BadValue::Str(user.clone()),
+            BadValue::Str(user),
             "user information is not permitted in the URL",
             w,
         ));
     }
-    if !u.fragment.is_empty() {
+    if !u.fragment().is_empty() {
         errs.push(FieldError::invalid(
             p,
-            BadValue::Str(u.fragment.clone()),
+            BadValue::Str(text(u.fragment())),
             "fragments are not permitted in the URL",
             w,
         ));
     }
-    if !u.raw_query.is_empty() {
+    if !u.raw_query().is_empty() {
         errs.push(FieldError::invalid(
             p,
-            BadValue::Str(u.raw_query.clone()),
+            BadValue::Str(text(u.raw_query())),
             "query parameters are not permitted in the URL",
             w,
         ));

@@ -27,9 +27,9 @@ pub struct Prefix {
 /// Why `ParseAddr` rejected a string; displays as Go's `parseAddrError`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AddrError {
-    input: String,
+    input: Vec<u8>,
     msg: &'static str,
-    at: String,
+    at: Vec<u8>,
 }
 
 /// Why `ParsePrefix` rejected a string; displays as Go's `parsePrefixError`.
@@ -40,20 +40,20 @@ pub struct PrefixError {
 }
 
 impl AddrError {
-    fn new(input: &str, msg: &'static str, at: &str) -> Self {
+    fn new(input: &[u8], msg: &'static str, at: impl AsRef<[u8]>) -> Self {
         AddrError {
-            input: input.to_string(),
+            input: input.to_vec(),
             msg,
-            at: at.to_string(),
+            at: at.as_ref().to_vec(),
         }
     }
 }
 
 impl fmt::Display for AddrError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ParseAddr({}): {}", quote(&self.input), self.msg)?;
+        write!(f, "ParseAddr({}): {}", quote_bytes(&self.input), self.msg)?;
         if !self.at.is_empty() {
-            write!(f, " (at {})", quote(&self.at))?;
+            write!(f, " (at {})", quote_bytes(&self.at))?;
         }
         Ok(())
     }
@@ -83,17 +83,25 @@ impl std::error::Error for PrefixError {}
 /// The form is chosen by the first `.`, `:` or `%` in the text. Returns the address and its
 /// zone (IPv6 only, never empty).
 pub fn parse_addr(s: &str) -> Result<(Addr, Option<&str>), AddrError> {
-    match s.bytes().find(|b| matches!(b, b'.' | b':' | b'%')) {
+    let (addr, zone) = parse_addr_bytes(s.as_bytes())?;
+    // The zone is what follows the first `%`, so it is a suffix of the text.
+    let zone = zone.and_then(|z| s.get(s.len() - z.len()..));
+    Ok((addr, zone))
+}
+
+/// [`parse_addr`] of bytes that need not be UTF-8 (as Go's strings need not be).
+pub fn parse_addr_bytes(s: &[u8]) -> Result<(Addr, Option<&[u8]>), AddrError> {
+    match s.iter().find(|b| matches!(b, b'.' | b':' | b'%')) {
         Some(b'.') => ipv4_fields(s, s).map(|a| (Addr::V4(a), None)),
         Some(b':') => parse_ipv6(s),
-        Some(_) => Err(AddrError::new(s, "missing IPv6 address", "")),
-        None => Err(AddrError::new(s, "unable to parse IP", "")),
+        Some(_) => Err(AddrError::new(s, "missing IPv6 address", b"")),
+        None => Err(AddrError::new(s, "unable to parse IP", b"")),
     }
 }
 
 /// Reads the four dotted-decimal fields of `part`, a suffix of `input` (errors name `input`).
-fn ipv4_fields(input: &str, part: &str) -> Result<[u8; 4], AddrError> {
-    let bytes = part.as_bytes();
+fn ipv4_fields(input: &[u8], part: &[u8]) -> Result<[u8; 4], AddrError> {
+    let bytes = part;
     let rest_at = |i: usize| part.get(i..).unwrap_or_default();
     let mut fields = [0u8; 4];
     let mut done = 0usize;
@@ -148,17 +156,25 @@ fn ipv4_fields(input: &str, part: &str) -> Result<[u8; 4], AddrError> {
 }
 
 /// Parses an IPv6 address with an optional zone.
-fn parse_ipv6(input: &str) -> Result<(Addr, Option<&str>), AddrError> {
-    let (text, zone) = match input.split_once('%') {
-        Some((_, "")) => return Err(AddrError::new(input, "zone must be a non-empty string", "")),
-        Some((text, zone)) => (text, Some(zone)),
+fn parse_ipv6(input: &[u8]) -> Result<(Addr, Option<&[u8]>), AddrError> {
+    let (text, zone) = match input.iter().position(|&b| b == b'%') {
+        Some(i) => match (input.get(..i), input.get(i + 1..)) {
+            (Some(text), Some(zone)) if !zone.is_empty() => (text, Some(zone)),
+            _ => {
+                return Err(AddrError::new(
+                    input,
+                    "zone must be a non-empty string",
+                    b"",
+                ))
+            }
+        },
         None => (input, None),
     };
     let mut bytes = [0u8; 16];
     // Where the `::` stands, as a byte offset into the address.
     let mut ellipsis: Option<usize> = None;
     let mut rest = text;
-    if let Some(after) = rest.strip_prefix("::") {
+    if let Some(after) = rest.strip_prefix(b"::") {
         ellipsis = Some(0);
         rest = after;
         if rest.is_empty() {
@@ -167,7 +183,7 @@ fn parse_ipv6(input: &str) -> Result<(Addr, Option<&str>), AddrError> {
     }
     let mut filled = 0usize;
     while filled < 16 {
-        let digits = rest.bytes().take_while(u8::is_ascii_hexdigit).count();
+        let digits = rest.iter().take_while(|b| b.is_ascii_hexdigit()).count();
         if digits > 4 {
             return Err(AddrError::new(
                 input,
@@ -182,8 +198,8 @@ fn parse_ipv6(input: &str) -> Result<(Addr, Option<&str>), AddrError> {
                 rest,
             ));
         }
-        let (group, after) = rest.split_at_checked(digits).unwrap_or((rest, ""));
-        if after.starts_with('.') {
+        let (group, after) = rest.split_at_checked(digits).unwrap_or((rest, b""));
+        if after.starts_with(b".") {
             if ellipsis.is_none() && filled != 12 {
                 return Err(AddrError::new(
                     input,
@@ -203,10 +219,13 @@ fn parse_ipv6(input: &str) -> Result<(Addr, Option<&str>), AddrError> {
                 slot.copy_from_slice(&v4);
             }
             filled += 4;
-            rest = "";
+            rest = b"";
             break;
         }
-        let value = u16::from_str_radix(group, 16).unwrap_or_default();
+        let value = group.iter().fold(0u16, |acc, &d| {
+            let digit = char::from(d).to_digit(16).unwrap_or_default();
+            (acc << 4) | u16::try_from(digit).unwrap_or_default()
+        });
         if let Some(slot) = bytes.get_mut(filled..filled + 2) {
             slot.copy_from_slice(&value.to_be_bytes());
         }
@@ -215,7 +234,7 @@ fn parse_ipv6(input: &str) -> Result<(Addr, Option<&str>), AddrError> {
         if rest.is_empty() {
             break;
         }
-        rest = match rest.strip_prefix(':') {
+        rest = match rest.strip_prefix(b":") {
             None => {
                 return Err(AddrError::new(
                     input,
@@ -223,7 +242,7 @@ fn parse_ipv6(input: &str) -> Result<(Addr, Option<&str>), AddrError> {
                     rest,
                 ))
             }
-            Some("") => {
+            Some([]) => {
                 return Err(AddrError::new(
                     input,
                     "colon must be followed by more characters",
@@ -232,7 +251,7 @@ fn parse_ipv6(input: &str) -> Result<(Addr, Option<&str>), AddrError> {
             }
             Some(after_colon) => after_colon,
         };
-        if let Some(after_ellipsis) = rest.strip_prefix(':') {
+        if let Some(after_ellipsis) = rest.strip_prefix(b":") {
             if ellipsis.is_some() {
                 return Err(AddrError::new(input, "multiple :: in address", rest));
             }
@@ -524,3 +543,4 @@ impl fmt::Display for Prefix {
 }
 
 pub use crate::functions::go_strconv::quote;
+use crate::functions::go_strconv::quote_bytes;

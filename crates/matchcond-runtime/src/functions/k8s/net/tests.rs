@@ -324,3 +324,40 @@ fn go_quoting() {
     assert_eq!(quote("\u{e0001}"), "\"\\U000e0001\"");
     assert_eq!(quote("\u{301}"), "\"\u{301}\"");
 }
+
+#[test]
+fn address_families_and_errors() {
+    let family = |s: &str| {
+        parse_addr(s)
+            .map(|(a, _)| a.is_4())
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(family("::1"), Ok(false));
+    assert_eq!(family("fe80::1%en0"), Ok(false));
+    assert_eq!(family("::ffff:1.2.3.4"), Ok(false));
+    assert_eq!(family("1.2.3.4"), Ok(true));
+    let err = |s: &str| parse_addr(s).unwrap_err().to_string();
+    assert_eq!(err("1.2.3"), "ParseAddr(\"1.2.3\"): IPv4 address too short");
+    assert_eq!(
+        err("01.2.3.4"),
+        "ParseAddr(\"01.2.3.4\"): IPv4 field has octet with leading zero"
+    );
+    assert_eq!(
+        err("1::2::3"),
+        "ParseAddr(\"1::2::3\"): multiple :: in address (at \":3\")"
+    );
+    assert_eq!(err("1:2"), "ParseAddr(\"1:2\"): address string too short");
+    assert_eq!(
+        err("1:2:3:4:5:6:7:8::"),
+        "ParseAddr(\"1:2:3:4:5:6:7:8::\"): the :: must expand to at least one field of zeros"
+    );
+    assert_eq!(
+        err("fe80::1%"),
+        "ParseAddr(\"fe80::1%\"): zone must be a non-empty string"
+    );
+    assert_eq!(err("abc"), "ParseAddr(\"abc\"): unable to parse IP");
+    assert_eq!(
+        err("::1.2.3.400"),
+        "ParseAddr(\"::1.2.3.400\"): IPv4 field has value >255"
+    );
+}

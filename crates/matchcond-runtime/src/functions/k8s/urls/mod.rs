@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use crate::error::EvalError;
 use crate::functions::go_strconv::{quote, quote_bytes};
+use crate::functions::k8s::net::netip::{parse_addr_bytes, Addr};
 use crate::functions::Function;
 use crate::value::{MapData, Opaque, Value};
 
@@ -217,196 +218,6 @@ fn cut(s: &[u8], sep: u8) -> (&[u8], Option<&[u8]>) {
     }
 }
 
-/// An address as `netip.ParseAddr` classifies it.
-#[derive(Debug, PartialEq, Eq)]
-enum Addr {
-    V4,
-    V6,
-}
-
-fn addr_error(input: &[u8], msg: &str, at: Option<&[u8]>) -> String {
-    match at {
-        Some(at) if !at.is_empty() => format!(
-            "ParseAddr({}): {msg} (at {})",
-            quote_bytes(input),
-            quote_bytes(at)
-        ),
-        _ => format!("ParseAddr({}): {msg}", quote_bytes(input)),
-    }
-}
-
-/// Go's `netip.ParseAddr`, for its errors and for telling IPv4 from IPv6.
-fn parse_addr(s: &[u8]) -> Result<Addr, String> {
-    for &c in s {
-        match c {
-            b'.' => return parse_v4(s).map(|_| Addr::V4),
-            b':' => return parse_v6(s).map(|_| Addr::V6),
-            b'%' => return Err(addr_error(s, "missing IPv6 address", None)),
-            _ => {}
-        }
-    }
-    Err(addr_error(s, "unable to parse IP", None))
-}
-
-fn parse_v4(s: &[u8]) -> Result<[u8; 4], String> {
-    let mut fields = [0u8; 4];
-    let mut val: u32 = 0;
-    let mut pos = 0usize;
-    let mut dig_len = 0;
-    for (i, &c) in s.iter().enumerate() {
-        if c.is_ascii_digit() {
-            if dig_len == 1 && val == 0 {
-                return Err(addr_error(
-                    s,
-                    "IPv4 field has octet with leading zero",
-                    None,
-                ));
-            }
-            val = val * 10 + u32::from(c - b'0');
-            dig_len += 1;
-            if val > 255 {
-                return Err(addr_error(s, "IPv4 field has value >255", None));
-            }
-        } else if c == b'.' {
-            if i == 0 || i == s.len() - 1 || s.get(i - 1) == Some(&b'.') {
-                return Err(addr_error(
-                    s,
-                    "IPv4 field must have at least one digit",
-                    s.get(i..),
-                ));
-            }
-            if pos == 3 {
-                return Err(addr_error(s, "IPv4 address too long", None));
-            }
-            if let Some(f) = fields.get_mut(pos) {
-                *f = val as u8;
-            }
-            pos += 1;
-            val = 0;
-            dig_len = 0;
-        } else {
-            return Err(addr_error(s, "unexpected character", s.get(i..)));
-        }
-    }
-    if pos < 3 {
-        return Err(addr_error(s, "IPv4 address too short", None));
-    }
-    if let Some(f) = fields.get_mut(3) {
-        *f = val as u8;
-    }
-    Ok(fields)
-}
-
-fn parse_v6(input: &[u8]) -> Result<(), String> {
-    let mut s = input;
-    if let Some(z) = s.iter().position(|&b| b == b'%') {
-        let zone = s.get(z + 1..).unwrap_or_default();
-        if zone.is_empty() {
-            return Err(addr_error(input, "zone must be a non-empty string", None));
-        }
-        s = s.get(..z).unwrap_or_default();
-    }
-    let mut ellipsis: Option<usize> = None;
-    if s.starts_with(b"::") {
-        ellipsis = Some(0);
-        s = s.get(2..).unwrap_or_default();
-        if s.is_empty() {
-            return Ok(());
-        }
-    }
-    let mut i = 0usize;
-    while i < 16 {
-        let mut off = 0;
-        let mut acc: u32 = 0;
-        while let Some(&c) = s.get(off) {
-            let d = match c {
-                b'0'..=b'9' => c - b'0',
-                b'a'..=b'f' => c - b'a' + 10,
-                b'A'..=b'F' => c - b'A' + 10,
-                _ => break,
-            };
-            acc = (acc << 4) + u32::from(d);
-            if acc > 0xffff {
-                return Err(addr_error(input, "IPv6 field has value >=2^16", Some(s)));
-            }
-            off += 1;
-        }
-        if off == 0 {
-            return Err(addr_error(
-                input,
-                "each colon-separated field must have at least one digit",
-                Some(s),
-            ));
-        }
-        if s.get(off) == Some(&b'.') {
-            if ellipsis.is_none() && i != 12 {
-                return Err(addr_error(
-                    input,
-                    "embedded IPv4 address must replace the final 2 fields of the address",
-                    Some(s),
-                ));
-            }
-            if i + 4 > 16 {
-                return Err(addr_error(
-                    input,
-                    "too many hex fields to fit an embedded IPv4 at the end of the address",
-                    Some(s),
-                ));
-            }
-            if let Err(e) = parse_v4(s) {
-                return Err(addr_error(input, &e, Some(s)));
-            }
-            s = b"";
-            i += 4;
-            break;
-        }
-        i += 2;
-        s = s.get(off..).unwrap_or_default();
-        if s.is_empty() {
-            break;
-        }
-        if s.first() != Some(&b':') {
-            return Err(addr_error(
-                input,
-                "unexpected character, want colon",
-                Some(s),
-            ));
-        } else if s.len() == 1 {
-            return Err(addr_error(
-                input,
-                "colon must be followed by more characters",
-                Some(s),
-            ));
-        }
-        s = s.get(1..).unwrap_or_default();
-        if s.first() == Some(&b':') {
-            if ellipsis.is_some() {
-                return Err(addr_error(input, "multiple :: in address", Some(s)));
-            }
-            ellipsis = Some(i);
-            s = s.get(1..).unwrap_or_default();
-            if s.is_empty() {
-                break;
-            }
-        }
-    }
-    if !s.is_empty() {
-        return Err(addr_error(input, "trailing garbage after address", Some(s)));
-    }
-    if i < 16 {
-        if ellipsis.is_none() {
-            return Err(addr_error(input, "address string too short", None));
-        }
-    } else if ellipsis.is_some() {
-        return Err(addr_error(
-            input,
-            "the :: must expand to at least one field of zeros",
-            None,
-        ));
-    }
-    Ok(())
-}
-
 /// A parsed URL (Go's `url.URL`), fields as raw bytes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Url {
@@ -500,10 +311,10 @@ fn parse_host(scheme: &[u8], host: &[u8]) -> Result<Vec<u8>, String> {
                 }
                 None => unescape(hostname, Mode::Host)?,
             };
-            match parse_addr(&unescaped) {
+            match parse_addr_bytes(&unescaped) {
                 Err(e) => return Err(format!("invalid host: {e}")),
-                Ok(Addr::V4) => return Err("invalid IP-literal".to_owned()),
-                Ok(Addr::V6) => {}
+                Ok((Addr::V4(_), _)) => return Err("invalid IP-literal".to_owned()),
+                Ok((Addr::V6(_), _)) => {}
             }
             let mut out = Vec::with_capacity(unescaped.len() + colon_port.len() + 2);
             out.push(b'[');
@@ -649,6 +460,48 @@ impl Url {
                 .map_err(|e| format!("parse {}: {e}", quote(raw)))?;
         }
         Ok(url)
+    }
+
+    /// The scheme, lower-cased.
+    pub fn scheme(&self) -> &[u8] {
+        &self.scheme
+    }
+
+    /// Opaque data (`scheme:opaque`).
+    pub fn opaque(&self) -> &[u8] {
+        &self.opaque
+    }
+
+    /// `host` or `host:port`, unescaped.
+    pub fn host(&self) -> &[u8] {
+        &self.host
+    }
+
+    /// The user information as Go's `Userinfo.String` renders it, when present.
+    pub fn user_text(&self) -> Option<String> {
+        self.user.as_ref().map(|(name, password)| {
+            let mut out = escape(name, Mode::UserPassword);
+            if let Some(p) = password {
+                out.push(b':');
+                out.extend(escape(p, Mode::UserPassword));
+            }
+            lossy(&out)
+        })
+    }
+
+    /// The unescaped path.
+    pub fn path(&self) -> &[u8] {
+        &self.path
+    }
+
+    /// The raw query, without `?`.
+    pub fn raw_query(&self) -> &[u8] {
+        &self.raw_query
+    }
+
+    /// The unescaped fragment, without `#`.
+    pub fn fragment(&self) -> &[u8] {
+        &self.fragment
     }
 
     /// Go's `EscapedPath`.
