@@ -121,12 +121,31 @@ fn typical3(c: &mut Criterion) {
     }
 }
 
+/// Compiling one typical condition: cold (parse, check, plan) and through the cache.
+fn compile(c: &mut Criterion) {
+    let env = Environment::latest();
+    let expr = "has(object.metadata.labels) && 'app' in object.metadata.labels && object.metadata.labels['app'] == 'web'";
+    let opts = matchcond::CompileOptions {
+        result_type: Some(matchcond::syntax::Type::Bool),
+        ..Default::default()
+    };
+    let mut g = c.benchmark_group("compile");
+    g.bench_function("cold", |b| {
+        b.iter(|| black_box(env.compile(black_box(expr), &opts).unwrap()))
+    });
+    env.compile_condition(expr).unwrap();
+    g.bench_function("cache-hit", |b| {
+        b.iter(|| black_box(env.compile_condition(black_box(expr)).unwrap()))
+    });
+    g.finish();
+}
+
 mod group {
     //! The benchmark group (criterion's macro generates undocumented items).
     #![allow(missing_docs)]
-    use super::typical3;
+    use super::{compile, typical3};
     use criterion::criterion_group;
-    criterion_group!(benches, typical3);
+    criterion_group!(benches, typical3, compile);
 }
 
 criterion_main!(group::benches);

@@ -112,7 +112,7 @@ pub fn check(expr: &Expr, env: &CheckerEnv) -> Result<Checked, Vec<Issue>> {
     let mut c = Checker {
         env,
         scopes: Vec::new(),
-        mapping: HashMap::new(),
+        mapping: Vec::new(),
         fresh: 0,
         types: HashMap::new(),
         refs: HashMap::new(),
@@ -165,7 +165,9 @@ pub fn format_type(t: &Type) -> String {
 struct Checker<'e> {
     env: &'e CheckerEnv,
     scopes: Vec<HashMap<String, Type>>,
-    mapping: HashMap<Arc<str>, Type>,
+    /// Substitutions of type variables (few per expression: a vector is cheapest to copy
+    /// and search).
+    mapping: Vec<(Arc<str>, Type)>,
     fresh: u32,
     types: HashMap<ExprId, Type>,
     refs: HashMap<ExprId, Reference>,
@@ -750,10 +752,10 @@ impl<'e> Checker<'e> {
         if params_seen.is_empty() {
             return (o.params.clone(), o.result.clone());
         }
-        let mut subst: HashMap<Arc<str>, Type> = HashMap::new();
+        let mut subst: Vec<(Arc<str>, Type)> = Vec::with_capacity(params_seen.len());
         for p in params_seen {
             let v = self.new_type_var();
-            subst.insert(p, v);
+            subst.push((p, v));
         }
         let params = o.params.iter().map(|t| replace_params(t, &subst)).collect();
         let result = replace_params(&o.result, &subst);
@@ -762,8 +764,20 @@ impl<'e> Checker<'e> {
 
     fn find(&self, t: &Type) -> Option<Type> {
         match t {
-            Type::Param(n) => self.mapping.get(n).cloned(),
+            Type::Param(n) => self
+                .mapping
+                .iter()
+                .rev()
+                .find(|(k, _)| k == n)
+                .map(|(_, v)| v.clone()),
             _ => None,
+        }
+    }
+
+    fn bind(&mut self, name: &Arc<str>, t: Type) {
+        match self.mapping.iter_mut().find(|(k, _)| k == name) {
+            Some(entry) => entry.1 = t,
+            None => self.mapping.push((name.clone(), t)),
         }
     }
 
@@ -865,7 +879,7 @@ impl<'e> Checker<'e> {
                 let t2new = most_general(t1, &t2sub);
                 if self.not_referenced_in(t2, &t2new, 0) {
                     if let Type::Param(n) = t2 {
-                        self.mapping.insert(n.clone(), t2new);
+                        self.bind(n, t2new);
                     }
                 }
                 return (true, true);
@@ -874,7 +888,7 @@ impl<'e> Checker<'e> {
         }
         if self.not_referenced_in(t2, t1, 0) {
             if let Type::Param(n) = t2 {
-                self.mapping.insert(n.clone(), t1.clone());
+                self.bind(n, t1.clone());
             }
             return (true, false);
         }
@@ -971,9 +985,13 @@ fn collect_params(t: &Type, out: &mut Vec<Arc<str>>) {
     }
 }
 
-fn replace_params(t: &Type, subst: &HashMap<Arc<str>, Type>) -> Type {
+fn replace_params(t: &Type, subst: &[(Arc<str>, Type)]) -> Type {
     match t {
-        Type::Param(n) => subst.get(n).cloned().unwrap_or_else(|| t.clone()),
+        Type::Param(n) => subst
+            .iter()
+            .find(|(k, _)| k == n)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| t.clone()),
         Type::List(e) => Type::list(replace_params(e, subst)),
         Type::Map(k, v) => Type::map(replace_params(k, subst), replace_params(v, subst)),
         Type::Optional(e) => Type::optional(replace_params(e, subst)),

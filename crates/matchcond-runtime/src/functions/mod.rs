@@ -20,16 +20,22 @@ pub mod time;
 /// A function implementation.
 pub type Function = for<'a> fn(&[Value<'a>]) -> Result<Value<'a>, EvalError>;
 
+/// Every implementation, indexed by overload id (built once).
+static IMPLEMENTATIONS: std::sync::LazyLock<std::collections::HashMap<&'static str, Function>> =
+    std::sync::LazyLock::new(|| {
+        std_ops::FUNCTIONS
+            .iter()
+            .chain(time::FUNCTIONS.iter())
+            .chain(ext::FUNCTIONS.iter())
+            .chain(comprehensions::FUNCTIONS.iter())
+            .chain(k8s::functions())
+            .map(|(id, f)| (*id, *f))
+            .collect()
+    });
+
 /// The implementation of an overload.
 pub fn implementation(overload_id: &str) -> Option<Function> {
-    std_ops::FUNCTIONS
-        .iter()
-        .chain(time::FUNCTIONS.iter())
-        .chain(ext::FUNCTIONS.iter())
-        .chain(comprehensions::FUNCTIONS.iter())
-        .chain(k8s::functions())
-        .find(|(id, _)| *id == overload_id)
-        .map(|(_, f)| *f)
+    IMPLEMENTATIONS.get(overload_id).copied()
 }
 
 /// Calls a regex function whose pattern was a constant, compiled when the program was
