@@ -470,7 +470,8 @@ impl Dispatcher {
     ) -> Result<Option<HookOutcome>, RequestError> {
         let attrs = Attributes::from_request(request)?;
         Ok(self.hooks.get(index).map(|h| {
-            let mut outcome = self.should_call(h, &attrs, request, namespaces);
+            let mut outcome =
+                self.should_call(h, &attrs, request, namespaces, &mut CelRequests::default());
             if let HookDecision::Call(_) = outcome.decision {
                 if let Some(d) = call_time_check(h, &attrs) {
                     outcome.decision = d;
@@ -495,8 +496,9 @@ impl Dispatcher {
             rejection: None,
         };
         let mut call_time: Option<Rejection> = None;
+        let mut cel_requests = CelRequests::default();
         for h in &self.hooks {
-            let mut outcome = self.should_call(h, &attrs, request, namespaces);
+            let mut outcome = self.should_call(h, &attrs, request, namespaces, &mut cel_requests);
             if let HookDecision::Reject(r) = &outcome.decision {
                 out.rejection = Some(r.clone());
                 out.hooks.push(outcome);
@@ -527,8 +529,10 @@ impl Dispatcher {
         attrs: &Attributes,
         request: &Json,
         namespaces: &dyn NamespaceLister,
+        cel_requests: &mut CelRequests,
     ) -> HookOutcome {
-        let (decision, conditions) = self.should_call_inner(h, attrs, request, namespaces);
+        let (decision, conditions) =
+            self.should_call_inner(h, attrs, request, namespaces, cel_requests);
         HookOutcome {
             hook: h.info.clone(),
             decision,
@@ -542,6 +546,7 @@ impl Dispatcher {
         attrs: &Attributes,
         request: &Json,
         namespaces: &dyn NamespaceLister,
+        cel_requests: &mut CelRequests,
     ) -> (HookDecision, Option<Report>) {
         let skip = |r| (HookDecision::Skip(r), None);
         if is_exempt_kind(&attrs.kind) {
@@ -568,8 +573,8 @@ impl Dispatcher {
         if h.conditions.is_empty() {
             return (HookDecision::Call(invocation), None);
         }
-        let cel_request = cel_request(attrs, &invocation.kind, request);
-        let mut act = Activation::from_request(&cel_request);
+        let cel_request = cel_requests.get(attrs, &invocation.kind, request);
+        let mut act = Activation::from_request(cel_request);
         act.set(
             SLOT_OBJECT,
             object.map(Value::from_json).unwrap_or(Value::Null),
@@ -765,6 +770,30 @@ fn match_object(
 
 /// The `request` the matchConditions see (`CreateAdmissionRequest`): `kind` is the
 /// invocation's kind, `resource` the request's own resource.
+/// The `request` documents of one admission request, by invocation kind: built once per
+/// kind, shared by every webhook invoked with that kind.
+#[derive(Default)]
+struct CelRequests {
+    by_kind: Vec<(Gvk, Json)>,
+}
+
+impl CelRequests {
+    fn get<'a>(&'a mut self, attrs: &Attributes, kind: &Gvk, original: &'a Json) -> &'a Json {
+        let i = match self.by_kind.iter().position(|(k, _)| k == kind) {
+            Some(i) => i,
+            None => {
+                self.by_kind
+                    .push((kind.clone(), cel_request(attrs, kind, original)));
+                self.by_kind.len() - 1
+            }
+        };
+        match self.by_kind.get(i) {
+            Some((_, r)) => r,
+            None => original,
+        }
+    }
+}
+
 fn cel_request(attrs: &Attributes, kind: &Gvk, original: &Json) -> Json {
     let mut m = Map::new();
     m.insert("kind".into(), kind.to_json());

@@ -379,18 +379,24 @@ impl MatchConditions {
                 }
             }
             Step::Done(Ok(Value::Bool(true)), _) => {}
-            Step::Done(Ok(other), _) => errors.push(format!(
-                "expression '{}' resulted in error: expected a bool, got {}",
-                self.conditions
-                    .get(i)
-                    .map(|c| c.expression.as_str())
-                    .unwrap_or(""),
-                other.type_name()
-            )),
+            Step::Done(Ok(other), _) => errors.push(self.not_bool(i, &other)),
             Step::Done(Err(e), _) => errors.push(e),
             Step::OutOfBudget(_) => {}
         });
         self.conclude(completed, first_false, &errors, policy)
+    }
+
+    /// The error of a condition whose value is not a bool (possible only for conditions
+    /// compiled without the type checker).
+    fn not_bool(&self, i: usize, value: &Value<'_>) -> String {
+        format!(
+            "expression '{}' resulted in error: expected a bool, got {}",
+            self.conditions
+                .get(i)
+                .map(|c| c.expression.as_str())
+                .unwrap_or(""),
+            value.type_name()
+        )
     }
 
     fn conclude(
@@ -448,14 +454,7 @@ impl MatchConditions {
                     (ConditionOutcome::Value(b), cost)
                 }
                 Step::Done(Ok(other), cost) => {
-                    let e = format!(
-                        "expression '{}' resulted in error: expected a bool, got {}",
-                        self.conditions
-                            .get(i)
-                            .map(|c| c.expression.as_str())
-                            .unwrap_or(""),
-                        other.type_name()
-                    );
+                    let e = self.not_bool(i, &other);
                     errors.push(e.clone());
                     (ConditionOutcome::Error(e), cost)
                 }

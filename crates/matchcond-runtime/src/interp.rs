@@ -360,12 +360,12 @@ impl<'a> Interp<'a, '_> {
                 self.charge(1)?;
                 match qualify(&obj, &key, false)? {
                     Found::Value(v) => obj = v,
-                    Found::Absent => return Err(missing(&key)),
+                    Found::Absent => return Err(EvalError::no_such_key(&key)),
                 }
             }
         }
         if is_opt {
-            return Ok(Value::Optional(wrap_optional(obj)));
+            return Ok(Value::Optional(Optional::of(obj)));
         }
         Ok(obj)
     }
@@ -515,10 +515,6 @@ impl<'a> Interp<'a, '_> {
     }
 }
 
-fn wrap_optional(v: Value<'_>) -> Optional<'_> {
-    Optional::of(v)
-}
-
 fn display_key(k: &Value<'_>) -> String {
     match k {
         Value::String(s) => s.to_string(),
@@ -527,16 +523,6 @@ fn display_key(k: &Value<'_>) -> String {
         Value::Bool(b) => b.to_string(),
         Value::Double(d) => d.to_string(),
         other => other.type_name().to_string(),
-    }
-}
-
-fn missing(key: &Value<'_>) -> EvalError {
-    match key {
-        Value::Int(_) | Value::Uint(_) | Value::Double(_) => EvalError::new(
-            ErrorKind::NoSuchKey,
-            format!("no such key: {}", display_key(key)),
-        ),
-        _ => EvalError::no_such_key(key),
     }
 }
 
@@ -580,7 +566,7 @@ fn qualify<'a>(obj: &Value<'a>, key: &Value<'_>, presence: bool) -> Result<Found
             }
         }
         _ if presence => Ok(Found::Absent),
-        _ => Err(missing(key)),
+        _ => Err(EvalError::no_such_key(key)),
     }
 }
 

@@ -29,31 +29,21 @@ enum Mode {
     Fragment,
 }
 
+/// RFC 3986 sub-delimiters: `!$&'()*+,;=`.
+fn is_sub_delim(c: u8) -> bool {
+    matches!(
+        c,
+        b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
+    )
+}
+
 /// Go's `shouldEscape`.
 fn should_escape(c: u8, mode: Mode) -> bool {
     if c.is_ascii_alphanumeric() {
         return false;
     }
     if matches!(mode, Mode::Host | Mode::Zone)
-        && matches!(
-            c,
-            b'!' | b'$'
-                | b'&'
-                | b'\''
-                | b'('
-                | b')'
-                | b'*'
-                | b'+'
-                | b','
-                | b';'
-                | b'='
-                | b':'
-                | b'['
-                | b']'
-                | b'<'
-                | b'>'
-                | b'"'
-        )
+        && (is_sub_delim(c) || matches!(c, b':' | b'[' | b']' | b'<' | b'>' | b'"'))
     {
         return false;
     }
@@ -174,24 +164,8 @@ fn escape(s: &[u8], mode: Mode) -> Vec<u8> {
 /// Go's `validEncoded`.
 fn valid_encoded(s: &[u8], mode: Mode) -> bool {
     s.iter().all(|&c| {
-        matches!(
-            c,
-            b'!' | b'$'
-                | b'&'
-                | b'\''
-                | b'('
-                | b')'
-                | b'*'
-                | b'+'
-                | b','
-                | b';'
-                | b'='
-                | b':'
-                | b'@'
-                | b'['
-                | b']'
-                | b'%'
-        ) || !should_escape(c, mode)
+        (is_sub_delim(c) || matches!(c, b':' | b'@' | b'[' | b']' | b'%'))
+            || !should_escape(c, mode)
     })
 }
 
