@@ -15,11 +15,19 @@ fn main() {
     let review: serde_json::Value = serde_json::from_str(&text).unwrap();
     let req = &review["request"];
     let env = Environment::latest();
-    let c = MatchConditions::compile(&env, &[
+    let mut all = vec![
         MatchCondition::new("a", "request.namespace != 'kube-system'"),
         MatchCondition::new("b", "request.dryRun != true"),
         MatchCondition::new("c", "has(object.metadata.labels) && 'app' in object.metadata.labels && object.metadata.labels['app'] == 'web'"),
-    ]).unwrap();
+    ];
+    // PROFILE_ONLY=i keeps condition i alone (to profile one condition).
+    if let Some(i) = std::env::var("PROFILE_ONLY")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok())
+    {
+        all = vec![all.swap_remove(i)];
+    }
+    let c = MatchConditions::compile(&env, &all).unwrap();
     let mut calls = 0u64;
     if std::env::args().nth(2).as_deref() == Some("floor") {
         for _ in 0..n {

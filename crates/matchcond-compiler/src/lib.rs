@@ -22,6 +22,7 @@
 
 mod cache;
 mod env;
+mod memo;
 mod planner;
 mod validators;
 
@@ -30,7 +31,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use matchcond_runtime::plan::Node;
-use matchcond_runtime::{evaluate, Activation, Evaluation};
+use matchcond_runtime::{evaluate, Activation, Evaluation, Frame};
 use matchcond_syntax::checker::{self, CheckerEnv};
 use matchcond_syntax::{parse, Issue, Issues, ParserOptions, Source, Type};
 
@@ -95,6 +96,8 @@ pub struct Program {
     expression: String,
     root: Node,
     locals: usize,
+    memos: usize,
+    fast: Option<matchcond_runtime::fast::Fast>,
     result_type: Type,
     globals: Vec<String>,
 }
@@ -128,7 +131,46 @@ impl Program {
         activation: &Activation<'a>,
         cost_limit: Option<u64>,
     ) -> Evaluation<'a> {
-        evaluate(&self.root, self.locals, activation, cost_limit)
+        if let Some(fast) = &self.fast {
+            if let Some((b, cost)) =
+                matchcond_runtime::fast::evaluate_fast(fast, self.memos, activation, cost_limit)
+            {
+                return Evaluation {
+                    result: Ok(matchcond_runtime::Value::Bool(b)),
+                    cost,
+                };
+            }
+        }
+        self.evaluate_general(activation, cost_limit)
+    }
+
+    /// True when the program has a fast-tier form (see [`matchcond_runtime::fast`]); it is
+    /// tried first and the general evaluator decides whenever it gives up.
+    pub fn has_fast_tier(&self) -> bool {
+        self.fast.is_some()
+    }
+
+    /// Evaluates with the general evaluator only (what [`Program::evaluate`] falls back to);
+    /// the result and cost are the same.
+    pub fn evaluate_general<'a>(
+        &'a self,
+        activation: &Activation<'a>,
+        cost_limit: Option<u64>,
+    ) -> Evaluation<'a> {
+        evaluate(
+            &self.root,
+            Frame {
+                locals: self.locals,
+                memos: self.memos,
+            },
+            activation,
+            cost_limit,
+        )
+    }
+
+    /// How many shared attribute prefixes the program remembers during an evaluation.
+    pub fn memo_slots(&self) -> usize {
+        self.memos
     }
 }
 
@@ -319,14 +361,18 @@ impl Environment {
             depth: 0,
             max_locals: 0,
         };
-        let root = planner
+        let mut root = planner
             .plan(&parsed.expr)
             .map_err(CompileError::Instantiation)?;
         let locals = planner.max_locals;
+        let memos = memo::assign_memos(&mut root);
+        let fast = matchcond_runtime::fast::lower(&root);
         Ok(Program {
             expression: expression.to_string(),
             root,
             locals,
+            memos,
+            fast,
             result_type,
             globals,
         })

@@ -76,16 +76,8 @@ fn literal_value(l: &Literal) -> Value<'static> {
 fn into_attr(n: Node) -> Attr {
     match n {
         Node::Attr(a) if !a.test_only => *a,
-        Node::Cond(..) => Attr {
-            root: AttrRoot::Cond(n),
-            quals: Vec::new(),
-            test_only: false,
-        },
-        other => Attr {
-            root: AttrRoot::Expr(other),
-            quals: Vec::new(),
-            test_only: false,
-        },
+        Node::Cond(..) => Attr::new(AttrRoot::Cond(n)),
+        other => Attr::new(AttrRoot::Expr(other)),
     }
 }
 
@@ -122,20 +114,11 @@ impl<'c> Planner<'c> {
     fn variable(&self, name: &str) -> Option<Node> {
         if !name.starts_with('.') {
             if let Some(slot) = self.local(name) {
-                return Some(Node::Attr(Box::new(Attr {
-                    root: AttrRoot::Local(slot),
-                    quals: Vec::new(),
-                    test_only: false,
-                })));
+                return Some(Node::Attr(Box::new(Attr::new(AttrRoot::Local(slot)))));
             }
         }
-        self.global(name).map(|slot| {
-            Node::Attr(Box::new(Attr {
-                root: AttrRoot::Global(slot),
-                quals: Vec::new(),
-                test_only: false,
-            }))
-        })
+        self.global(name)
+            .map(|slot| Node::Attr(Box::new(Attr::new(AttrRoot::Global(slot)))))
     }
 
     pub(crate) fn plan(&mut self, e: &Expr) -> Result<Node, String> {
@@ -501,7 +484,8 @@ impl<'c> Planner<'c> {
         {
             let node = Node::Call(Box::new(call));
             let act = Activation::empty();
-            let ev = matchcond_runtime::evaluate(&node, 0, &act, None);
+            let ev =
+                matchcond_runtime::evaluate(&node, matchcond_runtime::Frame::default(), &act, None);
             return match ev.result {
                 Ok(v) => Ok(Node::Const(v.into_owned())),
                 Err(e) => Err(e.message.to_string()),

@@ -12,7 +12,7 @@ use std::sync::{Arc, LazyLock};
 use serde_json::Value as Json;
 
 use crate::authz::{authorizer_values, Authorizer, RequestResource, UserInfo};
-use crate::value::Value;
+use crate::value::{Map, Value};
 
 /// The global variable slots of the matchConditions environment, in slot order.
 pub const MATCH_CONDITION_VARIABLES: [&str; 6] = [
@@ -49,8 +49,14 @@ static ZERO_REQUEST: LazyLock<Json> = LazyLock::new(|| {
     })
 });
 
-/// Fields of an AdmissionRequest that are `omitempty` strings: empty means absent.
-const OMITEMPTY_STRINGS: [&str; 4] = ["subResource", "requestSubResource", "name", "namespace"];
+/// A variable bound to a JSON object (see [`Activation::json_root`]).
+#[derive(Clone, Copy, Debug)]
+pub enum JsonRoot<'a> {
+    /// A JSON object of the request.
+    Object(&'a serde_json::Map<String, Json>),
+    /// The AdmissionRequest view of `request` (see [`Map::Request`]).
+    Request(&'a serde_json::Map<String, Json>),
+}
 
 /// Variable values for one evaluation.
 #[derive(Clone, Debug)]
@@ -62,6 +68,9 @@ pub struct Activation<'a> {
     /// The AdmissionRequest the variables were bound from (the zero request for
     /// [`Activation::empty`]); the authorizer's principal and preset resource come from it.
     request: &'a Json,
+    /// The request's fields when `object` and `oldObject` are read from it on use (an
+    /// unset slot then means "the request's field, null when absent").
+    lazy_objects: Option<&'a serde_json::Map<String, Json>>,
 }
 
 impl<'a> Activation<'a> {
@@ -72,6 +81,7 @@ impl<'a> Activation<'a> {
             globals: Default::default(),
             extra: Vec::new(),
             request: &ZERO_REQUEST,
+            lazy_objects: None,
         };
         a.set(SLOT_OBJECT, Value::Null);
         a.set(SLOT_OLD_OBJECT, Value::Null);
@@ -84,37 +94,19 @@ impl<'a> Activation<'a> {
     /// AdmissionReview), viewed in place. `object` and `oldObject` come from the request and
     /// are null when absent; `namespaceObject` is null.
     pub fn from_request(request: &'a Json) -> Activation<'a> {
-        let mut object = Value::Null;
-        let mut old_object = Value::Null;
-        let mut needs_fix = true;
-        if let Json::Object(m) = request {
-            // One pass over the request's fields: find the objects, and whether the
-            // request already has the shape the apiserver exposes.
-            let mut dry_run = false;
-            let mut empty_optional = false;
-            for (k, v) in m {
-                match k.as_str() {
-                    "object" => object = Value::from_json(v),
-                    "oldObject" => old_object = Value::from_json(v),
-                    "dryRun" => dry_run = matches!(v, Json::Bool(_)),
-                    "subResource" | "requestSubResource" | "name" | "namespace" => {
-                        empty_optional |= matches!(v, Json::String(s) if s.is_empty());
-                    }
-                    "options" => empty_optional |= v.is_null(),
-                    _ => {}
-                }
-            }
-            needs_fix = !dry_run || empty_optional;
-        }
-        let request_value = if needs_fix {
-            request_value(request)
+        let (request_value, lazy_objects) = match request {
+            Json::Object(m) => (Value::Map(Map::Request(m)), Some(m)),
+            other => (Value::from_json(other), None),
+        };
+        let objects = if lazy_objects.is_some() {
+            None
         } else {
-            Value::from_json(request)
+            Some(Value::Null)
         };
         Activation {
             globals: [
-                Some(object),
-                Some(old_object),
+                objects.clone(),
+                objects,
                 Some(request_value),
                 Some(Value::Null),
                 None,
@@ -122,6 +114,7 @@ impl<'a> Activation<'a> {
             ],
             extra: Vec::new(),
             request,
+            lazy_objects,
         }
     }
 
@@ -183,40 +176,45 @@ impl<'a> Activation<'a> {
         }
     }
 
+    /// The JSON object a variable is bound to, when it is one (the fast path of field
+    /// selection; `None` for any other value).
+    pub fn json_root(&self, slot: usize) -> Option<JsonRoot<'a>> {
+        match self.globals.get(slot)? {
+            Some(Value::Map(Map::Json(m))) => Some(JsonRoot::Object(m)),
+            Some(Value::Map(Map::Request(m))) => Some(JsonRoot::Request(m)),
+            Some(_) => None,
+            None => {
+                let name = match slot {
+                    SLOT_OBJECT => "object",
+                    SLOT_OLD_OBJECT => "oldObject",
+                    _ => return None,
+                };
+                match self.lazy_objects?.get(name)? {
+                    Json::Object(m) => Some(JsonRoot::Object(m)),
+                    _ => None,
+                }
+            }
+        }
+    }
+
     /// The value of a global slot, if bound.
-    pub fn get(&self, slot: usize) -> Option<&Value<'a>> {
+    pub fn get(&self, slot: usize) -> Option<Value<'a>> {
         match self.globals.get(slot) {
-            Some(g) => g.as_ref(),
+            Some(Some(v)) => Some(v.clone()),
+            Some(None) => {
+                let name = match slot {
+                    SLOT_OBJECT => "object",
+                    SLOT_OLD_OBJECT => "oldObject",
+                    _ => return None,
+                };
+                self.lazy_objects
+                    .map(|m| m.get(name).map_or(Value::Null, Value::from_json))
+            }
             None => self
                 .extra
                 .get(slot - self.globals.len())
-                .and_then(Option::as_ref),
+                .and_then(Option::as_ref)
+                .cloned(),
         }
     }
-}
-
-/// The value of `request`: the request JSON itself when it already has the shape the
-/// apiserver exposes, otherwise a normalised copy (dryRun added, empty omitempty strings
-/// removed, object/oldObject dropped).
-fn request_value(request: &Json) -> Value<'_> {
-    let Json::Object(m) = request else {
-        return Value::from_json(request);
-    };
-    let mut fixed = serde_json::Map::new();
-    for (k, v) in m {
-        if k == "object" || k == "oldObject" {
-            continue;
-        }
-        if OMITEMPTY_STRINGS.contains(&k.as_str()) && matches!(v, Json::String(s) if s.is_empty()) {
-            continue;
-        }
-        if k == "options" && v.is_null() {
-            continue;
-        }
-        fixed.insert(k.clone(), v.clone());
-    }
-    if !matches!(fixed.get("dryRun"), Some(Json::Bool(_))) {
-        fixed.insert("dryRun".into(), Json::Bool(false));
-    }
-    Value::from_json(&Json::Object(fixed)).into_owned()
 }

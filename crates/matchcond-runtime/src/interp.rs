@@ -25,25 +25,41 @@ pub struct Evaluation<'a> {
     pub cost: u64,
 }
 
+/// The per-evaluation storage a planned program needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Frame {
+    /// Comprehension variable slots.
+    pub locals: usize,
+    /// Remembered attribute prefixes (see [`crate::plan::MemoPoint`]).
+    pub memos: usize,
+}
+
+/// Memo slots kept inline (no allocation) for most programs.
+type Memo<'a> = SmallVec<[Option<&'a serde_json::Value>; 4]>;
+
 /// Evaluates a planned program.
 ///
-/// `locals` is the number of comprehension variable slots the program uses; `cost_limit`
-/// the per-evaluation limit (`None`: unlimited).
+/// `frame` gives the storage the program uses; `cost_limit` the per-evaluation limit
+/// (`None`: unlimited).
 pub fn evaluate<'a>(
     root: &'a Node,
-    locals: usize,
+    frame: Frame,
     activation: &Activation<'a>,
     cost_limit: Option<u64>,
 ) -> Evaluation<'a> {
     let mut it = Interp {
         act: activation,
         locals: Vec::new(),
+        memo: SmallVec::new(),
         cost: 0,
         limit: cost_limit.unwrap_or(u64::MAX),
         exceeded: false,
     };
-    if locals > 0 {
-        it.locals.resize(locals, Ok(Value::Null));
+    if frame.locals > 0 {
+        it.locals.resize(frame.locals, Ok(Value::Null));
+    }
+    if frame.memos > 0 {
+        it.memo.resize(frame.memos, None);
     }
     let result = it.eval(root);
     let result = if it.exceeded {
@@ -62,6 +78,7 @@ type R<'a> = Result<Value<'a>, EvalError>;
 struct Interp<'a, 'v> {
     act: &'v Activation<'a>,
     locals: Vec<R<'a>>,
+    memo: Memo<'a>,
     cost: u64,
     limit: u64,
     exceeded: bool,
@@ -120,6 +137,18 @@ impl<'a> Interp<'a, '_> {
             self.exceeded = true;
             return Err(EvalError::cost_limit_exceeded());
         }
+        Ok(())
+    }
+
+    /// Charges `n` qualifications at once, ending where `n` charges of 1 would.
+    fn charge_quals(&mut self, n: usize) -> Result<(), EvalError> {
+        let n = n as u64;
+        if self.cost.saturating_add(n) > self.limit {
+            self.cost = self.cost.max(self.limit.saturating_add(1));
+            self.exceeded = true;
+            return Err(EvalError::cost_limit_exceeded());
+        }
+        self.cost += n;
         Ok(())
     }
 
@@ -273,7 +302,7 @@ impl<'a> Interp<'a, '_> {
         match root {
             AttrRoot::Global(slot) => {
                 let v = match self.act.get(*slot) {
-                    Some(v) => Ok(v.clone()),
+                    Some(v) => Ok(v),
                     None => Err(no_such_attribute(
                         crate::activation::MATCH_CONDITION_VARIABLES
                             .get(*slot)
@@ -296,10 +325,15 @@ impl<'a> Interp<'a, '_> {
     }
 
     fn eval_attr(&mut self, a: &'a Attr, charge_root: bool) -> R<'a> {
-        let (root, root_costs) = self.root_value(&a.root);
+        // A remembered prefix makes the root's value unnecessary.
+        let hit = self.memo_hit(a);
+        let (root, root_costs) = match hit {
+            Some(_) => (Ok(Value::Null), true),
+            None => self.root_value(&a.root),
+        };
         self.abort_if_exceeded()?;
         let charge_root = charge_root && root_costs && !a.test_only;
-        let mut result = self.apply_quals(root, a);
+        let mut result = self.apply_quals(root, a, hit);
         self.abort_if_exceeded()?;
         if a.test_only {
             if let Ok(Value::Optional(o)) = &result {
@@ -312,10 +346,26 @@ impl<'a> Interp<'a, '_> {
         result
     }
 
-    fn apply_quals(&mut self, root: R<'a>, a: &'a Attr) -> R<'a> {
+    /// The longest remembered prefix of an attribute: its length and node.
+    fn memo_hit(&self, a: &'a Attr) -> Option<(usize, &'a serde_json::Value)> {
+        a.memo
+            .iter()
+            .rev()
+            .find_map(|p| match self.memo.get(p.slot) {
+                Some(&Some(j)) => Some((p.quals, j)),
+                _ => None,
+            })
+    }
+
+    fn apply_quals(
+        &mut self,
+        root: R<'a>,
+        a: &'a Attr,
+        hit: Option<(usize, &'a serde_json::Value)>,
+    ) -> R<'a> {
         let mut obj = root?;
         let mut is_opt = false;
-        if let Value::Optional(o) = &obj {
+        if let (Value::Optional(o), None) = (&obj, hit) {
             if !a.quals.is_empty() {
                 match o.get() {
                     None => return Ok(obj),
@@ -327,7 +377,16 @@ impl<'a> Interp<'a, '_> {
             }
         }
         let last = a.quals.len().saturating_sub(1);
-        for (i, q) in a.quals.iter().enumerate() {
+        let start = if is_opt {
+            0
+        } else {
+            let (next, found) = self.walk_json_fields(&obj, a, hit)?;
+            if let Some(j) = found {
+                obj = Value::from_json(j);
+            }
+            next
+        };
+        for (i, q) in a.quals.iter().enumerate().skip(start) {
             is_opt = is_opt || q.optional;
             let presence_only = a.test_only && i == last;
             let key = match self.qual_key(q) {
@@ -370,14 +429,86 @@ impl<'a> Interp<'a, '_> {
         Ok(obj)
     }
 
+    /// The fast path of attribute resolution: the leading plain field qualifiers (neither
+    /// optional nor a presence test) on JSON objects are looked up in place, each charged as
+    /// a qualification, starting from the longest remembered prefix. Returns the index of the
+    /// first qualifier left to the general path and the JSON node reached, if any qualifier
+    /// was applied.
+    fn walk_json_fields(
+        &mut self,
+        obj: &Value<'a>,
+        a: &'a Attr,
+        hit: Option<(usize, &'a serde_json::Value)>,
+    ) -> Result<(usize, Option<&'a serde_json::Value>), EvalError> {
+        let mut i = 0;
+        let mut found: Option<&'a serde_json::Value> = None;
+        if let Some((quals, j)) = hit {
+            self.charge_quals(quals)?;
+            i = quals;
+            found = Some(j);
+        }
+        let plain = a.plain_field_prefix();
+        if let (None, Value::Map(Map::Request(m)), Some(QualKind::Field(f))) =
+            (found, obj, a.quals.first().map(|q| &q.kind))
+        {
+            if plain > 0 {
+                // The request view's own field rules apply to its first qualifier.
+                self.charge(1)?;
+                let Some(j) = crate::value::request_field(m, f) else {
+                    return Err(EvalError::no_such_key(&Value::String(Str::Borrowed(f))));
+                };
+                i = 1;
+                found = Some(j);
+                if let Some(p) = a.memo.first().filter(|p| p.quals == 1) {
+                    if let Some(slot) = self.memo.get_mut(p.slot) {
+                        *slot = Some(j);
+                    }
+                }
+            }
+        }
+        let mut map: &'a serde_json::Map<String, serde_json::Value> = match (found, obj) {
+            (Some(serde_json::Value::Object(m)), _) => m,
+            (Some(_), _) => return Ok((i, found)),
+            (None, Value::Map(Map::Json(m))) => m,
+            (None, _) => return Ok((0, None)),
+        };
+        let from = i;
+        let mut points = a.memo.iter().filter(|p| p.quals > from).peekable();
+        while i < plain {
+            let Some(QualKind::Field(f)) = a.quals.get(i).map(|q| &q.kind) else {
+                break;
+            };
+            self.charge(1)?;
+            let Some(j) = map.get(&**f) else {
+                return Err(EvalError::no_such_key(&Value::String(Str::Borrowed(f))));
+            };
+            found = Some(j);
+            i += 1;
+            if let Some(p) = points.next_if(|p| p.quals == i) {
+                if let Some(m) = self.memo.get_mut(p.slot) {
+                    *m = Some(j);
+                }
+            }
+            match j {
+                serde_json::Value::Object(m) => map = m,
+                _ => break,
+            }
+        }
+        Ok((i, found))
+    }
+
     fn qual_key(&mut self, q: &'a Qual) -> R<'a> {
         match &q.kind {
             QualKind::Field(f) => Ok(Value::String(Str::Borrowed(f))),
             QualKind::Const(v) => Ok(borrow_const(v)),
             QualKind::Dyn(Node::Attr(a)) => {
-                let (root, _) = self.root_value(&a.root);
+                let hit = self.memo_hit(a);
+                let root = match hit {
+                    Some(_) => Ok(Value::Null),
+                    None => self.root_value(&a.root).0,
+                };
                 self.abort_if_exceeded()?;
-                self.apply_quals(root, a)
+                self.apply_quals(root, a, hit)
             }
             QualKind::Dyn(n) => self.eval(n),
         }

@@ -6,6 +6,7 @@ pub mod apimachinery;
 pub mod authz;
 pub mod cost;
 pub mod error;
+pub mod fast;
 pub mod functions;
 pub mod interp;
 pub mod plan;
@@ -16,5 +17,5 @@ pub use authz::{
     Attributes, Authorizer, AuthzDecision, AuthzResponse, StaticAuthorizer, StaticRule, UserInfo,
 };
 pub use error::{ErrorKind, EvalError};
-pub use interp::{evaluate, Evaluation};
+pub use interp::{evaluate, Evaluation, Frame};
 pub use value::Value;

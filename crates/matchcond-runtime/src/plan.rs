@@ -63,6 +63,48 @@ pub struct Attr {
     /// The attribute is the operand of `has()`: the last qualifier is a presence test, and
     /// the root is not charged.
     pub test_only: bool,
+    /// Points along a leading chain of plain field qualifiers whose JSON node is remembered
+    /// for the rest of the evaluation, because other attributes of the program pass through
+    /// the same prefix (sorted by `quals`).
+    pub memo: Vec<MemoPoint>,
+}
+
+/// A remembered attribute prefix: the root with its first `quals` qualifiers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoPoint {
+    /// How many leading qualifiers the prefix has (at least 1).
+    pub quals: usize,
+    /// The evaluation's memo slot.
+    pub slot: usize,
+}
+
+impl Attr {
+    /// An attribute without qualifiers.
+    pub fn new(root: AttrRoot) -> Attr {
+        Attr {
+            root,
+            quals: Vec::new(),
+            test_only: false,
+            memo: Vec::new(),
+        }
+    }
+
+    /// How many leading qualifiers are plain field selections (neither optional nor the
+    /// presence test of `has()`): the chain the evaluator may walk in place.
+    pub fn plain_field_prefix(&self) -> usize {
+        let presence_at = if self.test_only {
+            self.quals.len().saturating_sub(1)
+        } else {
+            usize::MAX
+        };
+        self.quals
+            .iter()
+            .enumerate()
+            .take_while(|(i, q)| {
+                !q.optional && *i != presence_at && matches!(q.kind, QualKind::Field(_))
+            })
+            .count()
+    }
 }
 
 /// A qualifier of an attribute.

@@ -192,6 +192,11 @@ impl<'a> Iterator for ListIter<'a, '_> {
 pub enum Map<'a> {
     /// A JSON object of the request, viewed in place (string keys).
     Json(&'a serde_json::Map<String, Json>),
+    /// An AdmissionRequest viewed in place as the apiserver exposes it in `request`:
+    /// without `object` and `oldObject`, without the `omitempty` fields that are empty
+    /// (`name`, `namespace`, `subResource`, `requestSubResource`) or null (`options`), and
+    /// with `dryRun` always present (`false` unless the request says `true`).
+    Request(&'a serde_json::Map<String, Json>),
     /// Entries borrowed from the program (constants).
     Borrowed(&'a MapData<'a>),
     /// Entries created during evaluation.
@@ -293,11 +298,56 @@ pub fn key_equals(a: &Value<'_>, b: &Value<'_>) -> bool {
     }
 }
 
+/// Whether an entry of an AdmissionRequest shows in the `request` view (`dryRun` is
+/// synthesised separately).
+fn request_entry_visible(k: &str, v: &Json) -> bool {
+    match k {
+        "object" | "oldObject" | "dryRun" => false,
+        "name" | "namespace" | "subResource" | "requestSubResource" => {
+            !matches!(v, Json::String(s) if s.is_empty())
+        }
+        "options" => !v.is_null(),
+        _ => true,
+    }
+}
+
+/// The `dryRun` of an AdmissionRequest view.
+fn request_dry_run(m: &serde_json::Map<String, Json>) -> bool {
+    matches!(m.get("dryRun"), Some(Json::Bool(true)))
+}
+
+/// `false`, for the `dryRun` of a request that does not say.
+static JSON_FALSE: Json = Json::Bool(false);
+
+/// A field of an AdmissionRequest view, as a JSON node.
+pub(crate) fn request_field<'a>(m: &'a serde_json::Map<String, Json>, k: &str) -> Option<&'a Json> {
+    if k == "dryRun" {
+        return Some(match m.get("dryRun") {
+            Some(b @ Json::Bool(_)) => b,
+            _ => &JSON_FALSE,
+        });
+    }
+    m.get_key_value(k)
+        .filter(|(k, v)| request_entry_visible(k, v))
+        .map(|(_, v)| v)
+}
+
+/// A field of an AdmissionRequest view.
+fn request_get<'a>(m: &'a serde_json::Map<String, Json>, k: &str) -> Option<Value<'a>> {
+    request_field(m, k).map(Value::from_json)
+}
+
 impl<'a> Map<'a> {
     /// Number of entries.
     pub fn len(&self) -> usize {
         match self {
             Map::Json(m) => m.len(),
+            Map::Request(m) => {
+                m.iter()
+                    .filter(|(k, v)| request_entry_visible(k, v))
+                    .count()
+                    + 1
+            }
             Map::Borrowed(m) => m.len(),
             Map::Shared(m) => m.len(),
         }
@@ -315,6 +365,10 @@ impl<'a> Map<'a> {
                 Value::String(s) => m.get(s.as_str()).map(Value::from_json),
                 _ => None,
             },
+            Map::Request(m) => match k {
+                Value::String(s) => request_get(m, s),
+                _ => None,
+            },
             Map::Borrowed(m) => m.get(k).cloned(),
             Map::Shared(m) => m.get(k).cloned(),
         }
@@ -324,6 +378,7 @@ impl<'a> Map<'a> {
     pub fn get_str(&self, k: &str) -> Option<Value<'a>> {
         match self {
             Map::Json(m) => m.get(k).map(Value::from_json),
+            Map::Request(m) => request_get(m, k),
             Map::Borrowed(m) => m.get(&Value::String(Str::Borrowed(k))).cloned(),
             Map::Shared(m) => m.get(&Value::String(Str::Borrowed(k))).cloned(),
         }
@@ -336,6 +391,10 @@ impl<'a> Map<'a> {
                 Value::String(s) => m.contains_key(s.as_str()),
                 _ => false,
             },
+            Map::Request(m) => match k {
+                Value::String(s) => request_get(m, s).is_some(),
+                _ => false,
+            },
             Map::Borrowed(m) => m.get(k).is_some(),
             Map::Shared(m) => m.get(k).is_some(),
         }
@@ -345,6 +404,7 @@ impl<'a> Map<'a> {
     pub fn keys(&self) -> MapKeys<'a, '_> {
         match self {
             Map::Json(m) => MapKeys::Json(m.keys()),
+            Map::Request(m) => MapKeys::Request(RequestIter::new(m)),
             Map::Borrowed(m) => MapKeys::Entries(m.entries().iter()),
             Map::Shared(m) => MapKeys::Entries(m.entries().iter()),
         }
@@ -354,6 +414,7 @@ impl<'a> Map<'a> {
     pub fn iter(&self) -> MapIter<'a, '_> {
         match self {
             Map::Json(m) => MapIter::Json(m.iter()),
+            Map::Request(m) => MapIter::Request(RequestIter::new(m)),
             Map::Borrowed(m) => MapIter::Entries(m.entries().iter()),
             Map::Shared(m) => MapIter::Entries(m.entries().iter()),
         }
@@ -364,6 +425,8 @@ impl<'a> Map<'a> {
 pub enum MapKeys<'a, 'm> {
     /// Keys of a JSON object.
     Json(serde_json::map::Keys<'a>),
+    /// Keys of an AdmissionRequest view.
+    Request(RequestIter<'a>),
     /// Keys of CEL-created entries.
     Entries(std::slice::Iter<'m, (Value<'a>, Value<'a>)>),
 }
@@ -373,6 +436,7 @@ impl<'a> Iterator for MapKeys<'a, '_> {
     fn next(&mut self) -> Option<Value<'a>> {
         match self {
             MapKeys::Json(it) => it.next().map(|k| Value::String(Str::Borrowed(k.as_str()))),
+            MapKeys::Request(it) => it.next().map(|(k, _)| k),
             MapKeys::Entries(it) => it.next().map(|(k, _)| k.clone()),
         }
     }
@@ -382,6 +446,8 @@ impl<'a> Iterator for MapKeys<'a, '_> {
 pub enum MapIter<'a, 'm> {
     /// Entries of a JSON object.
     Json(serde_json::map::Iter<'a>),
+    /// Entries of an AdmissionRequest view.
+    Request(RequestIter<'a>),
     /// CEL-created entries.
     Entries(std::slice::Iter<'m, (Value<'a>, Value<'a>)>),
 }
@@ -396,7 +462,49 @@ impl<'a> Iterator for MapIter<'a, '_> {
                     Value::from_json(v),
                 )
             }),
+            MapIter::Request(it) => it.next(),
             MapIter::Entries(it) => it.next().cloned(),
+        }
+    }
+}
+
+/// Iterator over the entries of an AdmissionRequest view, in the object's order with
+/// `dryRun` at its sorted place.
+pub struct RequestIter<'a> {
+    inner: std::iter::Peekable<serde_json::map::Iter<'a>>,
+    /// `dryRun`, until it has been yielded.
+    dry_run: Option<bool>,
+}
+
+impl<'a> RequestIter<'a> {
+    fn new(m: &'a serde_json::Map<String, Json>) -> Self {
+        RequestIter {
+            inner: m.iter().peekable(),
+            dry_run: Some(request_dry_run(m)),
+        }
+    }
+}
+
+impl<'a> Iterator for RequestIter<'a> {
+    type Item = (Value<'a>, Value<'a>);
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let dry_run_first = match self.inner.peek() {
+                Some((k, _)) => k.as_str() > "dryRun",
+                None => true,
+            };
+            if dry_run_first {
+                if let Some(b) = self.dry_run.take() {
+                    return Some((Value::String(Str::Borrowed("dryRun")), Value::Bool(b)));
+                }
+            }
+            let (k, v) = self.inner.next()?;
+            if request_entry_visible(k, v) {
+                return Some((
+                    Value::String(Str::Borrowed(k.as_str())),
+                    Value::from_json(v),
+                ));
+            }
         }
     }
 }

@@ -1,0 +1,149 @@
+//! Shared attribute prefixes.
+//!
+//! Variables do not change during an evaluation, so when several attributes of one program
+//! walk the same chain of plain field selections from the same variable
+//! (`has(object.metadata.labels) && 'app' in object.metadata.labels &&
+//! object.metadata.labels['app'] == 'web'`), the node a prefix reaches can be remembered the
+//! first time and reused. The cost charged is unchanged: a reused prefix is charged as if
+//! each of its qualifiers had been applied again, as cel-go does.
+
+use std::collections::HashMap;
+
+use matchcond_runtime::plan::{Attr, AttrRoot, MemoPoint, Node, QualKind};
+
+/// Assigns memo slots to the shared prefixes of a program's attributes; returns the number
+/// of slots the evaluation needs.
+pub(crate) fn assign_memos(root: &mut Node) -> usize {
+    let mut counts: HashMap<(usize, Vec<String>), usize> = HashMap::new();
+    visit_attrs(root, &mut |a| {
+        for key in prefixes(a) {
+            *counts.entry(key).or_insert(0) += 1;
+        }
+    });
+    let mut slots: HashMap<(usize, Vec<String>), usize> = HashMap::new();
+    visit_attrs(root, &mut |a| {
+        let keys = prefixes(a);
+        let mut points = Vec::new();
+        for (i, key) in keys.iter().enumerate() {
+            let count = counts.get(key).copied().unwrap_or(0);
+            // A prefix every user of which also passes the next one is never the best
+            // starting point: skip it.
+            let next = keys
+                .get(i + 1)
+                .and_then(|k| counts.get(k))
+                .copied()
+                .unwrap_or(0);
+            if count < 2 || count == next {
+                continue;
+            }
+            let fresh = slots.len();
+            let slot = *slots.entry(key.clone()).or_insert(fresh);
+            points.push(MemoPoint {
+                quals: key.1.len(),
+                slot,
+            });
+        }
+        a.memo = points;
+    });
+    slots.len()
+}
+
+/// The memoisable prefixes of an attribute: its global root with 1, 2, … of its leading
+/// plain field qualifiers.
+fn prefixes(a: &Attr) -> Vec<(usize, Vec<String>)> {
+    let AttrRoot::Global(slot) = a.root else {
+        return Vec::new();
+    };
+    let n = a.plain_field_prefix();
+    let mut names = Vec::with_capacity(n);
+    let mut out = Vec::with_capacity(n);
+    for q in a.quals.iter().take(n) {
+        if let QualKind::Field(f) = &q.kind {
+            names.push(f.to_string());
+            out.push((slot, names.clone()));
+        }
+    }
+    out
+}
+
+/// Calls `f` on every attribute of the tree, outermost first.
+fn visit_attrs(n: &mut Node, f: &mut impl FnMut(&mut Attr)) {
+    match n {
+        Node::Const(_) | Node::Error(_) => {}
+        Node::Attr(a) => {
+            f(a);
+            match &mut a.root {
+                AttrRoot::Expr(e) | AttrRoot::Cond(e) => visit_attrs(e, f),
+                AttrRoot::Global(_) | AttrRoot::Local(_) => {}
+            }
+            for q in &mut a.quals {
+                if let QualKind::Dyn(e) = &mut q.kind {
+                    visit_attrs(e, f);
+                }
+            }
+        }
+        Node::Call(c) => c.args.iter_mut().for_each(|e| visit_attrs(e, f)),
+        Node::And(l, r) | Node::Or(l, r) | Node::OptOr(l, r) | Node::OptOrValue(l, r) => {
+            visit_attrs(l, f);
+            visit_attrs(r, f);
+        }
+        Node::Cond(c, t, e) => {
+            visit_attrs(c, f);
+            visit_attrs(t, f);
+            visit_attrs(e, f);
+        }
+        Node::List(elems, _) => elems.iter_mut().for_each(|e| visit_attrs(e, f)),
+        Node::Map(entries) => {
+            for (k, v, _) in entries {
+                visit_attrs(k, f);
+                visit_attrs(v, f);
+            }
+        }
+        Node::Fold(fold) => {
+            visit_attrs(&mut fold.range, f);
+            visit_attrs(&mut fold.init, f);
+            visit_attrs(&mut fold.cond, f);
+            visit_attrs(&mut fold.step, f);
+            visit_attrs(&mut fold.result, f);
+        }
+        Node::InConstSet(e, _) => visit_attrs(e, f),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use crate::Environment;
+
+    fn memos(expr: &str) -> usize {
+        let env = Environment::latest();
+        let p = env.compile_condition(expr).unwrap();
+        p.memo_slots()
+    }
+
+    #[test]
+    fn shared_prefixes_get_slots() {
+        // object.metadata (3 users) and object.metadata.labels (2 users).
+        assert_eq!(
+            memos("has(object.metadata.labels) && 'app' in object.metadata.labels && object.metadata.labels['app'] == 'web'"),
+            2
+        );
+        // Nothing shared.
+        assert_eq!(memos("request.namespace != 'kube-system'"), 0);
+        // Same users for both prefixes: only the longer one.
+        assert_eq!(
+            memos("object.spec.replicas > 1 && object.spec.replicas < 5"),
+            1
+        );
+        // Optional qualifiers end the plain chain.
+        assert_eq!(
+            memos("object.?metadata.?labels['a'].orValue('') == object.?metadata.?labels['b'].orValue('')"),
+            0
+        );
+        // Comprehension variables are not memoised; the global inside is.
+        assert_eq!(
+            memos("object == null || !has(object.data) || !object.data.exists(k, object.data[k].contains('x'))"),
+            1
+        );
+    }
+}

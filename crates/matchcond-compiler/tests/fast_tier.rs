@@ -1,0 +1,138 @@
+//! The fast tier gives the general evaluator's result and cost, or gives up.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+use matchcond_compiler::Environment;
+use matchcond_runtime::Activation;
+use serde_json::{json, Value as Json};
+
+const EXPRESSIONS: &[&str] = &[
+    "request.namespace != 'kube-system'",
+    "request.dryRun != true",
+    "request.dryRun == false",
+    "has(object.metadata.labels) && 'app' in object.metadata.labels && object.metadata.labels['app'] == 'web'",
+    "!(request.resource.group == 'coordination.k8s.io' && request.resource.resource == 'leases')",
+    "!('system:nodes' in request.userInfo.groups)",
+    "!request.userInfo.username.startsWith('system:')",
+    "request.userInfo.username.endsWith('@example.com')",
+    "request.userInfo.username.contains('serviceaccount')",
+    "request.operation in ['CREATE', 'UPDATE']",
+    "object.metadata.name == 'a-rather-long-object-name-for-costs'",
+    "object.metadata.generation == 1",
+    "object.spec.replicas == 3 || object.spec.replicas == 3.0",
+    "object.metadata.namespace == null",
+    "oldObject.metadata.resourceVersion != ''",
+    "has(request.name) && request.name != ''",
+    "has(request.subResource)",
+    "has(request.options) || has(request.kind)",
+    "request.object == null",
+    "has(request.object)",
+    "has(object.metadata) && has(object.metadata.labels)",
+    "'app' in object.metadata.labels || 'team' in object.metadata.labels",
+    "object.kind in ['Pod', 'Deployment']",
+    "object.metadata.labels.app.startsWith('w')",
+    "true && request.namespace == 'shop'",
+    "false || !(request.kind.kind == 'Pod')",
+];
+
+fn requests() -> Vec<Json> {
+    let mut out = Vec::new();
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/reviews");
+    for name in ["pod-create", "deployment-update", "configmap-delete"] {
+        let text = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
+        let review: Json = serde_json::from_str(&text).unwrap();
+        out.push(review["request"].clone());
+    }
+    out.push(json!({
+        "uid": "u", "kind": {"group": "", "version": "v1", "kind": "Pod"},
+        "resource": {"group": "", "version": "v1", "resource": "pods"},
+        "operation": "CREATE", "name": "", "namespace": "", "subResource": "",
+        "userInfo": {"username": "system:serviceaccount:x:y", "groups": ["system:nodes", 3]},
+        "object": {"kind": "Pod", "metadata": {"labels": "not-a-map", "name": 7},
+                   "spec": {"replicas": 3.0}},
+        "options": null
+    }));
+    out.push(json!({
+        "uid": "u", "operation": "UPDATE", "namespace": "kube-system", "dryRun": "yes",
+        "userInfo": {"username": 5, "groups": "system:nodes"},
+        "resource": {"group": "coordination.k8s.io", "resource": "leases"},
+        "object": {"metadata": {"labels": {"app": "web", "team": null}, "generation": 1,
+                   "namespace": null}, "spec": {"replicas": 3}},
+        "oldObject": {"metadata": {"resourceVersion": ""}}
+    }));
+    out.push(json!({"object": null, "oldObject": [1, 2]}));
+    out.push(json!("not an object"));
+    out
+}
+
+fn describe(ev: &matchcond_runtime::Evaluation<'_>) -> String {
+    match &ev.result {
+        Ok(v) => format!("{v:?} cost {}", ev.cost),
+        Err(e) => format!("error {} cost {}", e.message, ev.cost),
+    }
+}
+
+#[test]
+fn fast_tier_matches_the_general_evaluator() {
+    let env = Environment::latest();
+    let mut fast_programs = 0;
+    let mut compared = 0;
+    let unchecked = matchcond_compiler::CompileOptions {
+        unchecked: true,
+        ..Default::default()
+    };
+    let programs = EXPRESSIONS.iter().flat_map(|expr| {
+        let checked = env.compile_condition(expr).ok().map(|p| (expr, true, p));
+        let plain = env
+            .compile(expr, &unchecked)
+            .ok()
+            .map(|p| (expr, false, std::sync::Arc::new(p)));
+        [checked, plain].into_iter().flatten()
+    });
+    for (expr, checked, p) in programs {
+        if checked {
+            // Every checked shape above has a fast form (the test would prove little otherwise).
+            assert!(p.has_fast_tier(), "{expr}");
+            fast_programs += 1;
+        }
+        for req in requests() {
+            let act = Activation::from_request(&req);
+            for limit in [None, Some(1), Some(3), Some(1_000_000)] {
+                let general = describe(&p.evaluate_general(&act, limit));
+                let either = describe(&p.evaluate(&act, limit));
+                assert_eq!(either, general, "{expr} on {req} (limit {limit:?})");
+                compared += 1;
+            }
+        }
+    }
+    // A few expressions read fields the typed `request` does not have (compile errors when
+    // checked); they still run unchecked.
+    assert!(fast_programs >= EXPRESSIONS.len() - 4, "{fast_programs}");
+    assert_eq!(compared, (EXPRESSIONS.len() + fast_programs) * 7 * 4);
+}
+
+#[test]
+fn typical_conditions_have_a_fast_form() {
+    let env = Environment::latest();
+    for expr in [
+        "request.namespace != 'kube-system'",
+        "request.dryRun != true",
+        "has(object.metadata.labels) && 'app' in object.metadata.labels && object.metadata.labels['app'] == 'web'",
+    ] {
+        assert!(env.compile_condition(expr).unwrap().has_fast_tier(), "{expr}");
+    }
+    // Optional selection and comprehensions stay with the general evaluator.
+    for expr in [
+        "object.?metadata.?labels['team'].orValue('') == 'payments'",
+        "object.spec.containers.all(c, c.image.startsWith('r/'))",
+    ] {
+        assert!(
+            !env.compile_condition(expr).unwrap().has_fast_tier(),
+            "{expr}"
+        );
+    }
+}
