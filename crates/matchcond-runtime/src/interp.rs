@@ -124,6 +124,15 @@ pub fn value_matches_type(v: &Value<'_>, t: &Type) -> bool {
     }
 }
 
+/// Where the in-place walk of an attribute's field chain stopped.
+enum Walk<'a> {
+    /// At this qualifier, with the node reached (if any qualifier was applied) and whether
+    /// an optional selection was passed.
+    At(usize, Option<&'a serde_json::Value>, bool),
+    /// An optional selection found nothing: the attribute is `optional.none()`.
+    Absent,
+}
+
 /// What a qualification found.
 enum Found<'a> {
     Value(Value<'a>),
@@ -380,11 +389,20 @@ impl<'a> Interp<'a, '_> {
         let start = if is_opt {
             0
         } else {
-            let (next, found) = self.walk_json_fields(&obj, a, hit)?;
-            if let Some(j) = found {
-                obj = Value::from_json(j);
+            match self.walk_json_fields(&obj, a, hit)? {
+                Walk::Absent => return Ok(Value::Optional(Optional::None)),
+                Walk::At(next, found, opt) => {
+                    is_opt = opt;
+                    if let Some(j) = found {
+                        if opt && next == a.quals.len() {
+                            // A present optional result that is a node of the request.
+                            return Ok(Value::Optional(Optional::Json(j)));
+                        }
+                        obj = Value::from_json(j);
+                    }
+                    next
+                }
             }
-            next
         };
         for (i, q) in a.quals.iter().enumerate().skip(start) {
             is_opt = is_opt || q.optional;
@@ -439,7 +457,7 @@ impl<'a> Interp<'a, '_> {
         obj: &Value<'a>,
         a: &'a Attr,
         hit: Option<(usize, &'a serde_json::Value)>,
-    ) -> Result<(usize, Option<&'a serde_json::Value>), EvalError> {
+    ) -> Result<Walk<'a>, EvalError> {
         let mut i = 0;
         let mut found: Option<&'a serde_json::Value> = None;
         if let Some((quals, j)) = hit {
@@ -468,16 +486,44 @@ impl<'a> Interp<'a, '_> {
         }
         let mut map: &'a serde_json::Map<String, serde_json::Value> = match (found, obj) {
             (Some(serde_json::Value::Object(m)), _) => m,
-            (Some(_), _) => return Ok((i, found)),
+            (Some(_), _) => return Ok(Walk::At(i, found, false)),
             (None, Value::Map(Map::Json(m))) => m,
-            (None, _) => return Ok((0, None)),
+            (None, _) => return Ok(Walk::At(0, None, false)),
         };
         let from = i;
         let mut points = a.memo.iter().filter(|p| p.quals > from).peekable();
-        while i < plain {
-            let Some(QualKind::Field(f)) = a.quals.get(i).map(|q| &q.kind) else {
+        let presence_at = if a.test_only {
+            a.quals.len().saturating_sub(1)
+        } else {
+            usize::MAX
+        };
+        // Past the plain chain, optional field selections (and every field after the first
+        // optional one) continue in place: absent means `optional.none()`, charged only
+        // when present.
+        let mut opt = false;
+        while let Some(q) = a.quals.get(i) {
+            let QualKind::Field(f) = &q.kind else {
                 break;
             };
+            if i == presence_at {
+                break;
+            }
+            if i >= plain {
+                opt = true;
+            }
+            if opt {
+                let Some(j) = map.get(&**f) else {
+                    return Ok(Walk::Absent);
+                };
+                self.charge(1)?;
+                found = Some(j);
+                i += 1;
+                match j {
+                    serde_json::Value::Object(m) => map = m,
+                    _ => break,
+                }
+                continue;
+            }
             self.charge(1)?;
             let Some(j) = map.get(&**f) else {
                 return Err(EvalError::no_such_key(&Value::String(Str::Borrowed(f))));
@@ -494,7 +540,7 @@ impl<'a> Interp<'a, '_> {
                 _ => break,
             }
         }
-        Ok((i, found))
+        Ok(Walk::At(i, found, opt))
     }
 
     fn qual_key(&mut self, q: &'a Qual) -> R<'a> {
