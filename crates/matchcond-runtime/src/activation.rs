@@ -197,6 +197,24 @@ impl<'a> Activation<'a> {
         }
     }
 
+    /// The JSON node a variable is bound to, when it is one: `object` and `oldObject` read
+    /// from the request (null when absent), or a variable bound to null.
+    pub fn json_node(&self, slot: usize) -> Option<&'a Json> {
+        static NULL: Json = Json::Null;
+        match self.globals.get(slot)? {
+            Some(Value::Null) => Some(&NULL),
+            Some(_) => None,
+            None => {
+                let name = match slot {
+                    SLOT_OBJECT => "object",
+                    SLOT_OLD_OBJECT => "oldObject",
+                    _ => return None,
+                };
+                Some(self.lazy_objects?.get(name).unwrap_or(&NULL))
+            }
+        }
+    }
+
     /// The value of a global slot, if bound.
     pub fn get(&self, slot: usize) -> Option<Value<'a>> {
         match self.globals.get(slot) {

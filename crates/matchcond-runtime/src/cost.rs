@@ -24,6 +24,11 @@ fn ceil_factor(n: u64, f: f64) -> u64 {
     (n as f64 * f).ceil() as u64
 }
 
+/// cel-go's traversal cost of a string or bytes of `n` elements: `ceil(n * 0.1)`.
+pub fn traversal_tenth(n: u64) -> u64 {
+    ceil_factor(n, STRING_TRAVERSAL)
+}
+
 /// The size of a value as cel-go's `actualSize` counts it.
 fn size(v: &Value<'_>) -> u64 {
     v.cost_size()

@@ -38,6 +38,27 @@ pub enum Fast {
     InSet(Path, Vec<Value<'static>>),
     /// `path.startsWith('s')`, `endsWith`, `contains`.
     Str(Path, StrOp, Box<str>, CallCost),
+    /// `path.contains('s')` with the needle's searcher built once.
+    Contains(Path, Box<Needle>, CallCost),
+    /// `@not_strictly_false(a)` (the loop condition of `all` and `exists`).
+    NotStrictlyFalse(Box<Fast>, CallCost),
+    /// A boolean comprehension variable (the accumulator of `all` and `exists`).
+    Local(usize),
+    /// A comprehension over the keys of a map or the elements of a list with a boolean
+    /// accumulator (`all`, `exists`).
+    Fold(Box<FastFold>),
+}
+
+/// A comprehension in the fast tier.
+#[derive(Debug)]
+pub struct FastFold {
+    range: Path,
+    init: bool,
+    accu: usize,
+    iter: usize,
+    cond: Fast,
+    step: Fast,
+    result: Fast,
 }
 
 /// An equality test against a constant.
@@ -53,6 +74,14 @@ pub struct EqTest {
     pub constant_first: bool,
     /// The call's cost.
     pub cost: CallCost,
+}
+
+/// A constant substring with its searcher and size.
+#[derive(Debug)]
+pub struct Needle {
+    text: Box<str>,
+    finder: memchr::memmem::Finder<'static>,
+    chars: u64,
 }
 
 /// A string test.
@@ -111,32 +140,98 @@ impl CallCost {
     }
 }
 
-/// A chain of plain field selections from a variable.
+/// A chain of plain field selections (or indexes by a comprehension variable) from a
+/// variable.
 #[derive(Debug)]
 pub struct Path {
-    slot: usize,
-    fields: Box<[Box<str>]>,
+    root: Root,
+    fields: Box<[Step]>,
     memo: Vec<MemoPoint>,
 }
 
+/// Where a path starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Root {
+    /// A variable of the activation.
+    Global(usize),
+    /// A comprehension variable.
+    Local(usize),
+}
+
+/// One step of a path.
+#[derive(Debug)]
+enum Step {
+    /// A field name or constant string key.
+    Field(Box<str>),
+    /// An index by a comprehension variable holding a string (`m[k]`).
+    Local(usize),
+}
+
 impl Path {
-    /// From a planned attribute: a variable with plain field qualifiers only.
+    /// From a planned attribute: a variable with plain field qualifiers (or indexes by a
+    /// comprehension variable) only.
     fn of(a: &Attr) -> Option<Path> {
-        let AttrRoot::Global(slot) = a.root else {
-            return None;
+        let root = match a.root {
+            AttrRoot::Global(slot) => Root::Global(slot),
+            AttrRoot::Local(slot) => Root::Local(slot),
+            _ => return None,
         };
         let mut fields = Vec::with_capacity(a.quals.len());
         for q in &a.quals {
             match &q.kind {
-                QualKind::Field(f) if !q.optional => fields.push(f.clone()),
+                _ if q.optional => return None,
+                QualKind::Field(f) => fields.push(Step::Field(f.clone())),
+                QualKind::Dyn(Node::Attr(k))
+                    if k.quals.is_empty()
+                        && !k.test_only
+                        && matches!(k.root, AttrRoot::Local(_)) =>
+                {
+                    let AttrRoot::Local(slot) = k.root else {
+                        return None;
+                    };
+                    fields.push(Step::Local(slot));
+                }
                 _ => return None,
             }
         }
         Some(Path {
-            slot,
+            root,
             fields: fields.into_boxed_slice(),
             memo: a.memo.clone(),
         })
+    }
+}
+
+/// A comprehension variable's value in the fast tier.
+#[derive(Clone, Copy, Debug)]
+enum Var<'a> {
+    Bool(bool),
+    Json(&'a Json),
+    /// A key of the map being iterated, with its value and the map.
+    Entry(&'a str, &'a Json, &'a serde_json::Map<String, Json>),
+}
+
+/// What a path reached.
+#[derive(Clone, Copy, Debug)]
+enum Reached<'a> {
+    Json(&'a Json),
+    Key(&'a str),
+}
+
+impl<'a> Reached<'a> {
+    fn value(self) -> Value<'a> {
+        match self {
+            Reached::Json(j) => Value::from_json(j),
+            Reached::Key(k) => Value::String(Str::Borrowed(k)),
+        }
+    }
+
+    fn as_str(self) -> Option<&'a str> {
+        match self {
+            Reached::Json(Json::String(s)) => Some(s),
+            Reached::Key(k) => Some(k),
+            Reached::Json(_) => None,
+        }
     }
 }
 
@@ -146,27 +241,59 @@ pub fn lower(n: &Node) -> Option<Fast> {
         Node::Const(Value::Bool(b)) => Some(Fast::Const(*b)),
         Node::And(l, r) => Some(Fast::And(Box::new(lower(l)?), Box::new(lower(r)?))),
         Node::Or(l, r) => Some(Fast::Or(Box::new(lower(l)?), Box::new(lower(r)?))),
-        Node::Attr(a) if a.test_only && !a.quals.is_empty() => Some(Fast::Has(Path::of(a)?)),
-        Node::InConstSet(arg, set) => match &**arg {
-            Node::Attr(a) if !a.test_only && !a.quals.is_empty() => {
-                Some(Fast::InSet(Path::of(a)?, set.clone()))
+        Node::Attr(a) if a.test_only && !a.quals.is_empty() => {
+            let p = Path::of(a)?;
+            let plain = p.fields.iter().all(|f| matches!(f, Step::Field(_)));
+            (plain && matches!(p.root, Root::Global(_))).then_some(Fast::Has(p))
+        }
+        Node::Attr(a) if !a.test_only && a.quals.is_empty() => match a.root {
+            AttrRoot::Local(slot) => Some(Fast::Local(slot)),
+            _ => None,
+        },
+        Node::Fold(f) => {
+            if f.iter2_slot.is_some() {
+                return None;
             }
+            let range = match &f.range {
+                Node::Attr(a) if !a.test_only => Path::of(a)?,
+                _ => return None,
+            };
+            let Node::Const(Value::Bool(init)) = f.init else {
+                return None;
+            };
+            Some(Fast::Fold(Box::new(FastFold {
+                range,
+                init,
+                accu: f.accu_slot,
+                iter: f.iter_slot,
+                cond: lower(&f.cond)?,
+                step: lower(&f.step)?,
+                result: lower(&f.result)?,
+            })))
+        }
+        Node::InConstSet(arg, set) => match &**arg {
+            Node::Attr(a) if !a.test_only => Some(Fast::InSet(Path::of(a)?, set.clone())),
             _ => None,
         },
         Node::Call(c) => {
-            if c.regex.is_some()
-                || c.non_strict
-                || (c.candidates.len() != 1 && c.function.as_ref() != "@in")
-            {
-                return None;
-            }
             let cost = CallCost {
                 kind: c.cost,
                 function: c.function.clone(),
                 overload: c.overload,
             };
+            if c.non_strict {
+                return match (c.function.as_ref(), c.args.as_slice()) {
+                    ("@not_strictly_false", [a]) => {
+                        Some(Fast::NotStrictlyFalse(Box::new(lower(a)?), cost))
+                    }
+                    _ => None,
+                };
+            }
+            if c.regex.is_some() || (c.candidates.len() != 1 && c.function.as_ref() != "@in") {
+                return None;
+            }
             let attr = |n: &Node| match n {
-                Node::Attr(a) if !a.test_only && !a.quals.is_empty() => Path::of(a),
+                Node::Attr(a) if !a.test_only => Path::of(a),
                 _ => None,
             };
             let scalar = |n: &Node| match n {
@@ -207,7 +334,18 @@ pub fn lower(n: &Node) -> Option<Fast> {
                         "contains_string" => StrOp::Contains,
                         _ => return None,
                     };
-                    Some(Fast::Str(attr(s)?, op, string(t)?, cost))
+                    let needle = string(t)?;
+                    if op == StrOp::Contains {
+                        let finder = memchr::memmem::Finder::new(needle.as_bytes()).into_owned();
+                        let chars = needle.chars().count() as u64;
+                        let needle = Needle {
+                            text: needle,
+                            finder,
+                            chars,
+                        };
+                        return Some(Fast::Contains(attr(s)?, Box::new(needle), cost));
+                    }
+                    Some(Fast::Str(attr(s)?, op, needle, cost))
                 }
                 _ => None,
             }
@@ -227,6 +365,7 @@ pub fn evaluate_fast<'a>(
     let mut f = FastEval {
         act: activation,
         memo: SmallVec::new(),
+        locals: SmallVec::new(),
         cost: 0,
     };
     if memos > 0 {
@@ -242,6 +381,7 @@ pub fn evaluate_fast<'a>(
 struct FastEval<'a, 'v> {
     act: &'v Activation<'a>,
     memo: SmallVec<[Option<&'a Json>; 4]>,
+    locals: SmallVec<[Option<Var<'a>>; 4]>,
     cost: u64,
 }
 
@@ -257,11 +397,15 @@ impl<'a> FastEval<'a, '_> {
             Fast::And(l, r) => Some(self.eval(l)? && self.eval(r)?),
             Fast::Or(l, r) => Some(self.eval(l)? || self.eval(r)?),
             Fast::Eq(t) => {
-                let node = self.node(&t.path)?;
-                let v = Value::from_json(node);
+                let reached = self.node(&t.path)?;
+                let v = reached.value();
                 let k = borrow_const(&t.constant);
                 let r = values_equal(&v, &k) != t.negate;
-                self.cost += match t.cost.quick_equality(node, &k) {
+                let quick = match reached {
+                    Reached::Json(node) => t.cost.quick_equality(node, &k),
+                    Reached::Key(_) => None,
+                };
+                self.cost += match quick {
                     Some(c) => c,
                     None if t.constant_first => t.cost.of(&[k, v], r),
                     None => t.cost.of(&[v, k], r),
@@ -271,19 +415,27 @@ impl<'a> FastEval<'a, '_> {
             Fast::Has(p) => {
                 let (last, prefix) = p.fields.split_last()?;
                 self.cost += p.fields.len() as u64;
+                let Root::Global(slot) = p.root else {
+                    return None;
+                };
+                let Step::Field(last) = last else {
+                    return None;
+                };
                 if prefix.is_empty() {
-                    return match self.act.json_root(p.slot)? {
+                    return match self.act.json_root(slot)? {
                         JsonRoot::Request(m) => Some(request_field(m, last).is_some()),
                         JsonRoot::Object(m) => Some(m.contains_key(&**last)),
                     };
                 }
                 match self.walk(p, prefix.len())? {
-                    Json::Object(m) => Some(m.contains_key(&**last)),
+                    Reached::Json(Json::Object(m)) => Some(m.contains_key(&**last)),
                     _ => None,
                 }
             }
             Fast::InKey(key, p, cost) => {
-                let node = self.node(p)?;
+                let Reached::Json(node) = self.node(p)? else {
+                    return None;
+                };
                 let r = match node {
                     Json::Object(m) => m.contains_key(&**key),
                     Json::Array(items) => items
@@ -298,13 +450,11 @@ impl<'a> FastEval<'a, '_> {
                 Some(r)
             }
             Fast::InSet(p, set) => {
-                let v = self.value(p)?;
+                let v = self.node(p)?.value();
                 Some(set.iter().any(|s| values_equal(s, &v)))
             }
             Fast::Str(p, op, arg, cost) => {
-                let Json::String(s) = self.node(p)? else {
-                    return None;
-                };
+                let s = self.node(p)?.as_str()?;
                 let r = match op {
                     StrOp::StartsWith => s.starts_with(&**arg),
                     StrOp::EndsWith => s.ends_with(&**arg),
@@ -319,24 +469,105 @@ impl<'a> FastEval<'a, '_> {
                 );
                 Some(r)
             }
+            Fast::Contains(p, needle, cost) => {
+                let s = self.node(p)?.as_str()?;
+                let r = needle.finder.find(s.as_bytes()).is_some();
+                self.cost += if matches!(cost.kind, CostKind::Contains) {
+                    // cel-go's default: ceil(size * 0.1) for both strings, multiplied.
+                    cost::traversal_tenth(s.chars().count() as u64)
+                        * cost::traversal_tenth(needle.chars)
+                } else {
+                    cost.of(
+                        &[
+                            Value::String(Str::Borrowed(s)),
+                            Value::String(Str::Borrowed(&needle.text)),
+                        ],
+                        r,
+                    )
+                };
+                Some(r)
+            }
+            Fast::NotStrictlyFalse(a, cost) => {
+                let r = self.eval(a)?;
+                self.cost += cost.of(&[Value::Bool(r)], r);
+                Some(r)
+            }
+            Fast::Local(slot) => match self.locals.get(*slot) {
+                Some(Some(Var::Bool(b))) => {
+                    self.cost += 1;
+                    Some(*b)
+                }
+                _ => None,
+            },
+            Fast::Fold(f) => self.fold(f),
         }
     }
 
-    /// The value of a path (charged as an attribute: the variable and each field).
-    fn value(&mut self, p: &Path) -> Option<Value<'a>> {
-        self.node(p).map(Value::from_json)
+    fn set_local(&mut self, slot: usize, v: Var<'a>) {
+        if self.locals.len() <= slot {
+            self.locals.resize(slot + 1, None);
+        }
+        if let Some(l) = self.locals.get_mut(slot) {
+            *l = Some(v);
+        }
     }
 
-    /// The node of a path (charged as an attribute: the variable and each field).
-    fn node(&mut self, p: &Path) -> Option<&'a Json> {
-        let j = self.walk(p, p.fields.len())?;
+    fn fold(&mut self, f: &FastFold) -> Option<bool> {
+        let range = self.node(&f.range)?;
+        self.set_local(f.accu, Var::Bool(f.init));
+        match range {
+            Reached::Json(Json::Object(m)) => {
+                for (k, v) in m {
+                    self.set_local(f.iter, Var::Entry(k, v, m));
+                    if !self.fold_step(f)? {
+                        break;
+                    }
+                }
+            }
+            Reached::Json(Json::Array(items)) => {
+                for e in items {
+                    self.set_local(f.iter, Var::Json(e));
+                    if !self.fold_step(f)? {
+                        break;
+                    }
+                }
+            }
+            _ => return None,
+        }
+        self.eval(&f.result)
+    }
+
+    /// One iteration; false when the loop condition stopped the loop.
+    fn fold_step(&mut self, f: &FastFold) -> Option<bool> {
+        if !self.eval(&f.cond)? {
+            return Some(false);
+        }
+        let accu = self.eval(&f.step)?;
+        self.set_local(f.accu, Var::Bool(accu));
+        Some(true)
+    }
+
+    /// What a path reaches (charged as an attribute: the variable and each step).
+    fn node(&mut self, p: &Path) -> Option<Reached<'a>> {
+        let r = if p.fields.is_empty() {
+            match p.root {
+                Root::Local(slot) => match self.locals.get(slot)? {
+                    Some(Var::Json(j)) => Reached::Json(j),
+                    Some(Var::Entry(k, _, _)) => Reached::Key(k),
+                    _ => return None,
+                },
+                Root::Global(slot) => Reached::Json(self.act.json_node(slot)?),
+            }
+        } else {
+            self.walk(p, p.fields.len())?
+        };
         self.cost += 1 + p.fields.len() as u64;
-        Some(j)
+        Some(r)
     }
 
-    /// Walks the first `upto` (at least 1) fields of a path, from the longest remembered
+    /// Walks the first `upto` (at least 1) steps of a path, from the longest remembered
     /// prefix, remembering the prefixes other paths share.
-    fn walk(&mut self, p: &Path, upto: usize) -> Option<&'a Json> {
+    fn walk(&mut self, p: &Path, upto: usize) -> Option<Reached<'a>> {
         let mut i = 0;
         let mut node: Option<&'a Json> = None;
         for point in p.memo.iter().rev().filter(|m| m.quals <= upto) {
@@ -348,29 +579,47 @@ impl<'a> FastEval<'a, '_> {
         }
         let mut map = match node {
             Some(Json::Object(m)) => m,
-            Some(_) => return (i == upto).then_some(node).flatten(),
-            None => match self.act.json_root(p.slot)? {
-                JsonRoot::Object(m) => m,
-                JsonRoot::Request(m) => {
-                    let j = request_field(m, p.fields.first()?)?;
-                    i = 1;
-                    self.remember(p, 1, j);
-                    if upto == 1 {
-                        return Some(j);
+            Some(j) => return (i == upto).then_some(Reached::Json(j)),
+            None => match p.root {
+                Root::Global(slot) => match self.act.json_root(slot)? {
+                    JsonRoot::Object(m) => m,
+                    JsonRoot::Request(m) => {
+                        let Step::Field(f) = p.fields.first()? else {
+                            return None;
+                        };
+                        let j = request_field(m, f)?;
+                        i = 1;
+                        self.remember(p, 1, j);
+                        if upto == 1 {
+                            return Some(Reached::Json(j));
+                        }
+                        match j {
+                            Json::Object(m) => m,
+                            _ => return None,
+                        }
                     }
-                    match j {
-                        Json::Object(m) => m,
-                        _ => return None,
-                    }
-                }
+                },
+                Root::Local(slot) => match self.locals.get(slot)? {
+                    Some(Var::Json(Json::Object(m))) => m,
+                    _ => return None,
+                },
             },
         };
         loop {
-            let j = map.get(&**p.fields.get(i)?)?;
+            let j = match p.fields.get(i)? {
+                Step::Field(f) => map.get(&**f)?,
+                Step::Local(slot) => match *self.locals.get(*slot)? {
+                    // Indexing the map being iterated by its own key: the value is at hand.
+                    Some(Var::Entry(_, v, of)) if std::ptr::eq(of, map) => v,
+                    Some(Var::Entry(k, _, _)) => map.get(k)?,
+                    Some(Var::Json(Json::String(k))) => map.get(k.as_str())?,
+                    _ => return None,
+                },
+            };
             i += 1;
             self.remember(p, i, j);
             if i >= upto {
-                return Some(j);
+                return Some(Reached::Json(j));
             }
             match j {
                 Json::Object(m) => map = m,

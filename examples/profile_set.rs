@@ -1,0 +1,47 @@
+//! Runs one condition set of the shared workload on one request in a loop (for profilers):
+//! `profile_set SET REQUEST [ITERATIONS]`, e.g. `profile_set heavy large-configmap-create 20`.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+use matchcond::{Activation, Environment, FailurePolicy, MatchCondition, MatchConditions};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let set = args.get(1).map(String::as_str).unwrap_or("typical3");
+    let request = args.get(2).map(String::as_str).unwrap_or("pod-create");
+    let n: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1000);
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/bench");
+    let doc: serde_yaml_ng::Value =
+        serde_yaml_ng::from_str(&std::fs::read_to_string(root.join("conditions.yaml")).unwrap())
+            .unwrap();
+    let mut all = std::collections::HashMap::new();
+    for list in ["conditions", "filler_conditions"] {
+        for c in doc[list].as_sequence().unwrap() {
+            all.insert(
+                c["name"].as_str().unwrap().to_string(),
+                c["expression"].as_str().unwrap().to_string(),
+            );
+        }
+    }
+    let conditions: Vec<MatchCondition> = doc["condition_sets"][set]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|n| MatchCondition::new(n.as_str().unwrap(), all[n.as_str().unwrap()].clone()))
+        .collect();
+    let text = std::fs::read_to_string(root.join(format!("requests/{request}.json"))).unwrap();
+    let review: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let req = &review["request"];
+    let c = MatchConditions::compile(&Environment::latest(), &conditions).unwrap();
+    let start = std::time::Instant::now();
+    let mut last = None;
+    for _ in 0..n {
+        let act = Activation::from_request(std::hint::black_box(req));
+        last = Some(c.decide(&act, FailurePolicy::Fail));
+    }
+    let per = start.elapsed() / n.max(1) as u32;
+    println!("{set} on {request}: {last:?}, {per:?} per decision");
+}
