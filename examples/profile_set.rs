@@ -36,6 +36,23 @@ fn main() {
     let review: serde_json::Value = serde_json::from_str(&text).unwrap();
     let req = &review["request"];
     let c = MatchConditions::compile(&Environment::latest(), &conditions).unwrap();
+    if args.get(4).map(String::as_str) == Some("raw") {
+        let bytes = text.as_bytes();
+        let start = std::time::Instant::now();
+        let mut last = None;
+        for _ in 0..n {
+            last = Some(c.decide_review(std::hint::black_box(bytes), FailurePolicy::Fail));
+        }
+        let raw = start.elapsed() / n.max(1) as u32;
+        let start = std::time::Instant::now();
+        for _ in 0..n {
+            let v: serde_json::Value = serde_json::from_slice(std::hint::black_box(bytes)).unwrap();
+            std::hint::black_box(v);
+        }
+        let parse = start.elapsed() / n.max(1) as u32;
+        println!("{set} on {request} from bytes: {last:?}, {raw:?} per decision; serde_json::from_slice alone {parse:?}");
+        return;
+    }
     let start = std::time::Instant::now();
     let mut last = None;
     for _ in 0..n {

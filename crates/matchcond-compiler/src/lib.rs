@@ -98,6 +98,7 @@ pub struct Program {
     locals: usize,
     memos: usize,
     fast: Option<matchcond_runtime::fast::Fast>,
+    reads: Vec<(usize, Vec<Box<str>>)>,
     result_type: Type,
     globals: Vec<String>,
 }
@@ -166,6 +167,13 @@ impl Program {
             activation,
             cost_limit,
         )
+    }
+
+    /// The variable paths the program reads: each variable slot with the leading field
+    /// names an attribute selects. Everything the program can observe of a variable lies in
+    /// the subtrees these paths reach (what a reader may parse lazily).
+    pub fn read_paths(&self) -> &[(usize, Vec<Box<str>>)] {
+        &self.reads
     }
 
     /// How many shared attribute prefixes the program remembers during an evaluation.
@@ -367,12 +375,14 @@ impl Environment {
         let locals = planner.max_locals;
         let memos = memo::assign_memos(&mut root);
         let fast = matchcond_runtime::fast::lower(&root);
+        let reads = memo::read_paths(&mut root);
         Ok(Program {
             expression: expression.to_string(),
             root,
             locals,
             memos,
             fast,
+            reads,
             result_type,
             globals,
         })

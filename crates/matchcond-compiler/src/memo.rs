@@ -66,6 +66,30 @@ fn prefixes(a: &Attr) -> Vec<(usize, Vec<String>)> {
     out
 }
 
+/// The variable paths a program reads: for every attribute rooted in a variable, the
+/// variable's slot and the leading field names it selects (optionally or not). Everything the
+/// program observes of a variable lies within the subtrees these paths reach.
+pub(crate) fn read_paths(root: &mut Node) -> Vec<(usize, Vec<Box<str>>)> {
+    let mut out: Vec<(usize, Vec<Box<str>>)> = Vec::new();
+    visit_attrs(root, &mut |a| {
+        let AttrRoot::Global(slot) = a.root else {
+            return;
+        };
+        let fields: Vec<Box<str>> = a
+            .quals
+            .iter()
+            .map_while(|q| match &q.kind {
+                QualKind::Field(f) => Some(f.clone()),
+                _ => None,
+            })
+            .collect();
+        if !out.iter().any(|(s, f)| *s == slot && *f == fields) {
+            out.push((slot, fields));
+        }
+    });
+    out
+}
+
 /// Calls `f` on every attribute of the tree, outermost first.
 fn visit_attrs(n: &mut Node, f: &mut impl FnMut(&mut Attr)) {
     match n {

@@ -30,6 +30,7 @@
 //! ```
 
 pub mod names;
+mod raw;
 
 use std::fmt;
 use std::sync::Arc;
@@ -247,6 +248,19 @@ pub struct MatchConditions {
     conditions: Vec<Compiled>,
     per_call_limit: u64,
     budget: u64,
+    /// What the conditions read of `object` and of `oldObject`.
+    reads: [raw::Need; 2],
+}
+
+/// An AdmissionReview given as bytes could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReviewError {
+    /// The bytes are not a JSON AdmissionReview.
+    #[error("invalid AdmissionReview: {0}")]
+    Json(#[from] serde_json::Error),
+    /// The review has no `request`.
+    #[error("invalid AdmissionReview: no request")]
+    NoRequest,
 }
 
 impl fmt::Debug for MatchConditions {
@@ -302,12 +316,51 @@ impl MatchConditions {
                 expression: c.expression.clone(),
                 program: env.compile_condition(&c.expression),
             })
-            .collect();
+            .collect::<Vec<Compiled>>();
+        let mut reads = [raw::Need::Nothing, raw::Need::Nothing];
+        for p in conditions.iter().filter_map(|c| c.program.as_ref().ok()) {
+            for (slot, path) in p.read_paths() {
+                let need = match *slot {
+                    matchcond_runtime::activation::SLOT_OBJECT => reads.get_mut(0),
+                    matchcond_runtime::activation::SLOT_OLD_OBJECT => reads.get_mut(1),
+                    _ => None,
+                };
+                if let Some(need) = need {
+                    need.add(path);
+                }
+            }
+        }
         MatchConditions {
             conditions,
             per_call_limit: PER_CALL_COST_LIMIT,
             budget: MATCH_CONDITIONS_BUDGET,
+            reads,
         }
+    }
+
+    /// Reads the `request` of an AdmissionReview given as JSON bytes, building of `object`
+    /// and `oldObject` only the parts these conditions can read (the rest is checked to be
+    /// JSON but not built; a part no condition reads may come back as null). Deciding on the
+    /// result gives the decision on the whole request; bind it with
+    /// [`Activation::from_request`] (and an authorizer if the conditions use one).
+    pub fn read_review(&self, bytes: &[u8]) -> Result<serde_json::Value, ReviewError> {
+        use serde::de::DeserializeSeed;
+        let [object, old_object] = &self.reads;
+        let mut de = serde_json::Deserializer::from_slice(bytes);
+        let request = raw::ReviewSeed { object, old_object }.deserialize(&mut de)?;
+        de.end()?;
+        request.ok_or(ReviewError::NoRequest)
+    }
+
+    /// Decides from the JSON bytes of an AdmissionReview, parsing only what the conditions
+    /// read (see [`MatchConditions::read_review`]).
+    pub fn decide_review(
+        &self,
+        bytes: &[u8],
+        policy: FailurePolicy,
+    ) -> Result<Decision, ReviewError> {
+        let request = self.read_review(bytes)?;
+        Ok(self.decide(&Activation::from_request(&request), policy))
     }
 
     /// Sets the per-expression cost limit (default 1,000,000, the apiserver's).

@@ -1,0 +1,266 @@
+//! Deciding from the raw bytes of an AdmissionReview, parsing only what the conditions read.
+//!
+//! A compiled set of conditions knows every path it can read of `object` and `oldObject`
+//! ([`matchcond_compiler::Program::read_paths`]): everything it observes of them lies in the
+//! subtrees those paths reach. The reader builds the request with those subtrees only; every
+//! other member of the two objects is scanned (the bytes must still be valid JSON) but never
+//! built. The rest of the request (small: kind, resource, userInfo, options …) is built in
+//! full. The decision on the pruned request is the decision on the whole one.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value as Json};
+
+/// Which parts of a JSON value are needed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Need {
+    /// Nothing (the value is not read).
+    #[default]
+    Nothing,
+    /// The whole value.
+    All,
+    /// When the value is an object, only these members (each with its own need); any other
+    /// value is needed whole.
+    Members(BTreeMap<Box<str>, Need>),
+}
+
+impl Need {
+    /// Adds a path: the subtree it reaches is needed whole.
+    pub(crate) fn add(&mut self, path: &[Box<str>]) {
+        let Some((first, rest)) = path.split_first() else {
+            *self = Need::All;
+            return;
+        };
+        match self {
+            Need::All => {}
+            Need::Nothing => {
+                let mut members = BTreeMap::new();
+                let mut child = Need::Nothing;
+                child.add(rest);
+                members.insert(first.clone(), child);
+                *self = Need::Members(members);
+            }
+            Need::Members(m) => m.entry(first.clone()).or_default().add(rest),
+        }
+    }
+}
+
+/// Reads an AdmissionReview's `request`, building `object` and `oldObject` as far as
+/// `object` and `old_object` say.
+pub(crate) struct ReviewSeed<'n> {
+    pub(crate) object: &'n Need,
+    pub(crate) old_object: &'n Need,
+}
+
+impl<'de> DeserializeSeed<'de> for ReviewSeed<'_> {
+    type Value = Option<Json>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ReviewSeed<'_> {
+    type Value = Option<Json>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an AdmissionReview object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut request = None;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if key == "request" {
+                request = Some(map.next_value_seed(RequestSeed {
+                    object: self.object,
+                    old_object: self.old_object,
+                })?);
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(request)
+    }
+}
+
+struct RequestSeed<'n> {
+    object: &'n Need,
+    old_object: &'n Need,
+}
+
+impl<'de> DeserializeSeed<'de> for RequestSeed<'_> {
+    type Value = Json;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Json, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for RequestSeed<'_> {
+    type Value = Json;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an AdmissionRequest object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let need = match key.as_str() {
+                "object" => self.object,
+                "oldObject" => self.old_object,
+                _ => &Need::All,
+            };
+            let v = map.next_value_seed(Pruned(need))?;
+            out.insert(key, v);
+        }
+        Ok(Json::Object(out))
+    }
+    fn visit_unit<E>(self) -> Result<Json, E> {
+        Ok(Json::Null)
+    }
+}
+
+/// Builds a value as far as a [`Need`] says.
+struct Pruned<'n>(&'n Need);
+
+impl<'de> DeserializeSeed<'de> for Pruned<'_> {
+    type Value = Json;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Json, D::Error> {
+        match self.0 {
+            Need::All => serde::Deserialize::deserialize(d),
+            Need::Nothing => {
+                d.deserialize_ignored_any(IgnoredAny)?;
+                Ok(Json::Null)
+            }
+            Need::Members(_) => d.deserialize_any(self),
+        }
+    }
+}
+
+impl<'de> Visitor<'de> for Pruned<'_> {
+    type Value = Json;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
+        let Need::Members(members) = self.0 else {
+            return Err(serde::de::Error::custom("internal: members expected"));
+        };
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match members.get(key.as_ref()) {
+                Some(need) => {
+                    let v = map.next_value_seed(Pruned(need))?;
+                    out.insert(key.into_owned(), v);
+                }
+                None => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Json::Object(out))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
+        let mut out = Vec::new();
+        while let Some(v) = seq.next_element::<Json>()? {
+            out.push(v);
+        }
+        Ok(Json::Array(out))
+    }
+    fn visit_unit<E>(self) -> Result<Json, E> {
+        Ok(Json::Null)
+    }
+    fn visit_none<E>(self) -> Result<Json, E> {
+        Ok(Json::Null)
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Json, E> {
+        Ok(Json::Bool(b))
+    }
+    fn visit_i64<E>(self, i: i64) -> Result<Json, E> {
+        Ok(Json::from(i))
+    }
+    fn visit_u64<E>(self, u: u64) -> Result<Json, E> {
+        Ok(Json::from(u))
+    }
+    fn visit_f64<E>(self, f: f64) -> Result<Json, E> {
+        Ok(serde_json::Number::from_f64(f).map_or(Json::Null, Json::Number))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Json, E> {
+        Ok(Json::String(s.to_string()))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Json, E> {
+        Ok(Json::String(s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+
+    fn b(s: &str) -> Box<str> {
+        s.into()
+    }
+
+    #[test]
+    fn needs_merge_to_the_shortest_path() {
+        let mut n = Need::Nothing;
+        n.add(&[b("metadata"), b("labels")]);
+        n.add(&[b("metadata"), b("name")]);
+        n.add(&[b("spec")]);
+        n.add(&[b("spec"), b("replicas")]);
+        let Need::Members(m) = &n else { panic!() };
+        assert_eq!(m["spec"], Need::All);
+        let Need::Members(meta) = &m["metadata"] else {
+            panic!()
+        };
+        assert_eq!(meta.len(), 2);
+        n.add(&[]);
+        assert_eq!(n, Need::All);
+    }
+
+    #[test]
+    fn prunes_objects_and_keeps_the_rest() {
+        let mut object = Need::Nothing;
+        object.add(&[b("metadata"), b("labels")]);
+        let old = Need::Nothing;
+        let text = r#"{"kind":"AdmissionReview","request":{"uid":"u","dryRun":false,
+            "object":{"metadata":{"labels":{"a":"b"},"name":"x"},"spec":{"big":[1,2,{"c":"\u00e9"}]}},
+            "oldObject":{"spec":1},"userInfo":{"groups":["g"]}}}"#;
+        let mut de = serde_json::Deserializer::from_str(text);
+        let req = ReviewSeed {
+            object: &object,
+            old_object: &old,
+        }
+        .deserialize(&mut de)
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            req,
+            serde_json::json!({"uid":"u","dryRun":false,
+                "object":{"metadata":{"labels":{"a":"b"}}},
+                "oldObject":null,"userInfo":{"groups":["g"]}})
+        );
+        // A non-object where members are expected is kept whole.
+        let text = r#"{"request":{"object":{"metadata":[1,{"x":2}]}}}"#;
+        let mut de = serde_json::Deserializer::from_str(text);
+        let req = ReviewSeed {
+            object: &object,
+            old_object: &old,
+        }
+        .deserialize(&mut de)
+        .unwrap()
+        .unwrap();
+        assert_eq!(req, serde_json::json!({"object":{"metadata":[1,{"x":2}]}}));
+    }
+
+    #[test]
+    fn bad_json_is_an_error_with_a_position() {
+        let n = Need::All;
+        let mut de = serde_json::Deserializer::from_str(r#"{"request":{"object":{"a":}}}"#);
+        let err = ReviewSeed {
+            object: &n,
+            old_object: &n,
+        }
+        .deserialize(&mut de)
+        .unwrap_err();
+        assert_eq!(err.to_string(), "expected value at line 1 column 27");
+    }
+}
