@@ -14,6 +14,7 @@ use matchcond::{
 use serde_json::{json, Value as Json};
 
 use crate::input::{self, InputError};
+use crate::traps;
 use crate::Output;
 
 fn authorizer(path: Option<&str>) -> Result<StaticAuthorizer, InputError> {
@@ -97,6 +98,35 @@ struct Linted<'a> {
     config: Configuration,
     update: bool,
     errors: Vec<FieldError>,
+    warnings: Vec<Warning>,
+}
+
+/// A trap found in one matchCondition of a configuration.
+struct Warning {
+    /// `webhooks[i].matchConditions[j].expression`.
+    field: String,
+    found: traps::Located,
+}
+
+/// The traps of every matchCondition of a configuration (see [`traps`]).
+fn warnings(config: &Configuration) -> Vec<Warning> {
+    let mut out = Vec::new();
+    for (i, hook) in config.webhooks.iter().enumerate() {
+        let ops = traps::rule_operations(
+            hook.rules
+                .iter()
+                .flat_map(|r| r.operations.iter().flatten().map(String::as_str)),
+        );
+        for (j, condition) in hook.match_conditions.iter().enumerate() {
+            for found in traps::check_expression(&condition.expression, ops) {
+                out.push(Warning {
+                    field: format!("webhooks[{i}].matchConditions[{j}].expression"),
+                    found,
+                });
+            }
+        }
+    }
+    out
 }
 
 fn kind_name(kind: HookKind) -> &'static str {
@@ -129,34 +159,48 @@ pub fn lint(
                     Some(o) => validator.validate_update(&config, o),
                     None => validator.validate(&config),
                 };
+                let warnings = warnings(&config);
                 linted.push(Linted {
                     file: input::display_name(file),
                     document: doc.index,
                     config,
                     update: previous.is_some(),
                     errors,
+                    warnings,
                 });
             }
         }
     }
     let count: usize = linted.iter().map(|l| l.errors.len()).sum();
+    let warning_count: usize = linted.iter().map(|l| l.warnings.len()).sum();
     match output {
         Output::Text => {
             for l in &linted {
+                let at = format!(
+                    "{}:{}: {} {}",
+                    l.file,
+                    l.document,
+                    kind_name(l.config.hook_kind()),
+                    l.config.name()
+                );
                 for e in &l.errors {
+                    println!("{at}: {e}");
+                }
+                for w in &l.warnings {
                     println!(
-                        "{}:{}: {} {}: {e}",
-                        l.file,
-                        l.document,
-                        kind_name(l.config.hook_kind()),
-                        l.config.name()
+                        "{at}: warning: {}: {}\n{}",
+                        w.field, w.found.finding.message, w.found.caret
                     );
                 }
             }
-            println!(
+            let mut summary = format!(
                 "{} configuration(s) checked, {count} error(s)",
                 linted.len()
             );
+            if warning_count > 0 {
+                summary.push_str(&format!(", {warning_count} warning(s)"));
+            }
+            println!("{summary}");
         }
         Output::Json => {
             let configurations: Vec<Json> = linted
@@ -174,10 +218,22 @@ pub fn lint(
                             "detail": e.detail,
                             "message": e.to_string(),
                         })).collect::<Vec<_>>(),
+                        "warnings": l.warnings.iter().map(|w| json!({
+                            "field": w.field,
+                            "trap": w.found.finding.trap.as_str(),
+                            "message": w.found.finding.message,
+                            "line": w.found.location.line,
+                            "column": w.found.location.column,
+                            "caret": w.found.caret,
+                        })).collect::<Vec<_>>(),
                     })
                 })
                 .collect();
-            print_json(&json!({"configurations": configurations, "errorCount": count}));
+            print_json(&json!({
+                "configurations": configurations,
+                "errorCount": count,
+                "warningCount": warning_count,
+            }));
         }
     }
     Ok(u8::from(count > 0))

@@ -12,7 +12,11 @@
 //!   every Validating/MutatingWebhookConfiguration of the files (multi-document YAML or JSON,
 //!   `List` kinds, `-` for standard input) as the apiserver does on create, or, with `--old`,
 //!   as an update from the configuration of `--old` with the same kind and name (one without
-//!   such an old configuration is validated as a create).
+//!   such an old configuration is validated as a create). Every matchCondition is also
+//!   checked for the classic traps — `object` read where DELETE makes it null, `oldObject`
+//!   where CREATE does, a map key read without a presence test, several authorizer checks
+//!   in one expression — reported as warnings with the caret under the position (the
+//!   heuristic is documented in `src/traps.rs`). Warnings do not change the exit code.
 //! * `matchcond match --config FILE... --review FILE [--namespace-labels k=v,...]
 //!   [--authorizer FILE] [--k8s-version V] [--output text|json]` decides every webhook of the
 //!   configurations, in dispatch order, for the AdmissionReview. Every namespace exists and
@@ -27,7 +31,7 @@
 //! # Exit codes
 //!
 //! * `eval`: 0 a value, 1 a compile or evaluation error, 2 unusable input.
-//! * `lint`: 0 no error, 1 validation errors found, 2 unusable input.
+//! * `lint`: 0 no error (warnings or not), 1 validation errors found, 2 unusable input.
 //! * `match`: 0 the request is admitted (no webhook rejects it before any call), 1 the
 //!   request is rejected, 2 unusable input.
 //!
@@ -53,8 +57,13 @@
 //!    {"file": "a.yaml", "document": 0, "kind": "ValidatingWebhookConfiguration",
 //!     "name": "cfg", "operation": "create" | "update",
 //!     "errors": [{"field": "webhooks[0].name", "type": "Invalid value",
-//!                 "detail": "...", "message": "<the full field error text>"}]}],
-//!  "errorCount": 1}
+//!                 "detail": "...", "message": "<the full field error text>"}],
+//!     "warnings": [{"field": "webhooks[0].matchConditions[2].expression",
+//!                   "trap": "objectOnDelete" | "oldObjectOnCreate" | "mapKeyWithoutTest"
+//!                         | "multipleAuthorizerChecks",
+//!                   "message": "...", "line": 1, "column": 5,
+//!                   "caret": " | <expression line>\n | ....^"}]}],
+//!  "errorCount": 1, "warningCount": 1}
 //! ```
 //!
 //! `match`:
@@ -85,6 +94,7 @@
 
 mod commands;
 mod input;
+mod traps;
 
 use std::process::ExitCode;
 

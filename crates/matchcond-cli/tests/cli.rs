@@ -325,8 +325,137 @@ fn lint_json_clean() {
     assert_eq!(r.code, 0);
     assert_eq!(
         r.stdout,
-        "{\"configurations\":[{\"document\":0,\"errors\":[],\"file\":\"webhooks.yaml\",\"kind\":\"ValidatingWebhookConfiguration\",\"name\":\"pods\",\"operation\":\"create\"}],\"errorCount\":0}\n"
+        "{\"configurations\":[{\"document\":0,\"errors\":[],\"file\":\"webhooks.yaml\",\"kind\":\"ValidatingWebhookConfiguration\",\"name\":\"pods\",\"operation\":\"create\",\"warnings\":[]}],\"errorCount\":0,\"warningCount\":0}\n"
     );
+}
+
+const TRAP_AT: &str = "traps.yaml:0: ValidatingWebhookConfiguration traps: warning: ";
+
+fn trap_lines() -> Vec<String> {
+    [
+        "webhooks[0].matchConditions[1].expression: object is null for DELETE requests, where object.metadata fails; guard it (request.operation != 'DELETE', object != null) or read it optionally (object.?field)",
+        " | object.metadata.labels['app'] == 'web'",
+        " | ^",
+        "webhooks[0].matchConditions[1].expression: object.metadata.labels['app'] fails when the key is absent; test 'app' in object.metadata.labels (or has(object.metadata.labels.app)) first, or read it optionally (object.metadata.labels[?'app'])",
+        " | object.metadata.labels['app'] == 'web'",
+        " | ......................^",
+        "webhooks[0].matchConditions[2].expression: 2 authorizer checks in one expression: each costs 350000 (700000 when all run) against the per-expression cost limit of 1000000; use one check per condition",
+        " | authorizer.group('').resource('pods').check('get').allowed() || authorizer.group('').resource('pods').check('list').allowed()",
+        " | ...........................................................................................................^",
+        "webhooks[0].matchConditions[3].expression: oldObject is null for CREATE and CONNECT requests, where oldObject.spec fails; guard it (request.operation == 'UPDATE', oldObject != null) or read it optionally (oldObject.?field)",
+        " | oldObject.spec != object.spec",
+        " | ^",
+        "webhooks[0].matchConditions[3].expression: object is null for DELETE requests, where object.spec fails; guard it (request.operation != 'DELETE', object != null) or read it optionally (object.?field)",
+        " | oldObject.spec != object.spec",
+        " | ..................^",
+    ]
+    .iter()
+    .map(|l| {
+        if l.starts_with(" | ") {
+            (*l).to_owned()
+        } else {
+            format!("{TRAP_AT}{l}")
+        }
+    })
+    .collect()
+}
+
+#[test]
+fn lint_text_warnings_keep_exit_code_zero() {
+    let r = run(&["lint", "traps.yaml"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let mut want = trap_lines();
+    want.push("1 configuration(s) checked, 0 error(s), 5 warning(s)".to_owned());
+    assert_eq!(r.stdout.lines().collect::<Vec<_>>(), want);
+    assert_eq!(r.stderr, "");
+}
+
+#[test]
+fn lint_json_warnings() {
+    let r = run(&["lint", "traps.yaml", "--output", "json"]);
+    assert_eq!(r.code, 0);
+    let v = json(&r.stdout);
+    assert_eq!(v["errorCount"], 0);
+    assert_eq!(v["warningCount"], 5);
+    let c = &v["configurations"][0];
+    assert_eq!(c["file"], "traps.yaml");
+    assert_eq!(c["document"], 0);
+    assert_eq!(c["errors"], serde_json::json!([]));
+    let warnings = c["warnings"].as_array().unwrap();
+    let traps: Vec<(&str, &str)> = warnings
+        .iter()
+        .map(|w| (w["field"].as_str().unwrap(), w["trap"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        traps,
+        [
+            (
+                "webhooks[0].matchConditions[1].expression",
+                "objectOnDelete"
+            ),
+            (
+                "webhooks[0].matchConditions[1].expression",
+                "mapKeyWithoutTest"
+            ),
+            (
+                "webhooks[0].matchConditions[2].expression",
+                "multipleAuthorizerChecks"
+            ),
+            (
+                "webhooks[0].matchConditions[3].expression",
+                "oldObjectOnCreate"
+            ),
+            (
+                "webhooks[0].matchConditions[3].expression",
+                "objectOnDelete"
+            ),
+        ]
+    );
+    assert_eq!(
+        warnings[1],
+        serde_json::json!({
+            "field": "webhooks[0].matchConditions[1].expression",
+            "trap": "mapKeyWithoutTest",
+            "message": "object.metadata.labels['app'] fails when the key is absent; test 'app' in object.metadata.labels (or has(object.metadata.labels.app)) first, or read it optionally (object.metadata.labels[?'app'])",
+            "line": 1,
+            "column": 23,
+            "caret": " | object.metadata.labels['app'] == 'web'\n | ......................^",
+        })
+    );
+    // The text output's lines, message by message.
+    let lines = trap_lines();
+    for (i, w) in warnings.iter().enumerate() {
+        assert_eq!(
+            format!(
+                "{TRAP_AT}{}: {}",
+                w["field"].as_str().unwrap(),
+                w["message"].as_str().unwrap()
+            ),
+            lines[3 * i]
+        );
+        assert_eq!(
+            w["caret"].as_str().unwrap(),
+            format!("{}\n{}", lines[3 * i + 1], lines[3 * i + 2])
+        );
+    }
+}
+
+#[test]
+fn lint_errors_and_warnings_together() {
+    let r = run(&["lint", "invalid.yaml", "traps.yaml"]);
+    assert_eq!(r.code, 1);
+    let mut want: Vec<String> = INVALID_LINES.iter().map(|l| (*l).to_owned()).collect();
+    want.extend(trap_lines());
+    want.push("2 configuration(s) checked, 4 error(s), 5 warning(s)".to_owned());
+    assert_eq!(r.stdout.lines().collect::<Vec<_>>(), want);
+    let r = run(&["lint", "invalid.yaml", "traps.yaml", "--output", "json"]);
+    assert_eq!(r.code, 1);
+    let v = json(&r.stdout);
+    assert_eq!(
+        (v["errorCount"].as_u64(), v["warningCount"].as_u64()),
+        (Some(4), Some(5))
+    );
+    assert_eq!(v["configurations"][0]["warnings"], serde_json::json!([]));
 }
 
 #[test]
