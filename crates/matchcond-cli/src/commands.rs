@@ -13,6 +13,7 @@ use matchcond::{
 };
 use serde_json::{json, Value as Json};
 
+use crate::color::{Streams, Tone};
 use crate::input::{self, InputError};
 use crate::traps;
 use crate::Output;
@@ -35,6 +36,7 @@ pub fn eval(
     authorizer_file: Option<&str>,
     version: KubeVersion,
     output: Output,
+    paint: Streams,
 ) -> Result<u8, InputError> {
     let request = review.map(input::read_review).transpose()?;
     let authz = authorizer(authorizer_file)?;
@@ -43,7 +45,7 @@ pub fn eval(
         Ok(p) => p,
         Err(e) => {
             match output {
-                Output::Text => eprintln!("{e}"),
+                Output::Text => eprintln!("{}", paint.err.message(Tone::Error, &e.to_string())),
                 Output::Json => print_json(&json!({
                     "result": "compileError",
                     "error": e.to_string(),
@@ -78,7 +80,12 @@ pub fn eval(
         Err(e) => {
             match output {
                 Output::Text => {
-                    eprintln!("evaluation error: {e}");
+                    eprintln!(
+                        "{}",
+                        paint
+                            .err
+                            .tone(Tone::Error, &format!("evaluation error: {e}"))
+                    );
                     eprintln!("cost: {}", out.cost);
                 }
                 Output::Json => print_json(&json!({
@@ -139,6 +146,7 @@ pub fn lint(
     old: Option<&str>,
     version: KubeVersion,
     output: Output,
+    paint: Streams,
 ) -> Result<u8, InputError> {
     let olds: Vec<Configuration> = match old {
         Some(p) => input::read_configurations(p)?
@@ -183,22 +191,37 @@ pub fn lint(
                     kind_name(l.config.hook_kind()),
                     l.config.name()
                 );
+                let at = paint.out.strong(&at);
                 for e in &l.errors {
-                    println!("{at}: {e}");
+                    println!("{at}: {}", paint.out.message(Tone::Error, &e.to_string()));
                 }
                 for w in &l.warnings {
                     println!(
-                        "{at}: warning: {}: {}\n{}",
-                        w.field, w.found.finding.message, w.found.caret
+                        "{at}: {}: {}: {}\n{}",
+                        paint.out.label(Tone::Warning, "warning"),
+                        w.field,
+                        w.found.finding.message,
+                        paint.out.snippet(Tone::Warning, &w.found.caret)
                     );
                 }
             }
+            let errors = format!("{count} error(s)");
             let mut summary = format!(
-                "{} configuration(s) checked, {count} error(s)",
-                linted.len()
+                "{} configuration(s) checked, {}",
+                linted.len(),
+                if count > 0 {
+                    paint.out.label(Tone::Error, &errors)
+                } else {
+                    errors
+                }
             );
             if warning_count > 0 {
-                summary.push_str(&format!(", {warning_count} warning(s)"));
+                summary.push_str(&format!(
+                    ", {}",
+                    paint
+                        .out
+                        .label(Tone::Warning, &format!("{warning_count} warning(s)"))
+                ));
             }
             println!("{summary}");
         }
@@ -346,6 +369,7 @@ pub fn dispatch(
     authorizer_file: Option<&str>,
     version: KubeVersion,
     output: Output,
+    paint: Streams,
 ) -> Result<u8, InputError> {
     let mut configurations = Vec::new();
     for file in configs {
@@ -370,31 +394,59 @@ pub fn dispatch(
         Output::Text => {
             for h in &result.hooks {
                 let what = match &h.decision {
-                    HookDecision::Call(inv) => format!("call ({}, {})", inv.resource, inv.kind),
-                    HookDecision::Skip(reason) => format!("skip: {reason}"),
-                    HookDecision::Reject(r) => format!("reject: {r}"),
+                    HookDecision::Call(inv) => format!(
+                        "{} ({}, {})",
+                        paint.out.label(Tone::Good, "call"),
+                        inv.resource,
+                        inv.kind
+                    ),
+                    HookDecision::Skip(reason) => {
+                        format!("{}: {reason}", paint.out.label(Tone::Warning, "skip"))
+                    }
+                    HookDecision::Reject(r) => {
+                        paint.out.message(Tone::Error, &format!("reject: {r}"))
+                    }
                 };
-                println!("{} {}: {what}", hook_kind_word(h.hook.kind), h.hook.uid);
+                println!(
+                    "{}: {what}",
+                    paint
+                        .out
+                        .strong(&format!("{} {}", hook_kind_word(h.hook.kind), h.hook.uid))
+                );
                 if let Some(report) = &h.conditions {
                     for c in &report.conditions {
-                        println!(
-                            "  condition {:?}: {} (cost {})",
-                            &*c.name,
-                            outcome_text(&c.outcome),
-                            c.cost
-                        );
+                        let outcome = outcome_text(&c.outcome);
+                        let outcome = match &c.outcome {
+                            ConditionOutcome::Error(_) => paint.out.message(Tone::Error, &outcome),
+                            _ => outcome,
+                        };
+                        println!("  condition {:?}: {outcome} (cost {})", &*c.name, c.cost);
                     }
                     if let Some(e) = &report.evaluation_error {
-                        println!("  evaluation error: {e}");
+                        println!(
+                            "  {}",
+                            paint
+                                .out
+                                .tone(Tone::Error, &format!("evaluation error: {e}"))
+                        );
                     }
                 }
             }
             match &result.rejection {
                 None => {
                     let called = result.called().count();
-                    println!("admitted: {called} webhook(s) called");
+                    println!(
+                        "{}: {called} webhook(s) called",
+                        paint.out.label(Tone::Good, "admitted")
+                    );
                 }
-                Some(r) => println!("rejected: {} {}: {}", r.code, r.reason, r.message),
+                Some(r) => println!(
+                    "{}",
+                    paint.out.message(
+                        Tone::Error,
+                        &format!("rejected: {} {}: {}", r.code, r.reason, r.message)
+                    )
+                ),
             }
         }
         Output::Json => {

@@ -23,6 +23,11 @@
 //!   has the labels of `--namespace-labels` plus `kubernetes.io/metadata.name: <name>` (as
 //!   the apiserver sets it).
 //!
+//! `--color auto|always|never` (any command, default `auto`): text output is coloured
+//! (errors red, warnings yellow, carets in bold) only on a terminal and when `NO_COLOR` is
+//! unset or empty, unless `always`; uncoloured text is exactly the coloured text without
+//! its escape sequences. JSON output is never coloured.
+//!
 //! The Kubernetes version defaults to 1.34 (1.28 to 1.36 are modelled). An authorizer file
 //! holds a static authorizer table (`default: allow|deny|noOpinion`, `defaultReason`,
 //! `rules: [{user, verb, group, resource, subresource, namespace, name, path, fieldSelector,
@@ -92,6 +97,7 @@
 
 #![forbid(unsafe_code)]
 
+mod color;
 mod commands;
 mod input;
 mod traps;
@@ -118,6 +124,15 @@ pub enum Output {
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colour the text output: `auto` on a terminal unless NO_COLOR is set.
+    #[arg(
+        long,
+        value_enum,
+        global = true,
+        default_value = "auto",
+        value_name = "WHEN"
+    )]
+    color: color::ColorChoice,
 }
 
 #[derive(Debug, Subcommand)]
@@ -186,6 +201,7 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    let paint = color::Streams::detect(cli.color);
     let result = match cli.command {
         Command::Eval {
             expr,
@@ -199,13 +215,14 @@ fn main() -> ExitCode {
             authorizer.as_deref(),
             k8s_version,
             output,
+            paint,
         ),
         Command::Lint {
             files,
             old,
             k8s_version,
             output,
-        } => commands::lint(&files, old.as_deref(), k8s_version, output),
+        } => commands::lint(&files, old.as_deref(), k8s_version, output, paint),
         Command::Match {
             configs,
             review,
@@ -220,12 +237,18 @@ fn main() -> ExitCode {
             authorizer.as_deref(),
             k8s_version,
             output,
+            paint,
         ),
     };
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("matchcond: {e}");
+            eprintln!(
+                "{}",
+                paint
+                    .err
+                    .tone(color::Tone::Error, &format!("matchcond: {e}"))
+            );
             ExitCode::from(2)
         }
     }

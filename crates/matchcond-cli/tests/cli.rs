@@ -46,6 +46,37 @@ fn run(args: &[&str]) -> Run {
     run_with_stdin(args, None)
 }
 
+fn run_env(args: &[&str], env: &[(&str, &str)]) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_matchcond"));
+    command.env_remove("NO_COLOR");
+    let out = command
+        .args(args)
+        .envs(env.iter().copied())
+        .current_dir(format!("{}/tests/data", env!("CARGO_MANIFEST_DIR")))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    Run {
+        code: out.status.code().unwrap(),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+/// The text without its ANSI colour sequences.
+fn strip_colour(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("\x1b[") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let end = after.find('m').unwrap();
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap()
 }
@@ -681,4 +712,174 @@ fn match_unusable_input() {
     assert!(r
         .stderr
         .contains("invalid label \"novalue\" (expected key=value)"));
+}
+
+// ---- colour ----
+
+/// Every command and output, coloured with `--color always`, is the plain text plus escape
+/// sequences; `--color never` and `auto` (no terminal here) are the plain text.
+#[test]
+fn colour_adds_only_escape_sequences() {
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["lint", "invalid.yaml", "traps.yaml", "multi.yaml"],
+        vec!["lint", "webhooks.yaml"],
+        vec![
+            "match",
+            "--config",
+            "webhooks.yaml",
+            "--review",
+            "pod-create.json",
+        ],
+        vec![
+            "match",
+            "--config",
+            "webhooks.yaml",
+            "reject.yaml",
+            "--review",
+            "pod-create.json",
+        ],
+        vec!["eval", "1 + "],
+        vec!["eval", "1 / 0"],
+        vec!["eval", "'a' + 'b'"],
+        vec!["eval", "true", "--review", "missing.json"],
+    ];
+    for args in cases {
+        let plain = run(&args);
+        let mut coloured_args = args.clone();
+        coloured_args.extend(["--color", "always"]);
+        let coloured = run(&coloured_args);
+        assert_eq!(coloured.code, plain.code, "{args:?}");
+        assert_eq!(strip_colour(&coloured.stdout), plain.stdout, "{args:?}");
+        assert_eq!(strip_colour(&coloured.stderr), plain.stderr, "{args:?}");
+        // A clean lint and a value have nothing to highlight.
+        let highlighted = args != ["lint", "webhooks.yaml"] && args != ["eval", "'a' + 'b'"];
+        assert_eq!(
+            coloured.stdout.contains('\x1b') || coloured.stderr.contains('\x1b'),
+            highlighted,
+            "{args:?}"
+        );
+        for when in ["never", "auto"] {
+            let mut a = args.clone();
+            a.extend(["--color", when]);
+            let r = run(&a);
+            assert_eq!(
+                (r.code, &r.stdout, &r.stderr),
+                (plain.code, &plain.stdout, &plain.stderr)
+            );
+        }
+        // JSON is never coloured.
+        if args[0] != "eval" || args.len() == 2 {
+            let mut a = args.clone();
+            a.extend(["--output", "json"]);
+            let plain = run(&a);
+            a.extend(["--color", "always"]);
+            let coloured = run(&a);
+            assert_eq!(coloured.stdout, plain.stdout, "{args:?}");
+        }
+    }
+}
+
+#[test]
+fn colour_escapes() {
+    let r = run(&["--color", "always", "lint", "traps.yaml", "invalid.yaml"]);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(
+        &lines[..3],
+        [
+            "\x1b[1mtraps.yaml:0: ValidatingWebhookConfiguration traps\x1b[0m: \x1b[1;33mwarning\x1b[0m: webhooks[0].matchConditions[1].expression: object is null for DELETE requests, where object.metadata fails; guard it (request.operation != 'DELETE', object != null) or read it optionally (object.?field)",
+            " | object.metadata.labels['app'] == 'web'",
+            " | \x1b[1;33m^\x1b[0m",
+        ]
+    );
+    assert_eq!(
+        lines[15],
+        "\x1b[1minvalid.yaml:0: ValidatingWebhookConfiguration broken\x1b[0m: \x1b[31mwebhooks[0].clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]\x1b[0m"
+    );
+    assert_eq!(
+        lines.last().unwrap(),
+        &"2 configuration(s) checked, \x1b[1;31m4 error(s)\x1b[0m, \x1b[1;33m5 warning(s)\x1b[0m"
+    );
+    let r = run(&["eval", "1 + ", "--color", "always"]);
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert!(lines[0].starts_with("\x1b[31mcompilation failed: ERROR: <input>:1:5: "));
+    assert!(lines[0].ends_with("\x1b[0m"));
+    assert_eq!(lines[1], " | 1 + ");
+    assert_eq!(lines[2], " | ....\x1b[1;31m^\x1b[0m");
+    let r = run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--review",
+        "pod-create.json",
+        "--color",
+        "always",
+    ]);
+    assert_eq!(
+        r.stdout.lines().next().unwrap(),
+        "\x1b[1mvalidating pods/all-pods.example.com/0\x1b[0m: \x1b[1;32mcall\x1b[0m (/v1, Resource=pods, /v1, Kind=Pod)"
+    );
+    let r = run(&[
+        "eval",
+        "true",
+        "--review",
+        "missing.json",
+        "--color",
+        "always",
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(r
+        .stderr
+        .starts_with("\x1b[31mmatchcond: missing.json: cannot read: "));
+}
+
+#[test]
+fn colour_choice_and_no_color() {
+    // `always` wins over NO_COLOR; `auto` without a terminal never colours.
+    let r = run_env(
+        &["eval", "1 / 0", "--color", "always"],
+        &[("NO_COLOR", "1")],
+    );
+    assert_eq!(
+        r.stderr,
+        "\x1b[31mevaluation error: division by zero\x1b[0m\ncost: 1\n"
+    );
+    let r = run_env(&["eval", "1 / 0"], &[]);
+    assert_eq!(r.stderr, "evaluation error: division by zero\ncost: 1\n");
+    let r = run(&["eval", "1", "--color", "sometimes"]);
+    assert_eq!(r.code, 2);
+    assert!(r
+        .stderr
+        .contains("invalid value 'sometimes' for '--color <WHEN>'"));
+}
+
+/// On a terminal (a pseudo-terminal made by util-linux `script`, where it is installed),
+/// `auto` colours unless NO_COLOR is set.
+#[test]
+fn colour_auto_on_a_terminal() {
+    let script = ["/usr/bin/script", "/bin/script"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists());
+    let Some(script) = script else {
+        eprintln!("no `script` command: the terminal case is covered by the unit tests only");
+        return;
+    };
+    let command = format!("{} eval '1 / 0'", env!("CARGO_BIN_EXE_matchcond"));
+    let on_tty = |no_color: Option<&str>| {
+        let mut c = Command::new(script);
+        c.args(["-qec", &command, "/dev/null"]).stdin(Stdio::null());
+        match no_color {
+            Some(v) => c.env("NO_COLOR", v),
+            None => c.env_remove("NO_COLOR"),
+        };
+        String::from_utf8(c.output().unwrap().stdout).unwrap()
+    };
+    assert_eq!(
+        on_tty(None),
+        "\x1b[31mevaluation error: division by zero\x1b[0m\r\ncost: 1\r\n"
+    );
+    assert_eq!(on_tty(Some("")), on_tty(None));
+    assert_eq!(
+        on_tty(Some("1")),
+        "evaluation error: division by zero\r\ncost: 1\r\n"
+    );
 }
