@@ -15,6 +15,7 @@ use serde_json::{json, Value as Json};
 
 use crate::color::{Streams, Tone};
 use crate::input::{self, InputError};
+use crate::json_value;
 use crate::traps;
 use crate::Output;
 
@@ -70,7 +71,8 @@ pub fn eval(
                 }
                 Output::Json => print_json(&json!({
                     "result": "value",
-                    "value": v.to_string(),
+                    "value": json_value::to_json(&v),
+                    "valueText": v.to_string(),
                     "type": v.type_name(),
                     "cost": out.cost,
                 })),

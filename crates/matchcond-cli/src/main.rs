@@ -51,10 +51,17 @@
 //!
 //! `eval`:
 //! ```json
-//! {"result": "value", "value": "<CEL literal>", "type": "<CEL type>", "cost": 3}
+//! {"result": "value", "value": <JSON value>, "valueText": "<CEL literal>",
+//!  "type": "<CEL type>", "cost": 3}
 //! {"result": "compileError", "error": "<message with the caret lines>"}
 //! {"result": "evalError", "error": "<message>", "cost": 0}
 //! ```
+//!
+//! `value` is the value in JSON (protobuf's JSON mapping: `int`/`uint` exact numbers,
+//! `bytes` base64, map keys as text, timestamps and durations as text, `NaN`/`Infinity`
+//! as strings, `optional.of(v)` as `v`, `optional.none()` as `null`, library values by
+//! their text; see `src/json_value.rs`), `valueText` the CEL literal
+//! (`{"a": [1u, b"\x00"]}`), as the text output prints it.
 //!
 //! `lint`:
 //! ```json
@@ -100,6 +107,7 @@
 mod color;
 mod commands;
 mod input;
+mod json_value;
 mod traps;
 
 use std::process::ExitCode;

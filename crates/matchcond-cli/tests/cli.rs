@@ -123,12 +123,79 @@ fn eval_json_value() {
     assert_eq!(r.code, 0);
     assert_eq!(
         json(&r.stdout),
-        serde_json::json!({"result": "value", "value": "\"CREATE\"", "type": "string", "cost": 2})
+        serde_json::json!({"result": "value", "value": "CREATE", "valueText": "\"CREATE\"", "type": "string", "cost": 2})
     );
     assert_eq!(
         r.stdout,
-        "{\"cost\":2,\"result\":\"value\",\"type\":\"string\",\"value\":\"\\\"CREATE\\\"\"}\n"
+        "{\"cost\":2,\"result\":\"value\",\"type\":\"string\",\"value\":\"CREATE\",\"valueText\":\"\\\"CREATE\\\"\"}\n"
     );
+}
+
+#[test]
+fn eval_json_values_and_their_text() {
+    let cases = [
+        (
+            "object.metadata.labels.filter(k, k.startsWith('app.kubernetes.io/'))",
+            serde_json::json!([
+                "app.kubernetes.io/component",
+                "app.kubernetes.io/instance",
+                "app.kubernetes.io/managed-by",
+                "app.kubernetes.io/name",
+                "app.kubernetes.io/part-of",
+                "app.kubernetes.io/version"
+            ]),
+            "list",
+        ),
+        (
+            "object.spec.containers[0].resources.requests",
+            serde_json::json!({"cpu": "500m", "memory": "512Mi", "ephemeral-storage": "1Gi"}),
+            "map",
+        ),
+        (
+            "{1: dyn(2u), 3: dyn(-4)}",
+            serde_json::json!({"1": 2, "3": -4}),
+            "map",
+        ),
+        ("b'ab'", serde_json::json!("YWI="), "bytes"),
+        ("1.0 / 0.0", serde_json::json!("Infinity"), "double"),
+        (
+            "timestamp('2024-06-11T09:14:07Z')",
+            serde_json::json!("2024-06-11T09:14:07Z"),
+            "google.protobuf.Timestamp",
+        ),
+        (
+            "object.?metadata.?labels['none']",
+            serde_json::json!(null),
+            "optional_type",
+        ),
+        (
+            "quantity(object.spec.containers[0].resources.limits.memory)",
+            serde_json::json!("1Gi"),
+            "kubernetes.Quantity",
+        ),
+        ("oldObject", serde_json::json!(null), "null_type"),
+    ];
+    let review = format!(
+        "{}/../../examples/reviews/pod-create.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for (expr, value, type_name) in cases {
+        let text = run(&["eval", expr, "--review", &review]);
+        assert_eq!(text.code, 0, "{expr}: {}", text.stderr);
+        let literal = text
+            .stdout
+            .lines()
+            .next()
+            .unwrap()
+            .strip_prefix("value: ")
+            .unwrap();
+        let r = run(&["eval", expr, "--review", &review, "--output", "json"]);
+        assert_eq!(r.code, 0);
+        let v = json(&r.stdout);
+        assert_eq!(v["value"], value, "{expr}");
+        assert_eq!(v["valueText"], literal, "{expr}");
+        assert_eq!(v["type"], type_name, "{expr}");
+    }
 }
 
 #[test]
@@ -156,7 +223,7 @@ fn eval_authorizer_table() {
     assert_eq!(r.code, 0);
     assert_eq!(
         json(&r.stdout),
-        serde_json::json!({"result": "value", "value": "false", "type": "bool", "cost": 350004})
+        serde_json::json!({"result": "value", "value": false, "valueText": "false", "type": "bool", "cost": 350004})
     );
 }
 
