@@ -356,8 +356,22 @@ fn lint_text_clean() {
     assert_eq!(r.stderr, "");
 }
 
+/// The command line's bar: a configuration with 65 conditions, a duplicate condition name,
+/// a non-bool expression and an http:// URL is reported with all four field paths, exit 1.
 #[test]
 fn lint_text_errors() {
+    let config: serde_json::Value =
+        serde_yaml_ng::from_str(&std::fs::read_to_string(data("invalid.yaml")).unwrap()).unwrap();
+    let hook = &config["webhooks"][0];
+    assert_eq!(hook["matchConditions"].as_array().unwrap().len(), 65);
+    assert_eq!(
+        hook["clientConfig"]["url"],
+        "http://broken.example.com/validate"
+    );
+    assert_eq!(
+        hook["matchConditions"][0]["name"],
+        hook["matchConditions"][1]["name"]
+    );
     let r = run(&["lint", "webhooks.yaml", "invalid.yaml"]);
     assert_eq!(r.code, 1);
     let mut want: Vec<&str> = INVALID_LINES.to_vec();
@@ -949,4 +963,144 @@ fn colour_auto_on_a_terminal() {
         on_tty(Some("1")),
         "evaluation error: division by zero\r\ncost: 1\r\n"
     );
+}
+
+// ---- every command: unusable input in JSON mode, help, version ----
+
+#[test]
+fn unusable_input_in_json_mode_writes_nothing_to_stdout() {
+    for args in [
+        vec![
+            "eval",
+            "true",
+            "--review",
+            "missing.json",
+            "--output",
+            "json",
+        ],
+        vec!["lint", "missing.yaml", "--output", "json"],
+        vec![
+            "lint",
+            "webhooks.yaml",
+            "--old",
+            "missing.yaml",
+            "--output",
+            "json",
+        ],
+        vec![
+            "match",
+            "--config",
+            "missing.yaml",
+            "--review",
+            "pod-create.json",
+            "--output",
+            "json",
+        ],
+        vec![
+            "match",
+            "--config",
+            "webhooks.yaml",
+            "--review",
+            "missing.json",
+            "--output",
+            "json",
+        ],
+        vec![
+            "eval",
+            "true",
+            "--authorizer",
+            "missing.yaml",
+            "--output",
+            "json",
+        ],
+    ] {
+        let r = run(&args);
+        assert_eq!(r.code, 2, "{args:?}");
+        assert_eq!(r.stdout, "", "{args:?}");
+        assert!(
+            r.stderr.starts_with("matchcond: missing."),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert!(r.stderr.contains(": cannot read: "), "{args:?}");
+    }
+}
+
+#[test]
+fn match_request_the_dispatcher_cannot_read() {
+    let review = "{\"request\": {\"uid\": \"1\", \"operation\": \"CREATE\", \"dryRun\": \"yes\"}}";
+    for output in ["text", "json"] {
+        let r = run_with_stdin(
+            &[
+                "match",
+                "--config",
+                "webhooks.yaml",
+                "--review",
+                "-",
+                "--output",
+                output,
+            ],
+            Some(review),
+        );
+        assert_eq!(r.code, 2);
+        assert_eq!(r.stdout, "");
+        assert_eq!(
+            r.stderr,
+            "matchcond: <stdin>: the admission request's field dryRun must be a boolean\n"
+        );
+    }
+}
+
+#[test]
+fn bad_authorizer_tables() {
+    let r = run_with_stdin(
+        &["eval", "true", "--authorizer", "-"],
+        Some("default: maybe\n"),
+    );
+    assert_eq!(r.code, 2);
+    assert_eq!(
+        r.stderr,
+        "matchcond: <stdin>: unknown decision \"maybe\" (expected allow, deny or noOpinion)\n"
+    );
+    let r = run_with_stdin(
+        &["eval", "true", "--authorizer", "-"],
+        Some("rules: [{decision: allow, error: boom}]\n"),
+    );
+    assert_eq!(r.code, 2);
+    assert_eq!(
+        r.stderr,
+        "matchcond: <stdin>: rules[0]: a rule gives a decision or an error, not both\n"
+    );
+}
+
+#[test]
+fn help_version_and_usage_errors() {
+    let r = run(&["--help"]);
+    assert_eq!(r.code, 0);
+    for word in ["eval", "lint", "match", "--color"] {
+        assert!(r.stdout.contains(word), "{word}");
+    }
+    let r = run(&["lint", "--help"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains("--old <FILE>"));
+    let r = run(&["--version"]);
+    assert_eq!(r.code, 0);
+    assert_eq!(
+        r.stdout,
+        format!("matchcond {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    for args in [
+        vec![],
+        vec!["frobnicate"],
+        vec!["match", "--review", "pod-create.json"],
+    ] {
+        let r = run(&args);
+        assert_eq!(r.code, 2, "{args:?}");
+        assert_eq!(r.stdout, "", "{args:?}");
+        assert!(
+            r.stderr.contains("Usage: matchcond"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
 }
