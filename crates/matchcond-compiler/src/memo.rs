@@ -7,63 +7,73 @@
 //! first time and reused. The cost charged is unchanged: a reused prefix is charged as if
 //! each of its qualifiers had been applied again, as cel-go does.
 
-use std::collections::HashMap;
-
 use matchcond_runtime::plan::{Attr, AttrRoot, MemoPoint, Node, QualKind};
 
 /// Assigns memo slots to the shared prefixes of a program's attributes; returns the number
 /// of slots the evaluation needs.
 pub(crate) fn assign_memos(root: &mut Node) -> usize {
-    let mut counts: HashMap<(usize, Vec<String>), usize> = HashMap::new();
-    visit_attrs(root, &mut |a| {
-        for key in prefixes(a) {
-            *counts.entry(key).or_insert(0) += 1;
-        }
-    });
-    let mut slots: HashMap<(usize, Vec<String>), usize> = HashMap::new();
-    visit_attrs(root, &mut |a| {
-        let keys = prefixes(a);
+    // Each attribute's variable and leading plain field names, in visiting order.
+    let mut chains: Vec<(usize, Vec<Box<str>>)> = Vec::new();
+    visit_attrs(root, &mut |a| chains.push(chain(a)));
+    let walkers = chains.iter().filter(|(_, c)| !c.is_empty()).count();
+    if walkers < 2 {
+        return 0;
+    }
+    // How many attributes pass through a prefix (the variable and `len` leading fields).
+    let users = |slot: usize, prefix: &[Box<str>]| {
+        chains
+            .iter()
+            .filter(|(s, c)| *s == slot && c.len() >= prefix.len() && c.starts_with(prefix))
+            .count()
+    };
+    let mut slots: Vec<(usize, &[Box<str>])> = Vec::new();
+    let mut points_of: Vec<Vec<MemoPoint>> = Vec::with_capacity(chains.len());
+    for (slot, c) in &chains {
         let mut points = Vec::new();
-        for (i, key) in keys.iter().enumerate() {
-            let count = counts.get(key).copied().unwrap_or(0);
+        for len in 1..=c.len() {
+            let prefix = c.get(..len).unwrap_or_default();
+            let count = users(*slot, prefix);
             // A prefix every user of which also passes the next one is never the best
             // starting point: skip it.
-            let next = keys
-                .get(i + 1)
-                .and_then(|k| counts.get(k))
-                .copied()
-                .unwrap_or(0);
+            let next = c.get(..len + 1).map_or(0, |p| users(*slot, p));
             if count < 2 || count == next {
                 continue;
             }
-            let fresh = slots.len();
-            let slot = *slots.entry(key.clone()).or_insert(fresh);
+            let id = match slots.iter().position(|(s, p)| s == slot && *p == prefix) {
+                Some(id) => id,
+                None => {
+                    slots.push((*slot, prefix));
+                    slots.len() - 1
+                }
+            };
             points.push(MemoPoint {
-                quals: key.1.len(),
-                slot,
+                quals: len,
+                slot: id,
             });
         }
-        a.memo = points;
-    });
-    slots.len()
+        points_of.push(points);
+    }
+    let count = slots.len();
+    let mut it = points_of.into_iter();
+    visit_attrs(root, &mut |a| a.memo = it.next().unwrap_or_default());
+    count
 }
 
-/// The memoisable prefixes of an attribute: its global root with 1, 2, … of its leading
-/// plain field qualifiers.
-fn prefixes(a: &Attr) -> Vec<(usize, Vec<String>)> {
+/// An attribute's variable slot and leading plain field names (none for other roots).
+fn chain(a: &Attr) -> (usize, Vec<Box<str>>) {
     let AttrRoot::Global(slot) = a.root else {
-        return Vec::new();
+        return (usize::MAX, Vec::new());
     };
-    let n = a.plain_field_prefix();
-    let mut names = Vec::with_capacity(n);
-    let mut out = Vec::with_capacity(n);
-    for q in a.quals.iter().take(n) {
-        if let QualKind::Field(f) = &q.kind {
-            names.push(f.to_string());
-            out.push((slot, names.clone()));
-        }
-    }
-    out
+    let names = a
+        .quals
+        .iter()
+        .take(a.plain_field_prefix())
+        .filter_map(|q| match &q.kind {
+            QualKind::Field(f) => Some(f.clone()),
+            _ => None,
+        })
+        .collect();
+    (slot, names)
 }
 
 /// The variable paths a program reads: for every attribute rooted in a variable, the
