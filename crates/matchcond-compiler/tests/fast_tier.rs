@@ -50,6 +50,11 @@ const EXPRESSIONS: &[&str] = &[
     "object.metadata.labels.exists_one(k, k == 'app')",
     "object.spec.containers.all(c, c.ports.all(p, p.name != 'x'))",
     "[1, 2].all(x, x == 1)",
+    "object.metadata.name != '' && has(object.metadata.labels)",
+    "object.metadata.labels.app == 'web' && 'app' in object.metadata.labels",
+    "object.metadata.labels['app'] == 'web' && has(object.metadata.labels.app) && has(object.metadata.labels)",
+    "request.namespace == 'shop' && has(request.namespace) && request.userInfo.username != ''",
+    "request.dryRun || request.name == ''",
 ];
 
 /// Shapes the fast tier does not take.

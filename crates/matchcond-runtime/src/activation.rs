@@ -68,9 +68,92 @@ pub struct Activation<'a> {
     /// The AdmissionRequest the variables were bound from (the zero request for
     /// [`Activation::empty`]); the authorizer's principal and preset resource come from it.
     request: &'a Json,
-    /// The request's fields when `object` and `oldObject` are read from it on use (an
-    /// unset slot then means "the request's field, null when absent").
-    lazy_objects: Option<&'a serde_json::Map<String, Json>>,
+    /// The request's fields, found in one pass when the request was bound (an unset
+    /// `object`/`oldObject` slot then means "the request's field, null when absent").
+    index: Option<RequestIndex<'a>>,
+}
+
+/// The fields of an AdmissionRequest that `request` exposes, by index (see
+/// [`request_field_index`]).
+pub const REQUEST_FIELDS: [&str; 13] = [
+    "dryRun",
+    "kind",
+    "name",
+    "namespace",
+    "operation",
+    "options",
+    "requestKind",
+    "requestResource",
+    "requestSubResource",
+    "resource",
+    "subResource",
+    "uid",
+    "userInfo",
+];
+
+/// The index of an AdmissionRequest field in [`REQUEST_FIELDS`].
+pub fn request_field_index(name: &str) -> Option<usize> {
+    Some(match name {
+        "dryRun" => 0,
+        "kind" => 1,
+        "name" => 2,
+        "namespace" => 3,
+        "operation" => 4,
+        "options" => 5,
+        "requestKind" => 6,
+        "requestResource" => 7,
+        "requestSubResource" => 8,
+        "resource" => 9,
+        "subResource" => 10,
+        "uid" => 11,
+        "userInfo" => 12,
+        _ => return None,
+    })
+}
+
+/// The bound request's fields as `request` shows them, and its objects.
+#[derive(Clone, Debug)]
+struct RequestIndex<'a> {
+    /// False once `request` was bound to something else.
+    fields_valid: bool,
+    fields: [Option<&'a Json>; REQUEST_FIELDS.len()],
+    object: Option<&'a Json>,
+    old_object: Option<&'a Json>,
+}
+
+impl<'a> RequestIndex<'a> {
+    fn of(m: &'a serde_json::Map<String, Json>) -> Self {
+        let mut index = RequestIndex {
+            fields_valid: true,
+            fields: [None; REQUEST_FIELDS.len()],
+            object: None,
+            old_object: None,
+        };
+        for (k, v) in m {
+            match k.as_str() {
+                "object" => index.object = Some(v),
+                "oldObject" => index.old_object = Some(v),
+                "dryRun" => {
+                    if let (Json::Bool(_), Some(f)) = (v, index.fields.get_mut(0)) {
+                        *f = Some(v);
+                    }
+                }
+                other => {
+                    if let Some(f) =
+                        request_field_index(other).and_then(|i| index.fields.get_mut(i))
+                    {
+                        if crate::value::request_entry_visible(other, v) {
+                            *f = Some(v);
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(f @ None) = index.fields.get_mut(0) {
+            *f = Some(&crate::value::JSON_FALSE);
+        }
+        index
+    }
 }
 
 impl<'a> Activation<'a> {
@@ -81,7 +164,7 @@ impl<'a> Activation<'a> {
             globals: Default::default(),
             extra: Vec::new(),
             request: &ZERO_REQUEST,
-            lazy_objects: None,
+            index: None,
         };
         a.set(SLOT_OBJECT, Value::Null);
         a.set(SLOT_OLD_OBJECT, Value::Null);
@@ -94,11 +177,11 @@ impl<'a> Activation<'a> {
     /// AdmissionReview), viewed in place. `object` and `oldObject` come from the request and
     /// are null when absent; `namespaceObject` is null.
     pub fn from_request(request: &'a Json) -> Activation<'a> {
-        let (request_value, lazy_objects) = match request {
-            Json::Object(m) => (Value::Map(Map::Request(m)), Some(m)),
+        let (request_value, index) = match request {
+            Json::Object(m) => (Value::Map(Map::Request(m)), Some(RequestIndex::of(m))),
             other => (Value::from_json(other), None),
         };
-        let objects = if lazy_objects.is_some() {
+        let objects = if index.is_some() {
             None
         } else {
             Some(Value::Null)
@@ -114,7 +197,7 @@ impl<'a> Activation<'a> {
             ],
             extra: Vec::new(),
             request,
-            lazy_objects,
+            index,
         }
     }
 
@@ -163,6 +246,11 @@ impl<'a> Activation<'a> {
     /// Sets a global slot, growing the slot table as needed (slots beyond the
     /// matchConditions variables hold extra declared variables).
     pub fn set(&mut self, slot: usize, value: Value<'a>) {
+        if slot == SLOT_REQUEST {
+            if let Some(i) = self.index.as_mut() {
+                i.fields_valid = false;
+            }
+        }
         if let Some(g) = self.globals.get_mut(slot) {
             *g = Some(value);
             return;
@@ -176,6 +264,30 @@ impl<'a> Activation<'a> {
         }
     }
 
+    /// `object` or `oldObject` of the bound request, if present.
+    fn request_object(&self, slot: usize) -> Option<&'a Json> {
+        let index = self.index.as_ref()?;
+        match slot {
+            SLOT_OBJECT => index.object,
+            SLOT_OLD_OBJECT => index.old_object,
+            _ => None,
+        }
+    }
+
+    /// A field of the bound request as `request` shows it (by [`request_field_index`]):
+    /// `None` when absent or hidden, or when the activation was not bound from a request
+    /// object (`request` then is whatever it was bound to).
+    pub fn request_field(&self, index: usize) -> Option<&'a Json> {
+        let i = self.index.as_ref().filter(|i| i.fields_valid)?;
+        i.fields.get(index).copied().flatten()
+    }
+
+    /// True when `request` is the view of a bound request object (see
+    /// [`Activation::request_field`]).
+    pub fn has_request_index(&self) -> bool {
+        self.index.as_ref().is_some_and(|i| i.fields_valid)
+    }
+
     /// The JSON object a variable is bound to, when it is one (the fast path of field
     /// selection; `None` for any other value).
     pub fn json_root(&self, slot: usize) -> Option<JsonRoot<'a>> {
@@ -183,17 +295,10 @@ impl<'a> Activation<'a> {
             Some(Value::Map(Map::Json(m))) => Some(JsonRoot::Object(m)),
             Some(Value::Map(Map::Request(m))) => Some(JsonRoot::Request(m)),
             Some(_) => None,
-            None => {
-                let name = match slot {
-                    SLOT_OBJECT => "object",
-                    SLOT_OLD_OBJECT => "oldObject",
-                    _ => return None,
-                };
-                match self.lazy_objects?.get(name)? {
-                    Json::Object(m) => Some(JsonRoot::Object(m)),
-                    _ => None,
-                }
-            }
+            None => match self.request_object(slot)? {
+                Json::Object(m) => Some(JsonRoot::Object(m)),
+                _ => None,
+            },
         }
     }
 
@@ -205,12 +310,13 @@ impl<'a> Activation<'a> {
             Some(Value::Null) => Some(&NULL),
             Some(_) => None,
             None => {
-                let name = match slot {
-                    SLOT_OBJECT => "object",
-                    SLOT_OLD_OBJECT => "oldObject",
-                    _ => return None,
-                };
-                Some(self.lazy_objects?.get(name).unwrap_or(&NULL))
+                self.index.as_ref()?;
+                match slot {
+                    SLOT_OBJECT | SLOT_OLD_OBJECT => {
+                        Some(self.request_object(slot).unwrap_or(&NULL))
+                    }
+                    _ => None,
+                }
             }
         }
     }
@@ -220,13 +326,14 @@ impl<'a> Activation<'a> {
         match self.globals.get(slot) {
             Some(Some(v)) => Some(v.clone()),
             Some(None) => {
-                let name = match slot {
-                    SLOT_OBJECT => "object",
-                    SLOT_OLD_OBJECT => "oldObject",
-                    _ => return None,
-                };
-                self.lazy_objects
-                    .map(|m| m.get(name).map_or(Value::Null, Value::from_json))
+                self.index.as_ref()?;
+                match slot {
+                    SLOT_OBJECT | SLOT_OLD_OBJECT => Some(
+                        self.request_object(slot)
+                            .map_or(Value::Null, Value::from_json),
+                    ),
+                    _ => None,
+                }
             }
             None => self
                 .extra

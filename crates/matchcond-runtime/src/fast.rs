@@ -44,6 +44,8 @@ pub enum Fast {
     NotStrictlyFalse(Box<Fast>, CallCost),
     /// A boolean comprehension variable (the accumulator of `all` and `exists`).
     Local(usize),
+    /// A path whose value is a boolean (`request.dryRun`).
+    Path(Path),
     /// A comprehension over the keys of a map or the elements of a list with a boolean
     /// accumulator (`all`, `exists`).
     Fold(Box<FastFold>),
@@ -147,6 +149,8 @@ pub struct Path {
     root: Root,
     fields: Box<[Step]>,
     memo: Vec<MemoPoint>,
+    /// For a path of `request`: the first field's index in the bound request's fields.
+    request_field: Option<usize>,
 }
 
 /// Where a path starts.
@@ -194,10 +198,17 @@ impl Path {
                 _ => return None,
             }
         }
+        let request_field = match (root, fields.first()) {
+            (Root::Global(crate::activation::SLOT_REQUEST), Some(Step::Field(f))) => {
+                crate::activation::request_field_index(f)
+            }
+            _ => None,
+        };
         Some(Path {
             root,
             fields: fields.into_boxed_slice(),
             memo: a.memo.clone(),
+            request_field,
         })
     }
 }
@@ -250,6 +261,7 @@ pub fn lower(n: &Node) -> Option<Fast> {
             AttrRoot::Local(slot) => Some(Fast::Local(slot)),
             _ => None,
         },
+        Node::Attr(a) if !a.test_only => Some(Fast::Path(Path::of(a)?)),
         Node::Fold(f) => {
             if f.iter2_slot.is_some() {
                 return None;
@@ -422,6 +434,9 @@ impl<'a> FastEval<'a, '_> {
                     return None;
                 };
                 if prefix.is_empty() {
+                    if let (Some(i), true) = (p.request_field, self.act.has_request_index()) {
+                        return Some(self.act.request_field(i).is_some());
+                    }
                     return match self.act.json_root(slot)? {
                         JsonRoot::Request(m) => Some(request_field(m, last).is_some()),
                         JsonRoot::Object(m) => Some(m.contains_key(&**last)),
@@ -500,6 +515,10 @@ impl<'a> FastEval<'a, '_> {
                 _ => None,
             },
             Fast::Fold(f) => self.fold(f),
+            Fast::Path(p) => match self.node(p)? {
+                Reached::Json(Json::Bool(b)) => Some(*b),
+                _ => None,
+            },
         }
     }
 
@@ -577,9 +596,17 @@ impl<'a> FastEval<'a, '_> {
                 break;
             }
         }
+        if let (None, Some(f), true) = (node, p.request_field, self.act.has_request_index()) {
+            // The bound request's field, found when it was bound.
+            let j = self.act.request_field(f)?;
+            i = 1;
+            node = Some(j);
+            self.remember(p, 1, j);
+        }
         let mut map = match node {
+            Some(j) if i == upto => return Some(Reached::Json(j)),
             Some(Json::Object(m)) => m,
-            Some(j) => return (i == upto).then_some(Reached::Json(j)),
+            Some(_) => return None,
             None => match p.root {
                 Root::Global(slot) => match self.act.json_root(slot)? {
                     JsonRoot::Object(m) => m,

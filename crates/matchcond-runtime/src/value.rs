@@ -300,7 +300,7 @@ pub fn key_equals(a: &Value<'_>, b: &Value<'_>) -> bool {
 
 /// Whether an entry of an AdmissionRequest shows in the `request` view (`dryRun` is
 /// synthesised separately).
-fn request_entry_visible(k: &str, v: &Json) -> bool {
+pub(crate) fn request_entry_visible(k: &str, v: &Json) -> bool {
     match k {
         "object" | "oldObject" | "dryRun" => false,
         "name" | "namespace" | "subResource" | "requestSubResource" => {
@@ -317,7 +317,7 @@ fn request_dry_run(m: &serde_json::Map<String, Json>) -> bool {
 }
 
 /// `false`, for the `dryRun` of a request that does not say.
-static JSON_FALSE: Json = Json::Bool(false);
+pub(crate) static JSON_FALSE: Json = Json::Bool(false);
 
 /// A field of an AdmissionRequest view, as a JSON node.
 pub(crate) fn request_field<'a>(m: &'a serde_json::Map<String, Json>, k: &str) -> Option<&'a Json> {
