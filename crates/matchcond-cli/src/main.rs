@@ -104,6 +104,7 @@
 
 #![forbid(unsafe_code)]
 
+mod bench;
 mod color;
 mod commands;
 mod input;
@@ -198,6 +199,18 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         output: Output,
     },
+    /// Verify and time the shared benchmark workload: engine, hand-written floor, cel crate.
+    Bench {
+        /// A short run (rough times; every answer is still checked).
+        #[arg(long)]
+        quick: bool,
+        /// The output format.
+        #[arg(long, value_enum, default_value = "text")]
+        output: Output,
+        /// The workload directory (default: ../shared/bench from here or the repository).
+        #[arg(long, value_name = "DIR")]
+        workload: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -247,6 +260,11 @@ fn main() -> ExitCode {
             output,
             paint,
         ),
+        Command::Bench {
+            quick,
+            output,
+            workload,
+        } => bench::bench(quick, output, workload.as_deref()),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -1,0 +1,85 @@
+//! The engine's side of the benchmark: a webhook's conditions compiled with
+//! [`MatchConditions`], decided with the workload's mock authorizer bound.
+
+use std::sync::Arc;
+
+use matchcond::runtime::authz::Authorizer;
+use matchcond::{
+    Activation, ConditionOutcome, Decision, Environment, FailurePolicy, MatchCondition,
+    MatchConditions,
+};
+use serde_json::Value as Json;
+
+use crate::authz::MockAuthorizer;
+use crate::workload::ConditionSpec;
+
+/// One webhook's conditions compiled by the engine, with the authorizer they are decided
+/// with.
+pub struct EngineSet {
+    conditions: MatchConditions,
+    authorizer: Arc<dyn Authorizer>,
+}
+
+impl std::fmt::Debug for EngineSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EngineSet")
+            .field("conditions", &self.conditions)
+            .finish()
+    }
+}
+
+impl EngineSet {
+    /// Compiles conditions in an environment; fails when one does not compile (its name
+    /// and the error) or there are too many.
+    pub fn compile(env: &Environment, conditions: &[&ConditionSpec]) -> Result<EngineSet, String> {
+        let list: Vec<MatchCondition> = conditions
+            .iter()
+            .map(|c| MatchCondition::new(c.name.clone(), c.expression.clone()))
+            .collect();
+        let compiled = MatchConditions::compile(env, &list).map_err(|e| e.to_string())?;
+        if let Some((name, e)) = compiled.compile_errors().first() {
+            return Err(format!("{name}: {e}"));
+        }
+        Ok(EngineSet {
+            conditions: compiled,
+            authorizer: Arc::new(MockAuthorizer),
+        })
+    }
+
+    /// The compiled conditions.
+    pub fn conditions(&self) -> &MatchConditions {
+        &self.conditions
+    }
+
+    /// The activation of a request: its variables and the mock authorizer.
+    pub fn activation<'a>(&self, req: &'a Json) -> Activation<'a> {
+        Activation::from_request(req).with_authorizer(Arc::clone(&self.authorizer))
+    }
+
+    /// The decision on a parsed request (activation included), with
+    /// `failurePolicy: Fail`.
+    pub fn decide(&self, req: &Json) -> Decision {
+        self.conditions
+            .decide(&self.activation(req), FailurePolicy::Fail)
+    }
+
+    /// The decision from an AdmissionReview's bytes (parse, take `request`, decide);
+    /// `None` when the bytes are not an AdmissionReview.
+    pub fn decide_raw(&self, raw: &[u8]) -> Option<Decision> {
+        let review: Json = serde_json::from_slice(raw).ok()?;
+        review.get("request").map(|r| self.decide(r))
+    }
+
+    /// Every condition's result on a request (`None`: an error, or not evaluated).
+    pub fn results(&self, req: &Json) -> Vec<Option<bool>> {
+        self.conditions
+            .explain(&self.activation(req), FailurePolicy::Fail)
+            .conditions
+            .into_iter()
+            .map(|c| match c.outcome {
+                ConditionOutcome::Value(b) => Some(b),
+                ConditionOutcome::Error(_) | ConditionOutcome::NotEvaluated => None,
+            })
+            .collect()
+    }
+}

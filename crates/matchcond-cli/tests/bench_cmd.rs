@@ -1,0 +1,230 @@
+//! `matchcond bench`: the shape of its output, the verification of the expected outcomes
+//! and its exit codes (no assertion on times).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_matchcond"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    Run {
+        code: out.status.code().unwrap(),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+fn workload() -> Option<PathBuf> {
+    let w = matchcond_bench::find_workload_dir(Path::new(env!("CARGO_MANIFEST_DIR")));
+    if w.is_none() {
+        eprintln!("../shared/bench not found; skipping");
+    }
+    w
+}
+
+/// A copy of the workload without the large request (fast), with `edit` applied to its
+/// expected outcomes.
+fn small_workload(name: &str, edit: impl FnOnce(&mut serde_json::Value)) -> Option<PathBuf> {
+    let src = workload()?;
+    let dir = std::env::temp_dir().join(format!("matchcond-bench-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("requests")).unwrap();
+    std::fs::copy(src.join("conditions.yaml"), dir.join("conditions.yaml")).unwrap();
+    let mut expected: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(src.join("expected-outcomes.json")).unwrap())
+            .unwrap();
+    let small = ["pod-create", "deployment-update", "configmap-delete"];
+    expected["requests"] = serde_json::json!(small);
+    for r in small {
+        std::fs::copy(
+            src.join("requests").join(format!("{r}.json")),
+            dir.join("requests").join(format!("{r}.json")),
+        )
+        .unwrap();
+    }
+    edit(&mut expected);
+    std::fs::write(
+        dir.join("expected-outcomes.json"),
+        serde_json::to_vec(&expected).unwrap(),
+    )
+    .unwrap();
+    Some(dir)
+}
+
+#[test]
+fn quick_json_rows_for_every_set_and_request() {
+    let Some(_) = workload() else { return };
+    // No --workload: found as ../shared/bench from the current directory.
+    let r = run_in(
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        &["bench", "--quick", "--output", "json"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "matchcond bench: expected outcomes verified: 584 condition results, 16 decisions"
+        ),
+        "{}",
+        r.stderr
+    );
+    let rows: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 16);
+    let mut seen = Vec::new();
+    for row in rows {
+        let obj = row.as_object().unwrap();
+        let mut keys: Vec<&str> = obj.keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(
+            keys,
+            ["cel_crate_ns", "engine_ns", "floor_ns", "request", "set"],
+            "{row}"
+        );
+        assert!(row["engine_ns"].as_u64().unwrap() > 0, "{row}");
+        for k in ["floor_ns", "cel_crate_ns"] {
+            assert!(row[k].is_null() || row[k].as_u64().is_some(), "{row}");
+        }
+        seen.push(format!(
+            "{}/{}",
+            row["set"].as_str().unwrap(),
+            row["request"].as_str().unwrap()
+        ));
+    }
+    // Sets in file order, requests in the order of expected-outcomes.json.
+    assert_eq!(seen[0], "typical3/pod-create");
+    assert_eq!(seen[3], "typical3/large-configmap-create");
+    assert_eq!(seen[15], "max64/large-configmap-create");
+    // Every condition of the workload has a floor and runs in the cel crate.
+    assert!(rows.iter().all(|r| !r["floor_ns"].is_null()));
+    assert!(rows.iter().all(|r| !r["cel_crate_ns"].is_null()));
+}
+
+#[test]
+fn quick_text_table() {
+    let Some(dir) = small_workload("text", |_| {}) else {
+        return;
+    };
+    let r = run_in(
+        Path::new("/"),
+        &["bench", "--quick", "--workload", dir.to_str().unwrap()],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("expected outcomes verified: 438 condition results, 12 decisions"),
+        "{}",
+        r.stderr
+    );
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert!(lines[0].starts_with("workload "), "{}", r.stdout);
+    let header: Vec<&str> = lines[1].split_whitespace().collect();
+    assert_eq!(
+        header,
+        [
+            "set",
+            "request",
+            "decision",
+            "engine",
+            "floor",
+            "cel",
+            "crate",
+            "engine/floor",
+            "cel/engine"
+        ]
+    );
+    let rows: Vec<Vec<&str>> = lines[2..14]
+        .iter()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(&rows[0][..3], ["typical3", "pod-create", "call"]);
+    assert_eq!(
+        &rows[2][..3],
+        ["typical3", "configmap-delete", "failurePolicy"]
+    );
+    assert_eq!(&rows[11][..3], ["max64", "configmap-delete", "skip"]);
+    for row in &rows {
+        // engine, floor, cel crate (value + unit each), then two ratios.
+        assert_eq!(row.len(), 11, "{row:?}");
+        assert!(row[9].ends_with('×') && row[10].ends_with('×'), "{row:?}");
+    }
+    assert_eq!(lines[14], "");
+    assert!(lines[15].starts_with("12 rows; ns per decision, median of 3 batches"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_wrong_expected_outcome_fails_with_a_clear_message() {
+    let Some(dir) = small_workload("wrong", |e| {
+        e["conditions"]["create-only"]["pod-create"] = "false".into();
+    }) else {
+        return;
+    };
+    let r = run_in(
+        Path::new("/"),
+        &[
+            "bench",
+            "--quick",
+            "--output",
+            "json",
+            "--workload",
+            dir.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, 1);
+    assert_eq!(r.stdout, "");
+    assert_eq!(
+        r.stderr,
+        "matchcond bench: the engine differs from expected-outcomes.json: condition create-only on pod-create: expected false, got true\n"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_wrong_expected_decision_fails() {
+    let Some(dir) = small_workload("decision", |e| {
+        e["condition_sets"]["typical3"]["configmap-delete"] = "skip".into();
+    }) else {
+        return;
+    };
+    let r = run_in(
+        Path::new("/"),
+        &["bench", "--quick", "--workload", dir.to_str().unwrap()],
+    );
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        "matchcond bench: the engine differs from expected-outcomes.json: set typical3 on configmap-delete: expected skip, got failurePolicy\n"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_missing_workload_is_unusable_input() {
+    let r = run_in(
+        Path::new("/"),
+        &["bench", "--quick", "--workload", "/nonexistent-workload"],
+    );
+    assert_eq!(r.code, 2);
+    assert_eq!(r.stdout, "");
+    assert!(
+        r.stderr
+            .starts_with("matchcond: /nonexistent-workload/conditions.yaml: "),
+        "{}",
+        r.stderr
+    );
+}
