@@ -1,5 +1,17 @@
-//! Per-request decision benchmarks on the shared workload (`../shared/bench`): the engine
-//! beside a hand-written Rust floor doing the same checks on the same `serde_json::Value`.
+//! Decision benchmarks on the shared workload (`../shared/bench`), each group timing the
+//! engine beside the hand-written floor and the `cel` crate (see `matchcond-bench`):
+//!
+//! * `set/<set>/<request>/parsed` and `.../raw`: one decision of a condition set, from
+//!   the parsed request (activation or conversion included) and from the file's bytes
+//!   (`serde_json::from_slice` of the whole AdmissionReview included);
+//! * `compile`: one condition compiled cold, and through the engine's cache;
+//! * `growth/<condition>`: the large ConfigMap truncated to 64…4127 keys, per key
+//!   (throughput in elements = keys);
+//! * `throughput/<set>/<request>`: decisions per second on 1 thread and on 2 threads
+//!   sharing one compiled set.
+//!
+//! Select with a filter, e.g. `cargo bench --bench decision -- set/typical3`. Every
+//! answer is checked against `expected-outcomes.json` before it is timed.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -8,120 +20,99 @@
 )]
 
 use std::hint::black_box;
-use std::path::PathBuf;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use criterion::{criterion_main, Criterion};
-use matchcond::{
-    Activation, Decision, Environment, FailurePolicy, MatchCondition, MatchConditions,
-};
-use serde_json::Value as Json;
+use criterion::{criterion_main, BenchmarkId, Criterion, Throughput};
+use matchcond::Environment;
+use matchcond_bench::celcrate::{CelCondition, CelCrate, CelSet};
+use matchcond_bench::engine::{EngineCondition, EngineSet};
+use matchcond_bench::floor::Floor;
+use matchcond_bench::workload::{data_size, GROWTH_CONDITIONS, GROWTH_KEYS};
+use matchcond_bench::{find_workload_dir, DecisionClass, Outcome, Workload};
 
-fn request(name: &str) -> Json {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/requests");
-    let text = std::fs::read_to_string(dir.join(format!("{name}.json")))
-        .or_else(|_| {
-            std::fs::read_to_string(
-                PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                    .join("examples/reviews")
-                    .join(format!("{name}.json")),
-            )
-        })
-        .expect("bench request");
-    let review: Json = serde_json::from_str(&text).unwrap();
-    review["request"].clone()
-}
-
-/// The floor for `typical3`: the same three conditions, hand-written, with the same
-/// decision rules (any false skips; else an error fails; else call).
-#[derive(Debug, PartialEq)]
-enum FloorDecision {
-    Call,
-    Skip,
-    Fail,
-}
-
-fn floor_typical3(req: &Json) -> FloorDecision {
-    // exclude-kube-system: request.namespace != 'kube-system' (absent namespace: error)
-    let c1 = match req.get("namespace") {
-        Some(Json::String(ns)) => Some(ns != "kube-system"),
-        _ => None,
-    };
-    // not-dry-run: request.dryRun != true (absent: false)
-    let c2 = match req.get("dryRun") {
-        Some(Json::Bool(b)) => Some(!*b),
-        None => Some(true),
-        _ => None,
-    };
-    // label-opt-in-app-web: has(object.metadata.labels) && 'app' in labels && labels['app'] == 'web'
-    let c3 = match req.get("object") {
-        Some(Json::Object(o)) => match o.get("metadata") {
-            Some(Json::Object(m)) => match m.get("labels") {
-                Some(Json::Object(l)) => match l.get("app") {
-                    Some(v) => Some(v == "web"),
-                    None => Some(false),
-                },
-                Some(_) => None,
-                None => Some(false),
-            },
-            _ => None,
-        },
-        _ => None,
-    };
-    let results = [c1, c2, c3];
-    if results.contains(&Some(false)) {
-        FloorDecision::Skip
-    } else if results.contains(&None) {
-        FloorDecision::Fail
-    } else {
-        FloorDecision::Call
+fn workload() -> Option<Workload> {
+    match find_workload_dir(Path::new(env!("CARGO_MANIFEST_DIR"))) {
+        Some(d) => Some(Workload::load(&d).unwrap()),
+        None => {
+            eprintln!("../shared/bench not found; no workload benchmarks");
+            None
+        }
     }
 }
 
-fn typical3(c: &mut Criterion) {
+struct Set {
+    name: String,
+    engine: EngineSet,
+    floor: Floor,
+    cel: CelSet,
+}
+
+fn compile_sets(w: &Workload) -> Vec<Set> {
     let env = Environment::latest();
-    let conditions = MatchConditions::compile(
-        &env,
-        &[
-            MatchCondition::new("exclude-kube-system", "request.namespace != 'kube-system'"),
-            MatchCondition::new("not-dry-run", "request.dryRun != true"),
-            MatchCondition::new(
-                "label-opt-in-app-web",
-                "has(object.metadata.labels) && 'app' in object.metadata.labels && object.metadata.labels['app'] == 'web'",
-            ),
-        ],
-    )
-    .unwrap();
-    for name in [
-        "pod-create",
-        "deployment-update",
-        "configmap-delete",
-        "large-configmap-create",
-    ] {
-        let req = request(name);
-        let engine = conditions.decide(&Activation::from_request(&req), FailurePolicy::Fail);
-        let floor = floor_typical3(&req);
-        let same = matches!(
-            (&engine, &floor),
-            (Decision::Call, FloorDecision::Call)
-                | (Decision::Skip { .. }, FloorDecision::Skip)
-                | (Decision::Reject { .. }, FloorDecision::Fail)
-        );
-        assert!(same, "{name}: engine {engine:?}, floor {floor:?}");
-        let mut g = c.benchmark_group(format!("typical3/{name}"));
-        g.bench_function("engine", |b| {
-            b.iter(|| {
-                let act = Activation::from_request(black_box(&req));
-                black_box(conditions.decide(&act, FailurePolicy::Fail))
-            })
-        });
-        g.bench_function("floor", |b| {
-            b.iter(|| black_box(floor_typical3(black_box(&req))))
-        });
-        g.finish();
+    let cel = Arc::new(CelCrate::new().unwrap());
+    w.sets
+        .iter()
+        .map(|s| {
+            let specs = w.set_conditions(s);
+            Set {
+                name: s.name.clone(),
+                engine: EngineSet::compile(&env, &specs).unwrap(),
+                floor: Floor::new(&specs).unwrap(),
+                cel: CelSet::compile(Arc::clone(&cel), &specs).unwrap(),
+            }
+        })
+        .collect()
+}
+
+/// Per set × request: parsed and raw, engine / floor / cel crate.
+fn sets(c: &mut Criterion) {
+    let Some(w) = workload() else { return };
+    for s in compile_sets(&w) {
+        for r in &w.requests {
+            let want = w.expected_decision(&s.name, &r.name).unwrap();
+            let req = &r.request;
+            let raw = r.raw.as_slice();
+            let engine = DecisionClass::of_decision(&s.engine.decide(req));
+            assert_eq!(engine, want, "engine: {} on {}", s.name, r.name);
+            assert_eq!(s.floor.decide(req), want, "floor: {} on {}", s.name, r.name);
+            assert_eq!(s.cel.decide(req), Ok(want), "cel: {} on {}", s.name, r.name);
+            let raw_engine = s.engine.decide_raw(raw).unwrap();
+            assert_eq!(DecisionClass::of_decision(&raw_engine), want);
+            assert_eq!(s.floor.decide_raw(raw), Some(want));
+            assert_eq!(s.cel.decide_raw(raw), Ok(want));
+
+            let mut g = c.benchmark_group(format!("set/{}/{}/parsed", s.name, r.name));
+            g.bench_function("engine", |b| {
+                b.iter(|| black_box(s.engine.decide(black_box(req))))
+            });
+            g.bench_function("floor", |b| {
+                b.iter(|| black_box(s.floor.decide(black_box(req))))
+            });
+            g.bench_function("cel_crate", |b| {
+                b.iter(|| black_box(s.cel.decide(black_box(req))))
+            });
+            g.finish();
+
+            let mut g = c.benchmark_group(format!("set/{}/{}/raw", s.name, r.name));
+            g.throughput(Throughput::Bytes(raw.len() as u64));
+            g.bench_function("engine", |b| {
+                b.iter(|| black_box(s.engine.decide_raw(black_box(raw))))
+            });
+            g.bench_function("floor", |b| {
+                b.iter(|| black_box(s.floor.decide_raw(black_box(raw))))
+            });
+            g.bench_function("cel_crate", |b| {
+                b.iter(|| black_box(s.cel.decide_raw(black_box(raw))))
+            });
+            g.finish();
+        }
     }
 }
 
-/// Compiling one typical condition: cold (parse, check, plan) and through the cache.
+/// Compiling one typical condition: cold (parse, check, plan), through the cache, and
+/// the cel crate's compile (parse only: it has no checker).
 fn compile(c: &mut Criterion) {
     let env = Environment::latest();
     let expr = "has(object.metadata.labels) && 'app' in object.metadata.labels && object.metadata.labels['app'] == 'web'";
@@ -129,6 +120,7 @@ fn compile(c: &mut Criterion) {
         result_type: Some(matchcond::syntax::Type::Bool),
         ..Default::default()
     };
+    let cel = CelCrate::new().unwrap();
     let mut g = c.benchmark_group("compile");
     g.bench_function("cold", |b| {
         b.iter(|| black_box(env.compile(black_box(expr), &opts).unwrap()))
@@ -137,15 +129,124 @@ fn compile(c: &mut Criterion) {
     g.bench_function("cache-hit", |b| {
         b.iter(|| black_box(env.compile_condition(black_box(expr)).unwrap()))
     });
+    g.bench_function("cel_crate", |b| {
+        b.iter(|| black_box(cel.compile(black_box(expr)).unwrap()))
+    });
     g.finish();
 }
 
+/// The two configmap conditions on the large ConfigMap truncated to its first N keys:
+/// one evaluation per iteration (activation or conversion included), N elements.
+fn growth(c: &mut Criterion) {
+    let Some(w) = workload() else { return };
+    let env = Environment::latest();
+    let cel = Arc::new(CelCrate::new().unwrap());
+    let requests: Vec<(usize, serde_json::Value)> = GROWTH_KEYS
+        .iter()
+        .map(|&n| (n, w.truncated_configmap(n).unwrap()))
+        .collect();
+    for name in GROWTH_CONDITIONS {
+        let spec = w.condition(name).unwrap();
+        let engine = EngineCondition::compile(&env, spec).unwrap();
+        let floor = Floor::new(&[spec]).unwrap();
+        let check = &floor.checks()[0];
+        let celc = CelCondition::compile(Arc::clone(&cel), &spec.expression).unwrap();
+        let mut g = c.benchmark_group(format!("growth/{name}"));
+        for (n, req) in &requests {
+            let (keys, bytes) = data_size(req);
+            assert_eq!(keys, *n, "the large ConfigMap has {keys} keys");
+            let want = w
+                .expected_outcome(name, matchcond_bench::workload::LARGE_CONFIGMAP)
+                .unwrap();
+            assert_eq!(
+                Outcome::of(engine.eval(req)),
+                want,
+                "{name} at {n} keys ({bytes} bytes)"
+            );
+            assert_eq!(Outcome::of(floor.eval(check, req)), want);
+            assert_eq!(celc.eval(req).map(Outcome::of), Some(want));
+            g.throughput(Throughput::Elements(*n as u64));
+            g.bench_with_input(BenchmarkId::new("engine", n), req, |b, req| {
+                b.iter(|| black_box(engine.eval(black_box(req))))
+            });
+            g.bench_with_input(BenchmarkId::new("floor", n), req, |b, req| {
+                b.iter(|| black_box(floor.eval(check, black_box(req))))
+            });
+            g.bench_with_input(BenchmarkId::new("cel_crate", n), req, |b, req| {
+                b.iter(|| black_box(celc.eval(black_box(req))))
+            });
+        }
+        g.finish();
+    }
+}
+
+/// Decisions per second: 2 decisions per iteration, made by 1 thread, or by 2 threads
+/// (one each) sharing one compiled set; each thread runs the same fixed count.
+fn throughput(c: &mut Criterion) {
+    let Some(w) = workload() else { return };
+    let sets = compile_sets(&w);
+    for (set, request) in [("typical3", "pod-create"), ("max64", "deployment-update")] {
+        let s = sets.iter().find(|s| s.name == set).unwrap();
+        let req = &w.request(request).unwrap().request;
+        let mut g = c.benchmark_group(format!("throughput/{set}/{request}"));
+        g.throughput(Throughput::Elements(2));
+        let impls: [(&str, &(dyn Fn() -> DecisionClass + Sync)); 3] = [
+            ("engine", &|| {
+                DecisionClass::of_decision(&s.engine.decide(req))
+            }),
+            ("floor", &|| s.floor.decide(req)),
+            ("cel_crate", &|| s.cel.decide(req).unwrap()),
+        ];
+        for (name, op) in impls {
+            g.bench_function(BenchmarkId::new(name, "1-thread"), |b| {
+                b.iter(|| {
+                    black_box(op());
+                    black_box(op())
+                })
+            });
+            g.bench_function(BenchmarkId::new(name, "2-threads"), |b| {
+                b.iter_custom(|iters| on_threads(2, iters, op))
+            });
+        }
+        g.finish();
+    }
+}
+
+/// Runs `op` `iters` times on each of `threads` threads started together; the time until
+/// the last one ends.
+fn on_threads(threads: usize, iters: u64, op: &(dyn Fn() -> DecisionClass + Sync)) -> Duration {
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                for _ in 0..iters {
+                    black_box(op());
+                }
+            });
+        }
+    });
+    start.elapsed()
+}
+
 mod group {
-    //! The benchmark group (criterion's macro generates undocumented items).
+    //! The benchmark groups (criterion's macro generates undocumented items).
     #![allow(missing_docs)]
-    use super::{compile, typical3};
-    use criterion::criterion_group;
-    criterion_group!(benches, typical3, compile);
+    use super::{compile, growth, sets, throughput};
+    use criterion::{criterion_group, Criterion};
+    use std::time::Duration;
+
+    fn config() -> Criterion {
+        Criterion::default()
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2))
+            .sample_size(20)
+    }
+
+    criterion_group! {
+        name = benches;
+        config = config();
+        targets = sets, compile, growth, throughput
+    }
 }
 
 criterion_main!(group::benches);

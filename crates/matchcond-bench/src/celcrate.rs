@@ -288,3 +288,36 @@ impl CelSet {
         }
     }
 }
+
+/// One condition compiled with the cel crate, evaluated alone (conversion included).
+pub struct CelCondition {
+    cel: Arc<CelCrate>,
+    program: Program,
+}
+
+impl std::fmt::Debug for CelCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CelCondition")
+    }
+}
+
+impl CelCondition {
+    /// Compiles an expression; `None` when the crate cannot compile it.
+    pub fn compile(cel: Arc<CelCrate>, expression: &str) -> Option<CelCondition> {
+        let program = cel.compile(expression).ok()?;
+        Some(CelCondition { cel, program })
+    }
+
+    /// Converts the request, binds the variables and evaluates: `None` when the request
+    /// cannot be converted, `Some(None)` for an evaluation error.
+    pub fn eval(&self, req: &Json) -> Option<Option<bool>> {
+        let ctx = self.cel.bind(req).ok()?;
+        Some(bool_result(&self.program.execute(&ctx)))
+    }
+}
+
+/// A condition's result with the cel crate: `None` when the crate cannot compile or run
+/// it, `Some(None)` for an evaluation error, `Some(Some(b))` for a bool.
+pub fn condition_result(cel: &Arc<CelCrate>, expression: &str, req: &Json) -> Option<Option<bool>> {
+    CelCondition::compile(Arc::clone(cel), expression)?.eval(req)
+}

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use matchcond::runtime::authz::Authorizer;
 use matchcond::{
     Activation, ConditionOutcome, Decision, Environment, FailurePolicy, MatchCondition,
-    MatchConditions,
+    MatchConditions, Program, Value, PER_CALL_COST_LIMIT,
 };
 use serde_json::Value as Json;
 
@@ -81,5 +81,47 @@ impl EngineSet {
                 ConditionOutcome::Error(_) | ConditionOutcome::NotEvaluated => None,
             })
             .collect()
+    }
+}
+
+/// One condition compiled by the engine, evaluated alone (activation included) with the
+/// apiserver's per-expression cost limit.
+pub struct EngineCondition {
+    program: Arc<Program>,
+    authorizer: Arc<dyn Authorizer>,
+}
+
+impl std::fmt::Debug for EngineCondition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EngineCondition")
+            .field("expression", &self.program.expression())
+            .finish()
+    }
+}
+
+impl EngineCondition {
+    /// Compiles a condition (it must be a bool expression); fails with the error text.
+    pub fn compile(env: &Environment, condition: &ConditionSpec) -> Result<Self, String> {
+        let program = env
+            .compile_condition(&condition.expression)
+            .map_err(|e| format!("{}: {e}", condition.name))?;
+        Ok(EngineCondition {
+            program,
+            authorizer: Arc::new(MockAuthorizer),
+        })
+    }
+
+    /// Builds the activation of a request and evaluates the condition: `None` for an
+    /// evaluation error.
+    pub fn eval(&self, req: &Json) -> Option<bool> {
+        let act = Activation::from_request(req).with_authorizer(Arc::clone(&self.authorizer));
+        match self
+            .program
+            .evaluate(&act, Some(PER_CALL_COST_LIMIT))
+            .result
+        {
+            Ok(Value::Bool(b)) => Some(b),
+            _ => None,
+        }
     }
 }

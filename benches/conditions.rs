@@ -1,0 +1,92 @@
+//! Per condition × request on the shared workload (`../shared/bench`): one evaluation
+//! from the parsed request, the engine's activation (or the cel crate's conversion)
+//! included, beside the hand-written floor. Groups are `condition/<condition>/<request>`
+//! with `engine`, `floor` and `cel_crate`; select with a filter, e.g.
+//! `cargo bench --bench conditions -- condition/spec-changed/`. The 53 filler conditions
+//! are left out (they share two shapes with `exclude-kube-system` and
+//! `exclude-system-masters`).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+use std::hint::black_box;
+use std::path::Path;
+use std::sync::Arc;
+
+use criterion::{criterion_main, Criterion};
+use matchcond::Environment;
+use matchcond_bench::celcrate::{CelCondition, CelCrate};
+use matchcond_bench::engine::EngineCondition;
+use matchcond_bench::floor::Floor;
+use matchcond_bench::{find_workload_dir, Outcome, Workload};
+
+fn conditions(c: &mut Criterion) {
+    let Some(dir) = find_workload_dir(Path::new(env!("CARGO_MANIFEST_DIR"))) else {
+        eprintln!("../shared/bench not found; no workload benchmarks");
+        return;
+    };
+    let w = Workload::load(&dir).unwrap();
+    let env = Environment::latest();
+    let cel = Arc::new(CelCrate::new().unwrap());
+    for spec in w.conditions.iter().filter(|c| !c.filler) {
+        let engine = EngineCondition::compile(&env, spec).unwrap();
+        let floor = Floor::new(&[spec]).unwrap();
+        let check = &floor.checks()[0];
+        let celc = CelCondition::compile(Arc::clone(&cel), &spec.expression);
+        for r in &w.requests {
+            let req = &r.request;
+            let want = w.expected_outcome(&spec.name, &r.name).unwrap();
+            assert_eq!(
+                Outcome::of(engine.eval(req)),
+                want,
+                "{} on {}",
+                spec.name,
+                r.name
+            );
+            assert_eq!(Outcome::of(floor.eval(check, req)), want);
+            let mut g = c.benchmark_group(format!("condition/{}/{}", spec.name, r.name));
+            g.bench_function("engine", |b| {
+                b.iter(|| black_box(engine.eval(black_box(req))))
+            });
+            g.bench_function("floor", |b| {
+                b.iter(|| black_box(floor.eval(check, black_box(req))))
+            });
+            // The cel crate runs only where it gives the expected result.
+            if let Some(celc) = celc
+                .as_ref()
+                .filter(|cc| cc.eval(req).map(Outcome::of) == Some(want))
+            {
+                g.bench_function("cel_crate", |b| {
+                    b.iter(|| black_box(celc.eval(black_box(req))))
+                });
+            }
+            g.finish();
+        }
+    }
+}
+
+mod group {
+    //! The benchmark group (criterion's macro generates undocumented items).
+    #![allow(missing_docs)]
+    use super::conditions;
+    use criterion::{criterion_group, Criterion};
+    use std::time::Duration;
+
+    fn config() -> Criterion {
+        Criterion::default()
+            .warm_up_time(Duration::from_millis(300))
+            .measurement_time(Duration::from_secs(1))
+            .sample_size(20)
+    }
+
+    criterion_group! {
+        name = benches;
+        config = config();
+        targets = conditions
+    }
+}
+
+criterion_main!(group::benches);
