@@ -61,7 +61,7 @@ pub fn bench(quick: bool, output: Output, workload: Option<&str>) -> Result<u8, 
             });
             println!();
             println!(
-                "{} rows; ns per decision, median of {} batches (min–max in JSON only); parsed input, activation/conversion included.",
+                "{} rows; ns per decision, median of {} batches; parsed input, activation/conversion included.",
                 rows.len(),
                 options.batches
             );
