@@ -713,9 +713,6 @@ enum Kind {
     /// The specification leaves it open or cel-go (what Kubernetes runs, the engine's
     /// reference) departs from it; the engine follows cel-go.
     Reference,
-    /// The engine departs from cel-go: a bug to fix (kept here, and asserted in an
-    /// ignored test below, until it is fixed).
-    EngineBug,
 }
 
 /// A known disagreement.
@@ -806,30 +803,31 @@ const DIVERGENCES: &[Divergence] = &[
     },
     Divergence {
         name: "repeated key in a map literal",
-        kind: Kind::EngineBug,
+        kind: Kind::Reference,
         reason: "cel-go builds map literals into a Go map, the last value of a repeated key \
                  winning (interpreter/interpretable.go, evalMap.Eval; a constant literal is \
                  folded the same way at program creation, decorators.go maybeBuildMapLiteral): \
-                 `{true: 1, true: 2}[true]` is 2 in Kubernetes; the engine fails with `Failed \
-                 with repeated key` (at compile time for a constant literal). fields.yaml, \
-                 qualified_identifier_resolution/map_value_repeat_key, is the spec's error, \
-                 listed there as a known cel-go divergence",
-        matches: |e, a, _| {
-            err_has(a, "repeated key") && contains_expr(e, &|x| matches!(x, Expr::Map(_)))
+                 `{true: 1, true: 2}[true]` is 2 in Kubernetes, and in the engine; the cel crate \
+                 fails with `Failed with repeated key`, the spec's error (fields.yaml, \
+                 qualified_identifier_resolution/map_value_repeat_key, listed there as a known \
+                 cel-go divergence)",
+        matches: |e, a, c| {
+            a.is_ok()
+                && err_has(c, "repeated key")
+                && contains_expr(e, &|x| matches!(x, Expr::Map(_)))
         },
     },
     Divergence {
         name: "map literal key of a type that is not a map key type",
-        kind: Kind::EngineBug,
+        kind: Kind::Reference,
         reason: "cel-go builds a map literal whatever its keys' types (evalMap.Eval; constant \
-                 literals folded by maybeBuildMapLiteral): in Kubernetes `size({null: 1})`, \
-                 `size({{}: true})`, `size({[1]: 2})` are 1 and `{1.5: 2}[1.5]` is 2, also with \
-                 keys computed at run time (`size({object.a: 1})` with a double `a`); the engine \
-                 fails with `unsupported key type: …` (at compile time for a constant literal). \
-                 fields.yaml, qualified_identifier_resolution/map_key_float and map_key_null, are \
-                 the spec's errors, listed there as Kubernetes/cel-go divergences",
-        matches: |e, a, _| {
-            err_has(a, "unsupported key type") && contains_expr(e, &|x| matches!(x, Expr::Map(_)))
+                 literals folded by maybeBuildMapLiteral): in Kubernetes, and in the engine, \
+                 `size({null: 1})`, `size({{}: true})`, `size({[1]: 2})` are 1 and \
+                 `{1.5: 2}[1.5]` is 2; the cel crate fails with `Unable to use value … as a \
+                 key`, as the spec would (fields.yaml, qualified_identifier_resolution/\
+                 map_key_float and map_key_null, listed there as Kubernetes/cel-go divergences)",
+        matches: |e, a, c| {
+            a.is_ok() && err_has(c, "as a key") && contains_expr(e, &|x| matches!(x, Expr::Map(_)))
         },
     },
 ];
@@ -1149,8 +1147,7 @@ fn engine_agrees_with_the_cel_crate() {
 }
 
 // ---------------------------------------------------------------------------------------
-// The engine's known departures from cel-go, asserted as cel-go behaves (ignored until
-// fixed; see DIVERGENCES).
+// Map literals as cel-go builds them (see DIVERGENCES: the cel crate follows the spec).
 
 fn eval_engine(expr: &str, doc: &Json) -> Outcome {
     Engines::new()
@@ -1159,7 +1156,6 @@ fn eval_engine(expr: &str, doc: &Json) -> Outcome {
 }
 
 #[test]
-#[ignore = "engine departs from cel-go: repeated map literal keys (see DIVERGENCES)"]
 fn repeated_map_literal_keys_keep_the_last_value() {
     assert_eq!(
         eval_engine("{true: 1, true: 2}[true]", &json!({})),
@@ -1172,7 +1168,6 @@ fn repeated_map_literal_keys_keep_the_last_value() {
 }
 
 #[test]
-#[ignore = "engine departs from cel-go: map literal keys of other types (see DIVERGENCES)"]
 fn map_literal_keys_of_any_type() {
     assert_eq!(eval_engine("size({null: 1})", &json!({})), Ok(Norm::Int(1)));
     assert_eq!(

@@ -212,7 +212,7 @@ impl<'c> Planner<'c> {
                     let mut data = MapData::new();
                     for (k, v, _) in nodes {
                         if let (Node::Const(k), Node::Const(v)) = (k, v) {
-                            data.insert_new(k, v).map_err(|e| e.message.to_string())?;
+                            data.insert_literal(k, v);
                         }
                     }
                     return Ok(Node::Const(Value::Map(Map::Shared(Arc::new(data)))));
@@ -288,14 +288,21 @@ impl<'c> Planner<'c> {
             return Err("index needs two arguments".into());
         };
         let op = self.plan(operand)?;
+        let constant = |v: Value<'static>| match v {
+            Value::String(s) => Ok(QualKind::Field(s.as_str().into())),
+            v @ (Value::Int(_) | Value::Uint(_) | Value::Bool(_) | Value::Double(_)) => {
+                Ok(QualKind::Const(v))
+            }
+            // cel-go makes qualifiers of these types only (attributes.go, newQualifier).
+            other => Err(format!(
+                "invalid qualifier type: {}",
+                matchcond_runtime::interp::go_type_name(&other)
+            )),
+        };
         let kind = match &index.kind {
-            ExprKind::Literal(Literal::String(s)) => QualKind::Field(s.as_str().into()),
-            ExprKind::Literal(l) => QualKind::Const(literal_value(l)),
+            ExprKind::Literal(l) => constant(literal_value(l))?,
             _ => match self.plan(index)? {
-                Node::Const(v) => match v {
-                    Value::String(s) => QualKind::Field(s.as_str().into()),
-                    other => QualKind::Const(other),
-                },
+                Node::Const(v) => constant(v)?,
                 n => QualKind::Dyn(n),
             },
         };

@@ -289,7 +289,7 @@ impl<'a> Interp<'a, '_> {
                 match vv {
                     Value::Optional(o) => {
                         if let Some(inner) = o.get() {
-                            m.insert_new(kv, inner)?;
+                            m.insert_literal(kv, inner);
                         }
                     }
                     other => {
@@ -301,7 +301,7 @@ impl<'a> Interp<'a, '_> {
                     }
                 }
             } else {
-                m.insert_new(kv, vv)?;
+                m.insert_literal(kv, vv);
             }
         }
         Ok(Value::Map(Map::Shared(std::sync::Arc::new(m))))
@@ -769,7 +769,7 @@ fn list_index(key: &Value<'_>) -> Result<Option<i64>, EvalError> {
 }
 
 /// The Go type name cel-go prints for a value in some messages (`%T`).
-fn go_type_name(v: &Value<'_>) -> &'static str {
+pub fn go_type_name(v: &Value<'_>) -> &'static str {
     match v {
         Value::Null => "types.Null",
         Value::Bool(_) => "types.Bool",

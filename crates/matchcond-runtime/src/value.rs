@@ -239,6 +239,18 @@ impl<'a> MapData<'a> {
         Ok(())
     }
 
+    /// Adds an entry of a map literal as cel-go builds one: any value may be a key, and a
+    /// repeated key (the same type and value) keeps the last value, in the first key's place.
+    pub fn insert_literal(&mut self, k: Value<'a>, v: Value<'a>) {
+        for e in self.entries.iter_mut() {
+            if same_literal_key(&e.0, &k) {
+                e.1 = v;
+                return;
+            }
+        }
+        self.entries.push((k, v));
+    }
+
     /// Inserts or replaces a key.
     pub fn insert(&mut self, k: Value<'a>, v: Value<'a>) -> Result<(), EvalError> {
         check_key_type(&k)?;
@@ -273,6 +285,24 @@ impl<'a> MapData<'a> {
     /// The entries in insertion order.
     pub fn entries(&self) -> &[(Value<'a>, Value<'a>)] {
         &self.entries
+    }
+}
+
+/// Whether two map literal keys are one key (same type and value; values of other types,
+/// like lists, are never the same key).
+fn same_literal_key(a: &Value<'_>, b: &Value<'_>) -> bool {
+    match (a, b) {
+        (Value::String(x), Value::String(y)) => x.as_str() == y.as_str(),
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::Uint(x), Value::Uint(y)) => x == y,
+        (Value::Double(x), Value::Double(y)) => x == y,
+        (Value::Null, Value::Null) => true,
+        (Value::Bytes(x), Value::Bytes(y)) => **x == **y,
+        (Value::Timestamp(x), Value::Timestamp(y)) => x == y,
+        (Value::Duration(x), Value::Duration(y)) => x == y,
+        (Value::Type(x), Value::Type(y)) => x == y,
+        _ => false,
     }
 }
 
