@@ -71,6 +71,24 @@ pub struct Activation<'a> {
     /// The request's fields, found in one pass when the request was bound (an unset
     /// `object`/`oldObject` slot then means "the request's field, null when absent").
     index: Option<RequestIndex<'a>>,
+    /// An authorizer bound for the request's user and resource, whose `authorizer` and
+    /// `authorizer.requestResource` values are built when first read.
+    lazy_authorizer: Option<LazyAuthorizer>,
+}
+
+/// `authorizer` and `authorizer.requestResource`, built on first use.
+#[derive(Clone)]
+struct LazyAuthorizer {
+    authorizer: Arc<dyn Authorizer>,
+    values: std::sync::OnceLock<(Value<'static>, Value<'static>)>,
+}
+
+impl std::fmt::Debug for LazyAuthorizer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LazyAuthorizer")
+            .field("built", &self.values.get().is_some())
+            .finish()
+    }
 }
 
 /// The fields of an AdmissionRequest that `request` exposes, by index (see
@@ -165,6 +183,7 @@ impl<'a> Activation<'a> {
             extra: Vec::new(),
             request: &ZERO_REQUEST,
             index: None,
+            lazy_authorizer: None,
         };
         a.set(SLOT_OBJECT, Value::Null);
         a.set(SLOT_OLD_OBJECT, Value::Null);
@@ -198,6 +217,7 @@ impl<'a> Activation<'a> {
             extra: Vec::new(),
             request,
             index,
+            lazy_authorizer: None,
         }
     }
 
@@ -211,13 +231,37 @@ impl<'a> Activation<'a> {
     }
 
     /// [`Activation::with_authorizer`] in place (replaces an earlier binding).
+    ///
+    /// The values are built when an expression first reads `authorizer` or
+    /// `authorizer.requestResource`, so binding costs nothing for conditions that do not.
     pub fn bind_authorizer(&mut self, authorizer: Arc<dyn Authorizer>) {
-        let user = match self.request.get("userInfo") {
-            Some(u) => UserInfo::from_json(u),
-            None => UserInfo::default(),
-        };
-        let resource = RequestResource::from_request(self.request);
-        self.bind_authorizer_for(user, authorizer, &resource);
+        for slot in [SLOT_AUTHORIZER, SLOT_REQUEST_RESOURCE] {
+            if let Some(g) = self.globals.get_mut(slot) {
+                *g = None;
+            }
+        }
+        self.lazy_authorizer = Some(LazyAuthorizer {
+            authorizer,
+            values: std::sync::OnceLock::new(),
+        });
+    }
+
+    /// The lazily bound authorizer's values (built on first call).
+    fn authorizer_value(&self, slot: usize) -> Option<Value<'a>> {
+        let lazy = self.lazy_authorizer.as_ref()?;
+        let (authz, resource) = lazy.values.get_or_init(|| {
+            let user = match self.request.get("userInfo") {
+                Some(u) => UserInfo::from_json(u),
+                None => UserInfo::default(),
+            };
+            let resource = RequestResource::from_request(self.request);
+            authorizer_values(user, Arc::clone(&lazy.authorizer), &resource)
+        });
+        match slot {
+            SLOT_AUTHORIZER => Some(authz.clone()),
+            SLOT_REQUEST_RESOURCE => Some(resource.clone()),
+            _ => None,
+        }
     }
 
     /// Binds `authorizer` and `authorizer.requestResource` for a principal and resource the
@@ -246,6 +290,21 @@ impl<'a> Activation<'a> {
     /// Sets a global slot, growing the slot table as needed (slots beyond the
     /// matchConditions variables hold extra declared variables).
     pub fn set(&mut self, slot: usize, value: Value<'a>) {
+        if slot == SLOT_AUTHORIZER || slot == SLOT_REQUEST_RESOURCE {
+            // An explicit binding replaces a lazy one (for both variables, which go together).
+            if self.lazy_authorizer.is_some() {
+                let other = if slot == SLOT_AUTHORIZER {
+                    SLOT_REQUEST_RESOURCE
+                } else {
+                    SLOT_AUTHORIZER
+                };
+                let keep = self.authorizer_value(other);
+                self.lazy_authorizer = None;
+                if let (Some(v), Some(g)) = (keep, self.globals.get_mut(other)) {
+                    *g = Some(v);
+                }
+            }
+        }
         if slot == SLOT_REQUEST {
             if let Some(i) = self.index.as_mut() {
                 i.fields_valid = false;
@@ -325,16 +384,17 @@ impl<'a> Activation<'a> {
     pub fn get(&self, slot: usize) -> Option<Value<'a>> {
         match self.globals.get(slot) {
             Some(Some(v)) => Some(v.clone()),
-            Some(None) => {
-                self.index.as_ref()?;
-                match slot {
-                    SLOT_OBJECT | SLOT_OLD_OBJECT => Some(
+            Some(None) => match slot {
+                SLOT_OBJECT | SLOT_OLD_OBJECT => {
+                    self.index.as_ref()?;
+                    Some(
                         self.request_object(slot)
                             .map_or(Value::Null, Value::from_json),
-                    ),
-                    _ => None,
+                    )
                 }
-            }
+                SLOT_AUTHORIZER | SLOT_REQUEST_RESOURCE => self.authorizer_value(slot),
+                _ => None,
+            },
             None => self
                 .extra
                 .get(slot - self.globals.len())
