@@ -66,8 +66,9 @@ impl EngineSet {
     /// The decision from an AdmissionReview's bytes (parse, take `request`, decide);
     /// `None` when the bytes are not an AdmissionReview.
     pub fn decide_raw(&self, raw: &[u8]) -> Option<Decision> {
-        let review: Json = serde_json::from_slice(raw).ok()?;
-        review.get("request").map(|r| self.decide(r))
+        // The engine's own path from bytes: only what the conditions read is built.
+        let request = self.conditions.read_review(raw).ok()?;
+        Some(self.decide(&request))
     }
 
     /// Every condition's result on a request (`None`: an error, or not evaluated).
