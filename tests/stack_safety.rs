@@ -149,3 +149,77 @@ fn over_the_length_limit_is_an_error() {
         "{err}"
     );
 }
+
+/// Nesting forms: `(prefix, suffix, seed)`; the input `n` deep is `prefix×n seed suffix×n`.
+const NESTING_FORMS: &[(&str, &str, &str)] = &[
+    ("(", ")", "1"),
+    ("[", "]", "1"),
+    ("{1: ", "}", "1"),
+    ("string(", ")", "1"),
+    ("size([", "])", "1"),
+    ("-(", ")", "1"),
+    ("!(", ")", "true"),
+    ("1 + (", ")", "1"),
+    ("true ? (", ") : 2", "1"),
+    ("(true ? 1 : ", ")", "1"),
+    ("[1].all(x, ", ")", "true"),
+    ("[1].map(x, ", ")", "1"),
+    ("[1].exists_one(x, ", ")", "true"),
+    ("{1: 2}.transformMap(k, v, ", ")", "1"),
+    ("optional.of(", ")", "1"),
+    ("[", "][0]", "1"),
+    ("{'a': ", "}.a", "1"),
+    ("{'a': ", "}.?a.orValue(1)", "1"),
+    ("(", " + 1)", "1"),
+    ("(", ").lowerAscii()", "'a'"),
+    ("[1].all(x, [x].all(y, ", "))", "true"),
+    ("[[1]].map(x, x.map(y, ", "))", "1"),
+];
+
+/// The deepest nesting of each form the parser accepts compiles and evaluates (checked and
+/// unchecked) on a 2 MiB stack: the checker, planner and evaluator recurse no deeper per
+/// level than the parser.
+#[test]
+fn the_deepest_accepted_nesting_compiles_and_evaluates() {
+    let handle = std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(|| {
+            let env = Environment::latest();
+            let text = |form: &(&str, &str, &str), n: usize| {
+                format!("{}{}{}", form.0.repeat(n), form.2, form.1.repeat(n))
+            };
+            let mut depths = Vec::new();
+            for form in NESTING_FORMS {
+                // The largest n the parser accepts (it rejects 1000 levels of every form).
+                assert!(env.parse(&text(form, 1000)).is_err(), "{form:?}");
+                let (mut ok, mut bad) = (0usize, 1000usize);
+                while bad - ok > 1 {
+                    let mid = (ok + bad) / 2;
+                    if env.parse(&text(form, mid)).is_ok() {
+                        ok = mid;
+                    } else {
+                        bad = mid;
+                    }
+                }
+                assert!(ok >= 10, "{form:?}: {ok}");
+                let input = text(form, ok);
+                for unchecked in [false, true] {
+                    let opts = CompileOptions {
+                        unchecked,
+                        ..CompileOptions::default()
+                    };
+                    if let Ok(p) = env.compile(&input, &opts) {
+                        let act = Activation::empty();
+                        let _ = p.evaluate(&act, Some(1_000_000));
+                    }
+                }
+                depths.push(ok);
+            }
+            depths
+        })
+        .unwrap();
+    let depths = handle
+        .join()
+        .expect("a compile or evaluation overflowed the stack or panicked");
+    assert_eq!(depths.len(), NESTING_FORMS.len());
+}

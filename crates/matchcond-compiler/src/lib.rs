@@ -32,6 +32,7 @@ use std::sync::Arc;
 
 use matchcond_runtime::plan::Node;
 use matchcond_runtime::{evaluate, Activation, Evaluation, Frame};
+use matchcond_syntax::ast::{Expr, ExprKind};
 use matchcond_syntax::checker::{self, CheckerEnv};
 use matchcond_syntax::{parse, Issue, Issues, ParserOptions, Source, Type};
 
@@ -294,12 +295,41 @@ impl Environment {
     }
 
     /// Compiles an expression (no cache).
+    ///
+    /// The checker and the planner recurse once per level of the syntax tree; a tree deeper
+    /// than [`DEEP_SYNTAX_TREE`] (the parser accepts about 250 levels of nesting, some of
+    /// which expand to several) is checked and planned on a thread with a large stack, so
+    /// that compiling never needs more than a small stack from the caller.
     pub fn compile(
         &self,
         expression: &str,
         options: &CompileOptions,
     ) -> Result<Program, CompileError> {
         let parsed = parse(expression, &self.inner.parser).map_err(CompileError::Invalid)?;
+        if tree_depth(&parsed.expr, 0) <= DEEP_SYNTAX_TREE {
+            return self.compile_parsed(expression, &parsed, options);
+        }
+        std::thread::scope(|scope| {
+            let worker = std::thread::Builder::new()
+                .name(String::from("compile-deep-expression"))
+                .stack_size(DEEP_COMPILE_STACK)
+                .spawn_scoped(scope, || self.compile_parsed(expression, &parsed, options))
+                .map_err(|e| CompileError::Instantiation(e.to_string()))?;
+            worker.join().unwrap_or_else(|_| {
+                Err(CompileError::Instantiation(String::from(
+                    "compilation failed unexpectedly",
+                )))
+            })
+        })
+    }
+
+    /// Checks and plans a parsed expression.
+    fn compile_parsed(
+        &self,
+        expression: &str,
+        parsed: &matchcond_syntax::Parsed,
+        options: &CompileOptions,
+    ) -> Result<Program, CompileError> {
         let mut globals: Vec<String> = self
             .inner
             .variables
@@ -391,6 +421,45 @@ impl Environment {
     /// Parses an expression only (for tools that want the AST and positions).
     pub fn parse(&self, expression: &str) -> Result<matchcond_syntax::Parsed, Issues> {
         parse(expression, &self.inner.parser)
+    }
+}
+
+/// The syntax tree depth above which an expression is checked and planned on a thread of
+/// its own with a [`DEEP_COMPILE_STACK`] stack.
+pub const DEEP_SYNTAX_TREE: usize = 64;
+
+/// The stack of the thread that compiles deep expressions (reserved, used as needed).
+pub const DEEP_COMPILE_STACK: usize = 256 << 20;
+
+/// The depth of a syntax tree, counted up to just over [`DEEP_SYNTAX_TREE`].
+fn tree_depth(e: &Expr, depth: usize) -> usize {
+    if depth > DEEP_SYNTAX_TREE {
+        return depth;
+    }
+    let d = depth + 1;
+    let deepest =
+        |es: &mut dyn Iterator<Item = &Expr>| es.map(|c| tree_depth(c, d)).max().unwrap_or(d);
+    match &e.kind {
+        ExprKind::Literal(_) | ExprKind::Ident(_) => d,
+        ExprKind::Select { operand, .. } => tree_depth(operand, d),
+        ExprKind::Call { target, args, .. } => {
+            deepest(&mut target.as_deref().into_iter().chain(args.iter()))
+        }
+        ExprKind::List { elements, .. } => deepest(&mut elements.iter()),
+        ExprKind::Map { entries } => {
+            deepest(&mut entries.iter().flat_map(|en| [&en.key, &en.value]))
+        }
+        ExprKind::Struct { fields, .. } => deepest(&mut fields.iter().map(|f| &f.value)),
+        ExprKind::Comprehension(c) => deepest(
+            &mut [
+                &c.iter_range,
+                &c.accu_init,
+                &c.loop_condition,
+                &c.loop_step,
+                &c.result,
+            ]
+            .into_iter(),
+        ),
     }
 }
 

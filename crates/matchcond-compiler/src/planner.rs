@@ -93,6 +93,44 @@ fn is_set_element(v: &Value<'_>) -> bool {
     )
 }
 
+/// A list literal's node: a constant when every element is (kept out of
+/// [`Planner::plan`], whose frame is on the stack once per level of nesting).
+#[inline(never)]
+fn list_node(nodes: Vec<Node>, optional_indices: &[u32]) -> Node {
+    let optional: Vec<bool> = (0..nodes.len())
+        .map(|i| optional_indices.iter().any(|&o| o as usize == i))
+        .collect();
+    if optional.iter().all(|o| !o) && nodes.iter().all(|n| matches!(n, Node::Const(_))) {
+        let values: Vec<Value<'static>> = nodes
+            .into_iter()
+            .filter_map(|n| match n {
+                Node::Const(v) => Some(v),
+                _ => None,
+            })
+            .collect();
+        return Node::Const(Value::List(List::Shared(Arc::new(values))));
+    }
+    Node::List(nodes, optional)
+}
+
+/// A map literal's node: a constant when every entry is.
+#[inline(never)]
+fn map_node(nodes: Vec<(Node, Node, bool)>) -> Result<Node, String> {
+    let all_const = nodes
+        .iter()
+        .all(|(k, v, o)| !o && matches!(k, Node::Const(_)) && matches!(v, Node::Const(_)));
+    if all_const {
+        let mut data = MapData::new();
+        for (k, v, _) in nodes {
+            if let (Node::Const(k), Node::Const(v)) = (k, v) {
+                data.insert_literal(k, v);
+            }
+        }
+        return Ok(Node::Const(Value::Map(Map::Shared(Arc::new(data)))));
+    }
+    Ok(Node::Map(nodes))
+}
+
 impl<'c> Planner<'c> {
     fn reference(&self, e: &Expr) -> Option<&'c Reference> {
         self.checked.and_then(|c| c.references.get(&e.id))
@@ -131,33 +169,8 @@ impl<'c> Planner<'c> {
                 test_only,
             } => {
                 if !test_only {
-                    match self.reference(e) {
-                        Some(Reference::Variable(n)) => {
-                            if let Some(v) = self.variable(n) {
-                                return Ok(v);
-                            }
-                        }
-                        Some(Reference::TypeValue(t)) => {
-                            return Ok(Node::type_const(type_name(t)));
-                        }
-                        _ => {}
-                    }
-                    if self.checked.is_none() {
-                        if let Some(q) = qualified_name(e) {
-                            let root_local = q
-                                .split('.')
-                                .next()
-                                .map(|r| self.local(r).is_some())
-                                .unwrap_or(false);
-                            if !root_local {
-                                if let Some(v) = self.variable(&q) {
-                                    return Ok(v);
-                                }
-                                if let Some(t) = self.type_idents.get(&q) {
-                                    return Ok(Node::type_const(type_name(t)));
-                                }
-                            }
-                        }
+                    if let Some(node) = self.plan_qualified_name(e) {
+                        return Ok(node);
                     }
                 }
                 let op = self.plan(operand)?;
@@ -182,21 +195,7 @@ impl<'c> Planner<'c> {
                 for el in elements {
                     nodes.push(self.plan(el)?);
                 }
-                let optional: Vec<bool> = (0..nodes.len())
-                    .map(|i| optional_indices.iter().any(|&o| o as usize == i))
-                    .collect();
-                if optional.iter().all(|o| !o) && nodes.iter().all(|n| matches!(n, Node::Const(_)))
-                {
-                    let values: Vec<Value<'static>> = nodes
-                        .into_iter()
-                        .filter_map(|n| match n {
-                            Node::Const(v) => Some(v),
-                            _ => None,
-                        })
-                        .collect();
-                    return Ok(Node::Const(Value::List(List::Shared(Arc::new(values)))));
-                }
-                Ok(Node::List(nodes, optional))
+                Ok(list_node(nodes, optional_indices))
             }
             ExprKind::Map { entries } => {
                 let mut nodes = Vec::with_capacity(entries.len());
@@ -205,19 +204,7 @@ impl<'c> Planner<'c> {
                     let v = self.plan(&en.value)?;
                     nodes.push((k, v, en.optional));
                 }
-                let all_const = nodes.iter().all(|(k, v, o)| {
-                    !o && matches!(k, Node::Const(_)) && matches!(v, Node::Const(_))
-                });
-                if all_const {
-                    let mut data = MapData::new();
-                    for (k, v, _) in nodes {
-                        if let (Node::Const(k), Node::Const(v)) = (k, v) {
-                            data.insert_literal(k, v);
-                        }
-                    }
-                    return Ok(Node::Const(Value::Map(Map::Shared(Arc::new(data)))));
-                }
-                Ok(Node::Map(nodes))
+                map_node(nodes)
             }
             ExprKind::Struct { type_name, .. } => Err(format!(
                 "unknown type: {}",
@@ -225,6 +212,42 @@ impl<'c> Planner<'c> {
             )),
             ExprKind::Comprehension(c) => self.plan_fold(c),
         }
+    }
+
+    /// A selection that names a variable or a type as a whole (`a.b.c` declared as one
+    /// name), if it is one. (Kept out of [`Planner::plan`], whose frame is on the stack once
+    /// per level of nesting.)
+    #[inline(never)]
+    fn plan_qualified_name(&self, e: &Expr) -> Option<Node> {
+        match self.reference(e) {
+            Some(Reference::Variable(n)) => {
+                if let Some(v) = self.variable(n) {
+                    return Some(v);
+                }
+            }
+            Some(Reference::TypeValue(t)) => {
+                return Some(Node::type_const(type_name(t)));
+            }
+            _ => {}
+        }
+        if self.checked.is_none() {
+            if let Some(q) = qualified_name(e) {
+                let root_local = q
+                    .split('.')
+                    .next()
+                    .map(|r| self.local(r).is_some())
+                    .unwrap_or(false);
+                if !root_local {
+                    if let Some(v) = self.variable(&q) {
+                        return Some(v);
+                    }
+                    if let Some(t) = self.type_idents.get(&q) {
+                        return Some(Node::type_const(type_name(t)));
+                    }
+                }
+            }
+        }
+        None
     }
 
     fn plan_ident(&mut self, e: &Expr, name: &str) -> Result<Node, String> {
@@ -271,6 +294,7 @@ impl<'c> Planner<'c> {
         let result = self.plan(&c.result)?;
         self.scopes.pop();
         self.depth -= 3;
+        let step_reads_accu_once = step.reads_of_local(accu_slot) <= 1;
         Ok(Node::Fold(Box::new(Fold {
             range,
             init,
@@ -280,6 +304,7 @@ impl<'c> Planner<'c> {
             cond,
             step,
             result,
+            step_reads_accu_once,
         })))
     }
 
@@ -311,6 +336,44 @@ impl<'c> Planner<'c> {
         Ok(Node::Attr(Box::new(attr)))
     }
 
+    /// Resolves a call's function name, its overloads (when checked) and whether the target
+    /// is an argument.
+    #[inline(never)]
+    fn resolve_call(
+        &self,
+        e: &Expr,
+        target: Option<&Expr>,
+        function: &str,
+    ) -> (String, Option<Vec<&'static str>>, bool) {
+        match self.reference(e) {
+            Some(Reference::Function {
+                name,
+                overloads,
+                global,
+            }) => (name.clone(), Some(overloads.clone()), !global),
+            Some(Reference::OptionalSelect) => ("_?._".into(), None, false),
+            _ => {
+                let mut resolved = (function.trim_start_matches('.').to_string(), None, true);
+                if let Some(t) = target {
+                    if let Some(prefix) = qualified_name(t) {
+                        let q = format!("{}.{}", prefix.trim_start_matches('.'), function);
+                        let root_local = prefix
+                            .split('.')
+                            .next()
+                            .map(|r| self.local(r).is_some())
+                            .unwrap_or(false);
+                        if !root_local && self.functions.contains_key(&q) {
+                            resolved = (q, None, false);
+                        }
+                    }
+                }
+                resolved
+            }
+        }
+    }
+
+    /// Plans a call. Its frame is on the stack once per level of nesting: what is done
+    /// after the arguments are planned is in [`Planner::finish_call`].
     fn plan_call(
         &mut self,
         e: &Expr,
@@ -318,33 +381,7 @@ impl<'c> Planner<'c> {
         function: &str,
         args: &[Expr],
     ) -> Result<Node, String> {
-        // Resolve the function name, overloads and whether the target is an argument.
-        let (name, overload_ids, target_is_arg): (String, Option<Vec<&'static str>>, bool) =
-            match self.reference(e) {
-                Some(Reference::Function {
-                    name,
-                    overloads,
-                    global,
-                }) => (name.clone(), Some(overloads.clone()), !global),
-                Some(Reference::OptionalSelect) => ("_?._".into(), None, false),
-                _ => {
-                    let mut resolved = (function.trim_start_matches('.').to_string(), None, true);
-                    if let Some(t) = target {
-                        if let Some(prefix) = qualified_name(t) {
-                            let q = format!("{}.{}", prefix.trim_start_matches('.'), function);
-                            let root_local = prefix
-                                .split('.')
-                                .next()
-                                .map(|r| self.local(r).is_some())
-                                .unwrap_or(false);
-                            if !root_local && self.functions.contains_key(&q) {
-                                resolved = (q, None, false);
-                            }
-                        }
-                    }
-                    resolved
-                }
-            };
+        let (name, overload_ids, target_is_arg) = self.resolve_call(e, target, function);
         let target = if target_is_arg { target } else { None };
         match name.as_str() {
             "_&&_" | "_||_" | "_?_:_" => {
@@ -390,8 +427,19 @@ impl<'c> Planner<'c> {
         for a in &arg_exprs {
             planned.push(self.plan(a)?);
         }
-        let member = target.is_some();
+        self.finish_call(name, overload_ids, target.is_some(), planned)
+    }
 
+    /// Builds a call node from its planned arguments: candidate overloads, the short-circuit
+    /// and set-membership forms, a precompiled constant regex, folded constant conversions.
+    #[inline(never)]
+    fn finish_call(
+        &self,
+        name: String,
+        overload_ids: Option<Vec<&'static str>>,
+        member: bool,
+        planned: Vec<Node>,
+    ) -> Result<Node, String> {
         // Candidate overloads.
         let ids: Vec<&'static str> = match &overload_ids {
             Some(ids) => ids.clone(),

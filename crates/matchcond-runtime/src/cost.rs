@@ -357,6 +357,34 @@ pub fn cost_of(
     }
 }
 
+/// The cost of a call when its formula does not depend on the call's result, computed from
+/// the arguments before the call is made, so that a call that would exceed the cost limit
+/// is not made (cel-go makes it, then charges it): `None` for the formulas that price the
+/// result (`join`, and the lists extension's `slice`, `range` and `reverse`). When it is
+/// `Some`, it is what [`cost_of`] charges after the call.
+pub fn cost_before_call(
+    kind: CostKind,
+    function: &str,
+    overload: Option<&str>,
+    args: &[Value<'_>],
+) -> Option<u64> {
+    let priced_by_result = match kind {
+        CostKind::Tracked | CostKind::Estimated => {
+            function == "join"
+                || matches!(
+                    overload,
+                    Some("list_slice" | "lists_range" | "list_reverse")
+                )
+        }
+        _ => false,
+    };
+    if priced_by_result {
+        None
+    } else {
+        Some(cost_of(kind, function, overload, args, &Value::Null))
+    }
+}
+
 /// The cost of one call: the Kubernetes estimator's, else cel-go's default.
 ///
 /// `args` are the evaluated arguments (the receiver first); an argument that evaluated to an
@@ -433,6 +461,81 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn costs_known_before_a_call_are_the_costs_charged_after_it() {
+        let s = Value::string("system:serviceaccount:kube-system:statefulset-controller");
+        let l = Value::list(vec![Value::Int(3), Value::Int(1), Value::Int(2)]);
+        let cases: Vec<(&str, Option<&str>, Vec<Value<'_>>, Value<'_>)> = vec![
+            (
+                "matches",
+                Some("matches_string"),
+                vec![s.clone(), s.clone()],
+                Value::Bool(true),
+            ),
+            (
+                "_+_",
+                Some("add_string"),
+                vec![s.clone(), s.clone()],
+                Value::Null,
+            ),
+            (
+                "replace",
+                Some("string_replace_string_string"),
+                vec![s.clone(), s.clone(), s.clone()],
+                s.clone(),
+            ),
+            (
+                "distinct",
+                Some("list_distinct"),
+                vec![l.clone()],
+                l.clone(),
+            ),
+            ("sort", Some("list_int_sort"), vec![l.clone()], l.clone()),
+            (
+                "indexOf",
+                None,
+                vec![l.clone(), Value::Int(1)],
+                Value::Int(1),
+            ),
+            ("check", None, vec![Value::Null, s.clone()], Value::Null),
+        ];
+        for (f, o, args, result) in &cases {
+            let kind = classify(f, *o);
+            assert_eq!(
+                cost_before_call(kind, f, *o, args),
+                Some(cost_of(kind, f, *o, args, result)),
+                "{f}"
+            );
+        }
+        // Formulas that price the result are only known after the call.
+        let joined = Value::string("abc");
+        assert_eq!(
+            cost_before_call(
+                classify("join", Some("list_join")),
+                "join",
+                Some("list_join"),
+                std::slice::from_ref(&l)
+            ),
+            None
+        );
+        assert_eq!(
+            call_cost("join", Some("list_join"), std::slice::from_ref(&l), &joined),
+            1
+        );
+        for o in ["lists_range", "list_slice", "list_reverse"] {
+            assert_eq!(
+                cost_before_call(
+                    classify("f", Some(o)),
+                    "f",
+                    Some(o),
+                    std::slice::from_ref(&l)
+                ),
+                None,
+                "{o}"
+            );
         }
     }
 

@@ -27,6 +27,8 @@ pub enum ErrorKind {
     Unbound,
     /// The per-expression cost limit was exceeded.
     CostLimitExceeded,
+    /// A value would exceed a size limit (see [`crate::limits`]).
+    SizeLimitExceeded,
     /// Some other problem, such as a repeated map key.
     Other,
 }

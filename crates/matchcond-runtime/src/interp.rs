@@ -5,6 +5,12 @@
 //! (the first argument error is the result) except non-strict functions, comprehensions keep
 //! iterating while the loop condition is not `false`, and the accumulator may hold an error.
 //! Exceeding the cost limit aborts the whole evaluation: no operator absorbs it.
+//!
+//! Memory and time stay proportional to the cost charged (see [`crate::limits`]): a call
+//! whose cost is known from its arguments is checked against the limit before it is made,
+//! what function calls create is counted, and a comprehension's result grows in place.
+
+use std::sync::Arc;
 
 use smallvec::SmallVec;
 
@@ -12,6 +18,7 @@ use crate::activation::Activation;
 use crate::cost;
 use crate::error::{ErrorKind, EvalError};
 use crate::functions;
+use crate::limits;
 use crate::plan::{Attr, AttrRoot, Call, Fold, Node, Qual, QualKind};
 use crate::value::{values_equal, Bin, List, Map, MapData, Optional, Str, Value};
 use matchcond_syntax::Type;
@@ -54,6 +61,9 @@ pub fn evaluate<'a>(
         cost: 0,
         limit: cost_limit.unwrap_or(u64::MAX),
         exceeded: false,
+        created: 0,
+        oversized: false,
+        take_slot: None,
     };
     if frame.locals > 0 {
         it.locals.resize(frame.locals, Ok(Value::Null));
@@ -62,10 +72,9 @@ pub fn evaluate<'a>(
         it.memo.resize(frame.memos, None);
     }
     let result = it.eval(root);
-    let result = if it.exceeded {
-        Err(EvalError::cost_limit_exceeded())
-    } else {
-        result
+    let result = match it.abort_if_exceeded() {
+        Err(e) => Err(e),
+        Ok(()) => result,
     };
     Evaluation {
         result,
@@ -82,6 +91,13 @@ struct Interp<'a, 'v> {
     cost: u64,
     limit: u64,
     exceeded: bool,
+    /// Bytes created by function calls so far.
+    created: u64,
+    /// `created` went over [`limits::MAX_CREATED_SIZE`]: the evaluation is aborted.
+    oversized: bool,
+    /// The local slot whose next read takes the value out of the slot instead of sharing
+    /// it (the accumulator, while a step that reads it at most once is evaluated).
+    take_slot: Option<usize>,
 }
 
 /// Views a program constant for the evaluation's lifetime without copying.
@@ -164,11 +180,25 @@ impl<'a> Interp<'a, '_> {
     fn abort_if_exceeded(&self) -> Result<(), EvalError> {
         if self.exceeded {
             Err(EvalError::cost_limit_exceeded())
+        } else if self.oversized {
+            Err(limits::created_size_exceeded())
         } else {
             Ok(())
         }
     }
 
+    /// Counts what a call created; aborts the evaluation past the limit.
+    fn count_created(&mut self, n: u64) -> Result<(), EvalError> {
+        self.created = self.created.saturating_add(n);
+        if self.created > limits::MAX_CREATED_SIZE {
+            self.oversized = true;
+            return Err(limits::created_size_exceeded());
+        }
+        Ok(())
+    }
+
+    /// Evaluates a node. This dispatcher's frame is on the stack once per level of nesting,
+    /// so each kind of node is evaluated by a function of its own.
     fn eval(&mut self, n: &'a Node) -> R<'a> {
         match n {
             Node::Const(v) => Ok(borrow_const(v)),
@@ -176,45 +206,61 @@ impl<'a> Interp<'a, '_> {
             Node::Call(c) => self.eval_call(c),
             Node::And(l, r) => self.eval_logic(l, r, false),
             Node::Or(l, r) => self.eval_logic(l, r, true),
-            Node::Cond(c, t, f) => {
-                let cv = self.eval(c);
-                self.abort_if_exceeded()?;
-                match cv? {
-                    Value::Bool(true) => self.eval_branch(t),
-                    Value::Bool(false) => self.eval_branch(f),
-                    other => Err(EvalError::no_such_overload("_?_:_", &[other])),
-                }
-            }
-            Node::List(elems, optional) => {
-                let r = self.eval_list(elems, optional);
-                self.abort_if_exceeded()?;
-                self.charge(cost::LIST_CREATE_COST)?;
-                r
-            }
-            Node::Map(entries) => {
-                let r = self.eval_map(entries);
-                self.abort_if_exceeded()?;
-                self.charge(cost::MAP_CREATE_COST)?;
-                r
-            }
+            Node::Cond(c, t, f) => self.eval_cond(c, t, f),
+            Node::List(elems, optional) => self.eval_list_node(elems, optional),
+            Node::Map(entries) => self.eval_map_node(entries),
             Node::Fold(f) => self.eval_fold(f),
-            Node::InConstSet(arg, set) => {
-                let v = self.eval(arg)?;
-                Ok(Value::Bool(set.iter().any(|s| values_equal(s, &v))))
-            }
-            Node::OptOr(l, r) => match self.eval(l)? {
-                Value::Optional(o) if o.has_value() => Ok(Value::Optional(o)),
-                Value::Optional(_) => self.eval(r),
-                other => Err(EvalError::no_such_overload("or", &[other])),
-            },
-            Node::OptOrValue(l, r) => match self.eval(l)? {
-                Value::Optional(o) => match o.get() {
-                    Some(v) => Ok(v),
-                    None => self.eval(r),
-                },
-                other => Err(EvalError::no_such_overload("orValue", &[other])),
-            },
+            Node::InConstSet(arg, set) => self.eval_in_const_set(arg, set),
+            Node::OptOr(l, r) => self.eval_opt_or(l, r),
+            Node::OptOrValue(l, r) => self.eval_opt_or_value(l, r),
             Node::Error(e) => Err(e.clone()),
+        }
+    }
+
+    fn eval_cond(&mut self, c: &'a Node, t: &'a Node, f: &'a Node) -> R<'a> {
+        let cv = self.eval(c);
+        self.abort_if_exceeded()?;
+        match cv? {
+            Value::Bool(true) => self.eval_branch(t),
+            Value::Bool(false) => self.eval_branch(f),
+            other => Err(EvalError::no_such_overload("_?_:_", &[other])),
+        }
+    }
+
+    fn eval_list_node(&mut self, elems: &'a [Node], optional: &[bool]) -> R<'a> {
+        let r = self.eval_list(elems, optional);
+        self.abort_if_exceeded()?;
+        self.charge(cost::LIST_CREATE_COST)?;
+        r
+    }
+
+    fn eval_map_node(&mut self, entries: &'a [(Node, Node, bool)]) -> R<'a> {
+        let r = self.eval_map(entries);
+        self.abort_if_exceeded()?;
+        self.charge(cost::MAP_CREATE_COST)?;
+        r
+    }
+
+    fn eval_in_const_set(&mut self, arg: &'a Node, set: &[Value<'static>]) -> R<'a> {
+        let v = self.eval(arg)?;
+        Ok(Value::Bool(set.iter().any(|s| values_equal(s, &v))))
+    }
+
+    fn eval_opt_or(&mut self, l: &'a Node, r: &'a Node) -> R<'a> {
+        match self.eval(l)? {
+            Value::Optional(o) if o.has_value() => Ok(Value::Optional(o)),
+            Value::Optional(_) => self.eval(r),
+            other => Err(EvalError::no_such_overload("or", &[other])),
+        }
+    }
+
+    fn eval_opt_or_value(&mut self, l: &'a Node, r: &'a Node) -> R<'a> {
+        match self.eval(l)? {
+            Value::Optional(o) => match o.get() {
+                Some(v) => Ok(v),
+                None => self.eval(r),
+            },
+            other => Err(EvalError::no_such_overload("orValue", &[other])),
         }
     }
 
@@ -322,7 +368,12 @@ impl<'a> Interp<'a, '_> {
                 (v, true)
             }
             AttrRoot::Local(slot) => {
-                let v = match self.locals.get(*slot) {
+                let take = self.take_slot == Some(*slot);
+                if take {
+                    self.take_slot = None;
+                }
+                let v = match self.locals.get_mut(*slot) {
+                    Some(v) if take => std::mem::replace(v, Ok(Value::Null)),
                     Some(v) => v.clone(),
                     None => Err(no_such_attribute("local")),
                 };
@@ -576,20 +627,65 @@ impl<'a> Interp<'a, '_> {
                 }
             }
         }
+        self.finish_call(c, vals, first_err)
+    }
+
+    /// A call once its arguments are evaluated (apart from [`Interp::eval_call`], whose
+    /// frame is on the stack once per level of nesting).
+    fn finish_call(
+        &mut self,
+        c: &'a Call,
+        mut vals: SmallVec<[Value<'a>; 4]>,
+        first_err: Option<EvalError>,
+    ) -> R<'a> {
+        let cost_before = cost::cost_before_call(c.cost, &c.function, c.overload, &vals);
+        let mut created = 0;
         let result = match first_err {
             // The only non-strict function is @not_strictly_false: true unless its
             // argument is false; an error counts as true.
             Some(_) if c.non_strict => Ok(Value::Bool(true)),
             Some(e) => Err(e),
-            None => self.invoke(c, &vals),
+            None => {
+                if let Some(cost) = cost_before {
+                    if self.cost.saturating_add(cost) > self.limit {
+                        // The call would exceed the limit: it is not made.
+                        self.charge(cost)?;
+                    }
+                }
+                let in_place = match cost_before {
+                    Some(_) => extend_in_place(&c.function, &mut vals),
+                    None => None,
+                };
+                match in_place {
+                    Some((r, n)) => {
+                        created = n;
+                        r
+                    }
+                    None => {
+                        let r = self.invoke(c, &vals);
+                        if let Ok(v) = &r {
+                            created = created_size(v, &vals);
+                        }
+                        r
+                    }
+                }
+            }
         };
-        let placeholder = Value::Null;
-        let res_ref = match &result {
-            Ok(v) => v,
-            Err(_) => &placeholder,
+        let cost = match cost_before {
+            Some(cost) => cost,
+            None => {
+                let placeholder = Value::Null;
+                let res_ref = match &result {
+                    Ok(v) => v,
+                    Err(_) => &placeholder,
+                };
+                cost::cost_of(c.cost, &c.function, c.overload, &vals, res_ref)
+            }
         };
-        let cost = cost::cost_of(c.cost, &c.function, c.overload, &vals, res_ref);
         self.charge(cost)?;
+        if created > 0 {
+            self.count_created(created)?;
+        }
         result
     }
 
@@ -679,7 +775,15 @@ impl<'a> Interp<'a, '_> {
                 return Ok(false);
             }
         }
+        // The step's only read of the accumulator takes its value: nothing else holds it,
+        // so `@result + [e]` appends in place.
+        let outer_take = if f.step_reads_accu_once {
+            self.take_slot.replace(f.accu_slot)
+        } else {
+            self.take_slot.take()
+        };
         let step = self.eval(&f.step);
+        self.take_slot = outer_take;
         self.abort_if_exceeded()?;
         self.set_local(f.accu_slot, step);
         Ok(true)
@@ -689,6 +793,97 @@ impl<'a> Interp<'a, '_> {
         if let Some(s) = self.locals.get_mut(slot) {
             *s = v;
         }
+    }
+}
+
+/// Bytes a call created: the size of a string, bytes, list or map it returned, unless that
+/// value is one of its arguments.
+fn created_size(result: &Value<'_>, args: &[Value<'_>]) -> u64 {
+    let n = match result {
+        Value::String(Str::Shared(s)) => {
+            let shared = args
+                .iter()
+                .any(|a| matches!(a, Value::String(Str::Shared(t)) if Arc::ptr_eq(s, t)));
+            if shared {
+                0
+            } else {
+                s.len() as u64
+            }
+        }
+        Value::Bytes(Bin::Shared(b)) => {
+            let shared = args
+                .iter()
+                .any(|a| matches!(a, Value::Bytes(Bin::Shared(t)) if Arc::ptr_eq(b, t)));
+            if shared {
+                0
+            } else {
+                b.len() as u64
+            }
+        }
+        Value::List(List::Shared(l)) => {
+            let shared = args
+                .iter()
+                .any(|a| matches!(a, Value::List(List::Shared(t)) if Arc::ptr_eq(l, t)));
+            if shared {
+                0
+            } else {
+                l.len() as u64 * limits::ELEMENT_SIZE
+            }
+        }
+        Value::Map(Map::Shared(m)) => {
+            let shared = args
+                .iter()
+                .any(|a| matches!(a, Value::Map(Map::Shared(t)) if Arc::ptr_eq(m, t)));
+            if shared {
+                0
+            } else {
+                m.len() as u64 * 2 * limits::ELEMENT_SIZE
+            }
+        }
+        _ => 0,
+    };
+    n
+}
+
+/// List concatenation and `cel.@mapInsert` on a list or map that no one else holds (a
+/// comprehension's accumulator taken from its slot, or a value just created) extend it in
+/// place. Returns the result and the bytes added, or `None` when the call is not one of
+/// these.
+fn extend_in_place<'a>(
+    function: &str,
+    vals: &mut [Value<'a>],
+) -> Option<(Result<Value<'a>, EvalError>, u64)> {
+    match (function, vals) {
+        ("_+_", [Value::List(List::Shared(x)), Value::List(y)]) if !y.is_empty() => {
+            let xv = Arc::get_mut(x)?;
+            if let Err(e) = limits::check_list_size(xv.len().saturating_add(y.len())) {
+                return Some((Err(e), 0));
+            }
+            xv.extend(y.iter());
+            let added = y.len() as u64 * limits::ELEMENT_SIZE;
+            let list = std::mem::replace(x, Arc::new(Vec::new()));
+            Some((Ok(Value::List(List::Shared(list))), added))
+        }
+        ("cel.@mapInsert", [Value::Map(Map::Shared(m)), k, v]) => {
+            let d = Arc::get_mut(m)?;
+            if let Err(e) = functions::comprehensions::insert(d, k.clone(), v.clone()) {
+                return Some((Err(e), 0));
+            }
+            let map = std::mem::replace(m, Arc::new(MapData::new()));
+            Some((Ok(Value::Map(Map::Shared(map))), 2 * limits::ELEMENT_SIZE))
+        }
+        ("cel.@mapInsert", [Value::Map(Map::Shared(m)), Value::Map(update)]) => {
+            let d = Arc::get_mut(m)?;
+            for (k, v) in update.iter() {
+                if let Err(e) = functions::comprehensions::insert(d, k, v) {
+                    return Some((Err(e), 0));
+                }
+            }
+            let added = update.len() as u64 * 2 * limits::ELEMENT_SIZE;
+            let map = std::mem::replace(m, Arc::new(MapData::new()));
+            Some((Ok(Value::Map(Map::Shared(map))), added))
+        }
+        _ => None,
     }
 }
 

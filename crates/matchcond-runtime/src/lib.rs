@@ -9,6 +9,7 @@ pub mod error;
 pub mod fast;
 pub mod functions;
 pub mod interp;
+pub mod limits;
 pub mod plan;
 pub mod value;
 

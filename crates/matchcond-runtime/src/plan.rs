@@ -177,9 +177,60 @@ pub struct Fold {
     pub step: Node,
     /// The result.
     pub result: Node,
+    /// The step reads the accumulator at most once per iteration (as the macros' steps
+    /// `@result + [e]`, `c ? @result + [e] : @result` and `cel.@mapInsert(@result, k, v)`
+    /// do): it may then take the accumulator's value instead of sharing it, so that the
+    /// result is extended in place rather than copied in every iteration.
+    pub step_reads_accu_once: bool,
 }
 
 impl Node {
+    /// How many times evaluating the node may read the local variable in `slot`: 0, 1, or
+    /// 2 for "more than once" (a read inside a loop counts as more than once).
+    pub fn reads_of_local(&self, slot: usize) -> u8 {
+        let sum = |a: u8, b: u8| a.saturating_add(b).min(2);
+        match self {
+            Node::Const(_) | Node::Error(_) => 0,
+            Node::Attr(a) => {
+                let root = match &a.root {
+                    AttrRoot::Local(s) => u8::from(*s == slot),
+                    AttrRoot::Global(_) => 0,
+                    AttrRoot::Expr(n) | AttrRoot::Cond(n) => n.reads_of_local(slot),
+                };
+                a.quals.iter().fold(root, |acc, q| match &q.kind {
+                    QualKind::Dyn(n) => sum(acc, n.reads_of_local(slot)),
+                    _ => acc,
+                })
+            }
+            Node::Call(c) => c
+                .args
+                .iter()
+                .fold(0, |acc, n| sum(acc, n.reads_of_local(slot))),
+            Node::And(l, r) | Node::Or(l, r) | Node::OptOr(l, r) | Node::OptOrValue(l, r) => {
+                sum(l.reads_of_local(slot), r.reads_of_local(slot))
+            }
+            Node::Cond(c, t, f) => sum(
+                c.reads_of_local(slot),
+                t.reads_of_local(slot).max(f.reads_of_local(slot)),
+            ),
+            Node::List(elems, _) => elems
+                .iter()
+                .fold(0, |acc, n| sum(acc, n.reads_of_local(slot))),
+            Node::Map(entries) => entries.iter().fold(0, |acc, (k, v, _)| {
+                sum(acc, sum(k.reads_of_local(slot), v.reads_of_local(slot)))
+            }),
+            Node::Fold(f) => {
+                let once = sum(
+                    sum(f.range.reads_of_local(slot), f.init.reads_of_local(slot)),
+                    f.result.reads_of_local(slot),
+                );
+                let looped = sum(f.cond.reads_of_local(slot), f.step.reads_of_local(slot));
+                sum(once, if looped > 0 { 2 } else { 0 })
+            }
+            Node::InConstSet(a, _) => a.reads_of_local(slot),
+        }
+    }
+
     /// A type value constant.
     pub fn type_const(name: TypeName) -> Node {
         Node::Const(Value::Type(name))

@@ -9,11 +9,14 @@
 use std::any::Any;
 use std::borrow::Cow;
 use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 use std::sync::Arc;
 
 use serde_json::Value as Json;
+use smallvec::SmallVec;
 
 use crate::error::EvalError;
 
@@ -204,17 +207,77 @@ pub enum Map<'a> {
 }
 
 /// The entries of a map created by CEL (literals, `transformMap`), in insertion order.
+///
+/// Small maps are searched linearly; past [`MapData::INDEXED_FROM`] entries a hash index
+/// (by a hash of the key's value, numbers hashed by their numeric value) finds keys, so
+/// that building a large map is not quadratic.
 #[derive(Clone, Debug, Default)]
 pub struct MapData<'a> {
     entries: Vec<(Value<'a>, Value<'a>)>,
+    /// Key hash → positions in `entries`; filled once there are `INDEXED_FROM` entries.
+    index: HashMap<u64, SmallVec<[usize; 1]>>,
+}
+
+/// The hash of a map key by value: equal keys (`1`, `1u`, `1.0`) hash alike. `None` for a
+/// value no map key can equal.
+fn key_hash(k: &Value<'_>) -> Option<u64> {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    match k {
+        Value::String(s) => (0u8, s.as_str()).hash(&mut h),
+        Value::Bool(b) => (1u8, *b).hash(&mut h),
+        Value::Int(i) => (2u8, i128::from(*i)).hash(&mut h),
+        Value::Uint(u) => (2u8, i128::from(*u)).hash(&mut h),
+        Value::Double(d) => {
+            // Only an integral double within the range of ints and uints can equal a key.
+            if d.fract() != 0.0 || !d.is_finite() || d.abs() > 2e19 {
+                return None;
+            }
+            (2u8, *d as i128).hash(&mut h)
+        }
+        _ => return None,
+    }
+    Some(h.finish())
 }
 
 impl<'a> MapData<'a> {
+    /// The number of entries from which keys are found through a hash index.
+    pub const INDEXED_FROM: usize = 16;
+
     /// An empty map.
     pub fn new() -> Self {
         MapData {
             entries: Vec::new(),
+            index: HashMap::new(),
         }
+    }
+
+    /// Appends an entry whose key is not present, keeping the index.
+    fn push(&mut self, k: Value<'a>, v: Value<'a>) {
+        self.entries.push((k, v));
+        let n = self.entries.len();
+        if n == Self::INDEXED_FROM {
+            for (i, (k, _)) in self.entries.iter().enumerate() {
+                if let Some(h) = key_hash(k) {
+                    self.index.entry(h).or_default().push(i);
+                }
+            }
+        } else if n > Self::INDEXED_FROM {
+            if let Some(h) = self.entries.last().and_then(|(k, _)| key_hash(k)) {
+                self.index.entry(h).or_default().push(n - 1);
+            }
+        }
+    }
+
+    /// The position of a key.
+    fn position(&self, k: &Value<'_>) -> Option<usize> {
+        if self.entries.len() < Self::INDEXED_FROM {
+            return self.entries.iter().position(|(ek, _)| key_equals(ek, k));
+        }
+        let candidates = self.index.get(&key_hash(k)?)?;
+        candidates
+            .iter()
+            .copied()
+            .find(|&i| self.entries.get(i).is_some_and(|(ek, _)| key_equals(ek, k)))
     }
 
     /// Builds a map, failing on a repeated key (`Failed with repeated key`) or a key of a
@@ -222,6 +285,7 @@ impl<'a> MapData<'a> {
     pub fn from_entries(entries: Vec<(Value<'a>, Value<'a>)>) -> Result<Self, EvalError> {
         let mut m = MapData {
             entries: Vec::with_capacity(entries.len()),
+            index: HashMap::new(),
         };
         for (k, v) in entries {
             m.insert_new(k, v)?;
@@ -232,10 +296,10 @@ impl<'a> MapData<'a> {
     /// Inserts a key that must not be present yet.
     pub fn insert_new(&mut self, k: Value<'a>, v: Value<'a>) -> Result<(), EvalError> {
         check_key_type(&k)?;
-        if self.get(&k).is_some() {
+        if self.position(&k).is_some() {
             return Err(EvalError::repeated_key(&k));
         }
-        self.entries.push((k, v));
+        self.push(k, v);
         Ok(())
     }
 
@@ -254,21 +318,17 @@ impl<'a> MapData<'a> {
     /// Inserts or replaces a key.
     pub fn insert(&mut self, k: Value<'a>, v: Value<'a>) -> Result<(), EvalError> {
         check_key_type(&k)?;
-        for e in self.entries.iter_mut() {
-            if key_equals(&e.0, &k) {
-                e.1 = v;
-                return Ok(());
-            }
+        match self.position(&k).and_then(|i| self.entries.get_mut(i)) {
+            Some(e) => e.1 = v,
+            None => self.push(k, v),
         }
-        self.entries.push((k, v));
         Ok(())
     }
 
     /// Looks a key up, with CEL's numeric key equivalence (`1`, `1u` and `1.0` are one key).
     pub fn get(&self, k: &Value<'_>) -> Option<&Value<'a>> {
-        self.entries
-            .iter()
-            .find(|(ek, _)| key_equals(ek, k))
+        self.position(k)
+            .and_then(|i| self.entries.get(i))
             .map(|(_, v)| v)
     }
 
@@ -739,11 +799,12 @@ impl<'a> Value<'a> {
                 Value::List(List::from_vec(l.iter().map(Value::into_owned).collect()))
             }
             Value::Map(m) => {
-                let entries = m
-                    .iter()
-                    .map(|(k, v)| (k.into_owned(), v.into_owned()))
-                    .collect();
-                Value::Map(Map::Shared(Arc::new(MapData { entries })))
+                let mut d = MapData::new();
+                for (k, v) in m.iter() {
+                    // The keys of a map are distinct.
+                    d.push(k.into_owned(), v.into_owned());
+                }
+                Value::Map(Map::Shared(Arc::new(d)))
             }
             Value::Timestamp(t) => Value::Timestamp(t),
             Value::Duration(d) => Value::Duration(d),
@@ -1006,5 +1067,44 @@ impl fmt::Display for Value<'_> {
             },
             Value::Opaque(o) => write!(f, "{}({:?})", o.type_name(), o.text()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn large_maps_find_keys_through_the_index_with_numeric_equivalence() {
+        let mut m = MapData::new();
+        for i in 0..100 {
+            m.insert_new(Value::Int(i), Value::Int(i * 10)).unwrap();
+        }
+        m.insert_new(Value::string("k"), Value::Bool(true)).unwrap();
+        assert!(matches!(m.get(&Value::Int(50)), Some(Value::Int(500))));
+        assert!(matches!(m.get(&Value::Uint(99)), Some(Value::Int(990))));
+        assert!(matches!(m.get(&Value::Double(7.0)), Some(Value::Int(70))));
+        assert!(matches!(m.get(&Value::Double(-0.0)), Some(Value::Int(0))));
+        assert!(m.get(&Value::Double(7.5)).is_none());
+        assert!(m.get(&Value::Double(f64::NAN)).is_none());
+        assert!(m.get(&Value::Int(100)).is_none());
+        assert!(matches!(
+            m.get(&Value::string("k")),
+            Some(Value::Bool(true))
+        ));
+        assert_eq!(
+            m.insert_new(Value::Uint(3), Value::Null)
+                .unwrap_err()
+                .message,
+            "Failed with repeated key"
+        );
+        m.insert(Value::Int(3), Value::Null).unwrap();
+        assert!(matches!(m.get(&Value::Int(3)), Some(Value::Null)));
+        assert_eq!(m.len(), 101);
+        // Small maps (no index) behave alike.
+        let mut s = MapData::new();
+        s.insert_new(Value::Int(1), Value::Null).unwrap();
+        assert!(s.get(&Value::Double(1.0)).is_some());
+        assert!(s.insert_new(Value::Uint(1), Value::Null).is_err());
     }
 }

@@ -22,7 +22,8 @@ fn copy_entries<'a>(m: &Map<'a>) -> MapData<'a> {
     d
 }
 
-fn insert<'a>(d: &mut MapData<'a>, k: Value<'a>, v: Value<'a>) -> Result<(), EvalError> {
+/// Inserts a key that must not be present (`insert failed: key … already exists`).
+pub(crate) fn insert<'a>(d: &mut MapData<'a>, k: Value<'a>, v: Value<'a>) -> Result<(), EvalError> {
     if d.get(&k).is_some() {
         return Err(EvalError::invalid_argument(format!(
             "insert failed: key {} already exists",

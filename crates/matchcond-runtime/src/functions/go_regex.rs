@@ -926,9 +926,9 @@ fn nesting(text: &str) -> usize {
     max
 }
 
-fn build(text: &str) -> Result<Regex, String> {
+fn build(text: &str, size_limit: usize) -> Result<Regex, String> {
     RegexBuilder::new(text)
-        .size_limit(super::REGEX_SIZE_LIMIT)
+        .size_limit(size_limit)
         .nest_limit(10_000)
         .build()
         .map_err(|e| e.to_string())
@@ -936,14 +936,14 @@ fn build(text: &str) -> Result<Regex, String> {
 
 /// Compiles a translated pattern; deeply nested ones on a thread with a large stack (the
 /// `regex` compiler recurses on nesting).
-fn build_regex(text: String) -> Result<Regex, String> {
+fn build_regex(text: String, size_limit: usize) -> Result<Regex, String> {
     if nesting(&text) <= 64 {
-        return build(&text);
+        return build(&text, size_limit);
     }
     let handle = std::thread::Builder::new()
         .name(String::from("regex-compile"))
         .stack_size(256 << 20)
-        .spawn(move || build(&text))
+        .spawn(move || build(&text, size_limit))
         .map_err(|e| e.to_string())?;
     handle
         .join()
@@ -952,31 +952,70 @@ fn build_regex(text: String) -> Result<Regex, String> {
 
 /// Compiles a Go regular expression, or returns Go's error text.
 pub fn compile_uncached(pattern: &str) -> Result<Regex, String> {
+    crate::limits::check_regex_pattern_size(pattern.len())?;
     let text = translate(pattern).map_err(|e| e.to_string())?;
-    build_regex(text).map_err(|_| err(ERR_LARGE, pattern).to_string())
+    build_regex(text, super::REGEX_SIZE_LIMIT).map_err(|_| err(ERR_LARGE, pattern).to_string())
 }
 
+/// The most regular expressions the per-thread cache holds.
 const CACHE_CAPACITY: usize = 256;
+/// The most memory the per-thread cache holds, counting each compiled expression as the
+/// limit it compiled under ([`SMALL_REGEX_SIZE`] or [`super::REGEX_SIZE_LIMIT`]) plus its
+/// pattern.
+pub const REGEX_CACHE_SIZE: usize = 160 << 20;
+/// The compiled size under which an expression counts as small in the cache.
+const SMALL_REGEX_SIZE: usize = 1 << 20;
+
+/// A per-thread cache of compiled patterns, bounded in number and in memory (full: emptied).
+#[derive(Default)]
+struct Cache {
+    entries: HashMap<String, Result<Arc<Regex>, String>>,
+    size: usize,
+}
 
 thread_local! {
-    static CACHE: RefCell<HashMap<String, Result<Arc<Regex>, String>>> =
-        RefCell::new(HashMap::new());
+    static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
+}
+
+/// Compiles a Go regular expression, returning it with the memory it may use: compiled
+/// first under the small size, then (if that is too small) under the full limit.
+fn compile_weighed(pattern: &str) -> (Result<Regex, String>, usize) {
+    if let Err(e) = crate::limits::check_regex_pattern_size(pattern.len()) {
+        return (Err(e), 0);
+    }
+    let text = match translate(pattern) {
+        Ok(t) => t,
+        Err(e) => return (Err(e.to_string()), pattern.len()),
+    };
+    if let Ok(small) = build_regex(text.clone(), SMALL_REGEX_SIZE) {
+        return (Ok(small), SMALL_REGEX_SIZE + pattern.len());
+    }
+    let full =
+        build_regex(text, super::REGEX_SIZE_LIMIT).map_err(|_| err(ERR_LARGE, pattern).to_string());
+    (full, super::REGEX_SIZE_LIMIT + pattern.len())
 }
 
 /// Compiles a Go regular expression (cached per thread); the error is Go's error text as an
 /// invalid-argument evaluation error.
 pub fn compile(pattern: &str) -> Result<Arc<Regex>, EvalError> {
-    let cached = CACHE.with(|c| c.borrow().get(pattern).cloned());
+    let cached = CACHE.with(|c| c.borrow().entries.get(pattern).cloned());
     let result = match cached {
         Some(r) => r,
         None => {
-            let r = compile_uncached(pattern).map(Arc::new);
+            let (r, weight) = compile_weighed(pattern);
+            let r = r.map(Arc::new);
             CACHE.with(|c| {
                 let mut c = c.borrow_mut();
-                if c.len() >= CACHE_CAPACITY {
-                    c.clear();
+                if c.entries.len() >= CACHE_CAPACITY
+                    || c.size.saturating_add(weight) > REGEX_CACHE_SIZE
+                {
+                    c.entries.clear();
+                    c.size = 0;
                 }
-                c.insert(pattern.to_string(), r.clone());
+                if weight > 0 && weight <= REGEX_CACHE_SIZE {
+                    c.size += weight;
+                    c.entries.insert(pattern.to_string(), r.clone());
+                }
             });
             r
         }

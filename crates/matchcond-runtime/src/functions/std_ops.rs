@@ -17,6 +17,7 @@ use super::go_regex;
 use super::go_strconv;
 use super::Function;
 use crate::error::{ErrorKind, EvalError};
+use crate::limits::{check_list_size, check_string_size};
 use crate::value::{cel_numeric_cmp, values_equal, List, Value};
 
 type R<'a> = Result<Value<'a>, EvalError>;
@@ -70,6 +71,7 @@ pub static FUNCTIONS: &[(&str, Function)] = &[
             if x.is_empty() {
                 return Ok(Value::String(y.clone()));
             }
+            check_string_size(x.len().saturating_add(y.len()))?;
             let mut s = String::with_capacity(x.len() + y.len());
             s.push_str(x);
             s.push_str(y);
@@ -79,6 +81,7 @@ pub static FUNCTIONS: &[(&str, Function)] = &[
     }),
     ("add_bytes", |a| match a {
         [Value::Bytes(x), Value::Bytes(y)] => {
+            check_string_size(x.len().saturating_add(y.len()))?;
             let mut v = Vec::with_capacity(x.len() + y.len());
             v.extend_from_slice(x);
             v.extend_from_slice(y);
@@ -87,7 +90,7 @@ pub static FUNCTIONS: &[(&str, Function)] = &[
         _ => Err(EvalError::no_such_overload("_+_", a)),
     }),
     ("add_list", |a| match a {
-        [Value::List(x), Value::List(y)] => Ok(concat_lists(x, y)),
+        [Value::List(x), Value::List(y)] => concat_lists(x, y),
         _ => Err(EvalError::no_such_overload("_+_", a)),
     }),
     // Subtraction.
@@ -521,17 +524,18 @@ fn double_to_uint(d: f64) -> Option<u64> {
     Some(d as u64)
 }
 
-fn concat_lists<'a>(x: &List<'a>, y: &List<'a>) -> Value<'a> {
+fn concat_lists<'a>(x: &List<'a>, y: &List<'a>) -> R<'a> {
     if y.is_empty() {
-        return Value::List(x.clone());
+        return Ok(Value::List(x.clone()));
     }
     if x.is_empty() {
-        return Value::List(y.clone());
+        return Ok(Value::List(y.clone()));
     }
+    check_list_size(x.len().saturating_add(y.len()))?;
     let mut v = Vec::with_capacity(x.len() + y.len());
     v.extend(x.iter());
     v.extend(y.iter());
-    Value::list(v)
+    Ok(Value::list(v))
 }
 
 /// `list[index]`: an int, a uint that fits an int, or a double with an integral value.

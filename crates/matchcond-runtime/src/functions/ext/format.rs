@@ -73,6 +73,8 @@ pub(crate) fn format(fmt: &str, list: &List<'_>) -> Result<String, String> {
         let (read, clause) =
             parse_clause(rest).map_err(|e| format!("could not parse formatting clause: {e}"))?;
         let text = apply(clause, &arg).map_err(|e| format!("error during formatting: {e}"))?;
+        let size = out.len().saturating_add(text.len());
+        crate::limits::check_string_size(size).map_err(|e| e.message.into_owned())?;
         out.push_str(&text);
         i += 1 + read;
         literal_start = i;
@@ -261,8 +263,44 @@ fn format_decimal(arg: &Value<'_>) -> Result<String, String> {
     }
 }
 
+/// A lower bound of the size of a list or map's text (`[a, b]`, `{k:v}`), counted up to
+/// just over `limit`: lists may hold one large value many times.
+fn text_size_at_least(v: &Value<'_>, limit: usize) -> usize {
+    match v {
+        Value::List(l) => {
+            let mut size = 2usize;
+            for elem in l.iter() {
+                if size > limit {
+                    break;
+                }
+                size = size.saturating_add(2 + text_size_at_least(&elem, limit - size));
+            }
+            size
+        }
+        Value::Map(m) => {
+            let mut size = 2usize;
+            for (k, v) in m.iter() {
+                if size > limit {
+                    break;
+                }
+                let rest = limit - size;
+                let entry = 3 + text_size_at_least(&k, rest) + text_size_at_least(&v, rest);
+                size = size.saturating_add(entry);
+            }
+            size
+        }
+        Value::String(s) => s.len(),
+        Value::Bytes(b) => b.len(),
+        _ => 1,
+    }
+}
+
 /// `%s` (cel-go `FormatString`).
 fn format_string(arg: &Value<'_>) -> Result<String, String> {
+    if matches!(arg, Value::List(_) | Value::Map(_)) {
+        let at_least = text_size_at_least(arg, crate::limits::MAX_STRING_SIZE);
+        crate::limits::check_string_size(at_least).map_err(|e| e.message.into_owned())?;
+    }
     match arg {
         Value::List(l) => format_list(l),
         Value::Map(_) => format_map(arg),

@@ -36,11 +36,12 @@ pub(super) fn find<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
 /// All non-overlapping matches, at most `limit` when given (Go's `FindAllString`).
 fn find_all_limit<'a>(s: &str, re: &str, limit: Option<usize>) -> Result<Value<'a>, EvalError> {
     let re = compile(re)?;
-    let matches = re.find_iter(s).map(|m| Value::string(m.as_str()));
-    Ok(Value::list(match limit {
-        Some(n) => matches.take(n).collect(),
-        None => matches.collect(),
-    }))
+    let mut out = Vec::new();
+    for m in re.find_iter(s).take(limit.unwrap_or(usize::MAX)) {
+        crate::limits::check_list_size(out.len() + 1)?;
+        out.push(Value::string(m.as_str()));
+    }
+    Ok(Value::list(out))
 }
 
 /// `string.findAll(string) -> list(string)`: all matches.

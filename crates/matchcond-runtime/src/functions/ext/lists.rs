@@ -8,6 +8,7 @@ use super::gofmt::runtime_type;
 use super::guard::{check, G, LIST_ANY};
 use super::sort::sort_slice;
 use crate::error::EvalError;
+use crate::limits::check_list_size;
 use crate::value::{values_equal, List, Value};
 
 /// `list(T).slice(int, int) -> list(T)`: the elements from the first index (inclusive) to the
@@ -41,14 +42,23 @@ pub(super) fn slice<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
     Ok(Value::list((from..to).filter_map(|i| l.get(i)).collect()))
 }
 
-/// Flattens nested lists down to `depth` levels, appending to `out`.
-fn flatten_into<'a>(list: &List<'a>, depth: i64, out: &mut Vec<Value<'a>>) {
+/// Flattens nested lists down to `depth` levels, appending to `out`; stops with an error
+/// when the result would exceed the list size limit.
+fn flatten_into<'a>(
+    list: &List<'a>,
+    depth: i64,
+    out: &mut Vec<Value<'a>>,
+) -> Result<(), EvalError> {
     for elem in list.iter() {
         match &elem {
-            Value::List(inner) if depth > 0 => flatten_into(inner, depth - 1, out),
-            _ => out.push(elem),
+            Value::List(inner) if depth > 0 => flatten_into(inner, depth - 1, out)?,
+            _ => {
+                check_list_size(out.len() + 1)?;
+                out.push(elem)
+            }
         }
     }
+    Ok(())
 }
 
 /// `list(list(T)).flatten() -> list(T)`: flattens one level. cel-go binds this overload
@@ -58,7 +68,7 @@ pub(super) fn flatten<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
     match args {
         [Value::List(l)] => {
             let mut out = Vec::new();
-            flatten_into(l, 1, &mut out);
+            flatten_into(l, 1, &mut out)?;
             Ok(Value::list(out))
         }
         [other] => Err(fail(format!(
@@ -78,7 +88,7 @@ pub(super) fn flatten_depth<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalErr
                 return Err(fail("level must be non-negative"));
             }
             let mut out = Vec::new();
-            flatten_into(l, *depth, &mut out);
+            flatten_into(l, *depth, &mut out)?;
             Ok(Value::list(out))
         }
         [list, depth] => Err(fail(format!(
@@ -93,7 +103,11 @@ pub(super) fn flatten_depth<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalErr
 /// `lists.range(int) -> list(int)`: `[0, 1, …, n-1]`; empty for `n <= 0`.
 pub(super) fn range<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
     match args {
-        [Value::Int(n)] => Ok(Value::list((0..(*n).max(0)).map(Value::Int).collect())),
+        [Value::Int(n)] => {
+            let n = (*n).max(0);
+            check_list_size(usize::try_from(n).unwrap_or(usize::MAX))?;
+            Ok(Value::list((0..n).map(Value::Int).collect()))
+        }
         _ => Err(EvalError::no_such_overload("lists.range", args)),
     }
 }

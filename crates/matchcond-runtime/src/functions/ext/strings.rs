@@ -4,6 +4,7 @@ use super::gofmt::value_v;
 use super::guard::G;
 use super::{fail, string_index_error};
 use crate::error::EvalError;
+use crate::limits::{check_list_size, check_string_size};
 use crate::value::Value;
 
 /// `string.charAt(int) -> string`: the code point at the index; `''` at the end; an error
@@ -142,18 +143,29 @@ pub(super) fn upper_ascii<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError
 
 /// Go's `strings.Replace`: at most `n` replacements (all when `n < 0`); an empty `old` matches
 /// before every code point and at the end.
-fn replace_go(s: &str, old: &str, new: &str, n: i64) -> String {
-    match usize::try_from(n) {
+/// The result is checked against the string size limit before it is built.
+fn replace_go(s: &str, old: &str, new: &str, n: i64) -> Result<String, EvalError> {
+    if new.len() > old.len() {
+        let found = if old.is_empty() {
+            s.chars().count() + 1
+        } else {
+            s.matches(old).count()
+        };
+        let replaced = usize::try_from(n).map_or(found, |n| n.min(found));
+        let growth = (new.len() - old.len()).saturating_mul(replaced);
+        check_string_size(s.len().saturating_add(growth))?;
+    }
+    Ok(match usize::try_from(n) {
         Ok(n) => s.replacen(old, new, n),
         Err(_) => s.replace(old, new),
-    }
+    })
 }
 
 /// `string.replace(string, string) -> string`
 pub(super) fn replace<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
     match args {
         [Value::String(s), Value::String(old), Value::String(new)] => {
-            Ok(Value::string(replace_go(s, old, new, -1)))
+            Ok(Value::string(replace_go(s, old, new, -1)?))
         }
         _ => Err(EvalError::no_such_overload("replace", args)),
     }
@@ -163,21 +175,28 @@ pub(super) fn replace<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
 pub(super) fn replace_n<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
     match args {
         [Value::String(s), Value::String(old), Value::String(new), Value::Int(n)] => {
-            Ok(Value::string(replace_go(s, old, new, *n)))
+            Ok(Value::string(replace_go(s, old, new, *n)?))
         }
         _ => Err(EvalError::no_such_overload("replace", args)),
     }
 }
 
 /// Go's `strings.SplitN`: `n == 0` gives no parts, `n < 0` all parts, otherwise at most `n`
-/// parts (the last holding the rest). An empty separator splits into code points.
-fn split_go(s: &str, sep: &str, n: i64) -> Vec<String> {
+/// parts (the last holding the rest). An empty separator splits into code points. The number
+/// of parts is checked against the list size limit first.
+fn split_go(s: &str, sep: &str, n: i64) -> Result<Vec<String>, EvalError> {
     if n == 0 {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let limit = usize::try_from(n).ok();
+    let found = if sep.is_empty() {
+        s.chars().count()
+    } else {
+        s.matches(sep).count() + 1
+    };
+    check_list_size(limit.map_or(found, |l| l.min(found)))?;
     if sep.is_empty() {
-        let count = s.chars().count();
+        let count = found;
         let parts = limit.map_or(count, |l| l.min(count));
         let mut out = Vec::with_capacity(parts);
         let mut rest = s;
@@ -191,12 +210,12 @@ fn split_go(s: &str, sep: &str, n: i64) -> Vec<String> {
         if parts > 0 {
             out.push(rest.to_string());
         }
-        return out;
+        return Ok(out);
     }
-    match limit {
+    Ok(match limit {
         Some(l) => s.splitn(l, sep).map(str::to_string).collect(),
         None => s.split(sep).map(str::to_string).collect(),
-    }
+    })
 }
 
 fn string_list<'a>(parts: Vec<String>) -> Value<'a> {
@@ -206,7 +225,7 @@ fn string_list<'a>(parts: Vec<String>) -> Value<'a> {
 /// `string.split(string) -> list(string)`
 pub(super) fn split<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
     match args {
-        [Value::String(s), Value::String(sep)] => Ok(string_list(split_go(s, sep, -1))),
+        [Value::String(s), Value::String(sep)] => Ok(string_list(split_go(s, sep, -1)?)),
         _ => Err(EvalError::no_such_overload("split", args)),
     }
 }
@@ -215,7 +234,7 @@ pub(super) fn split<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
 pub(super) fn split_n<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
     match args {
         [Value::String(s), Value::String(sep), Value::Int(n)] => {
-            Ok(string_list(split_go(s, sep, *n)))
+            Ok(string_list(split_go(s, sep, *n)?))
         }
         _ => Err(EvalError::no_such_overload("split", args)),
     }
@@ -283,7 +302,20 @@ pub(super) fn reverse<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
 /// `join: invalid input: <elem>` (strings extension version 2 and later; versions 0 and 1
 /// report a type conversion error instead).
 fn join_list<'a>(list: &crate::value::List<'a>, sep: &str) -> Result<Value<'a>, EvalError> {
-    let mut out = String::new();
+    // The size of the result, checked before it is built (the elements may all be one
+    // large string).
+    let mut size = 0usize;
+    for (i, elem) in list.iter().enumerate() {
+        if i != 0 {
+            size = size.saturating_add(sep.len());
+        }
+        match &elem {
+            Value::String(s) => size = size.saturating_add(s.len()),
+            other => return Err(fail(format!("join: invalid input: {}", value_v(other)))),
+        }
+        check_string_size(size)?;
+    }
+    let mut out = String::with_capacity(size);
     for (i, elem) in list.iter().enumerate() {
         if i != 0 {
             out.push_str(sep);
@@ -322,7 +354,12 @@ pub(super) fn join_separator<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalEr
 pub(super) fn quote<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
     match args {
         [Value::String(s)] => {
-            let mut out = String::with_capacity(s.len() + 2);
+            let escaped = s
+                .chars()
+                .filter(|c| matches!(c, '\u{7}'..='\u{d}' | '\\' | '"'))
+                .count();
+            check_string_size(s.len().saturating_add(escaped).saturating_add(2))?;
+            let mut out = String::with_capacity(s.len() + escaped + 2);
             out.push('"');
             for c in s.chars() {
                 match c {
