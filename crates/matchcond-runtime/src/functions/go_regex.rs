@@ -1316,6 +1316,30 @@ mod tests {
     }
 
     #[test]
+    fn the_cache_is_bounded_in_entries_and_memory() {
+        let (r, weight) = compile_weighed("^[a-z]+$");
+        assert!(r.is_ok());
+        assert_eq!(weight, SMALL_REGEX_SIZE + 8);
+        let long = "a".repeat(crate::limits::MAX_REGEX_PATTERN_SIZE + 1);
+        assert_eq!(
+            compile_weighed(&long).0.unwrap_err(),
+            "regex pattern size exceeds limit: size: 32769, limit 32768"
+        );
+        for i in 0..300 {
+            compile(&format!("^x{i}$")).unwrap();
+            CACHE.with(|c| {
+                let c = c.borrow();
+                assert!(c.entries.len() <= CACHE_CAPACITY);
+                assert!(c.size <= REGEX_CACHE_SIZE);
+            });
+        }
+        // Cached: the same compiled expression.
+        let a = compile("^x299$").unwrap();
+        let b = compile("^x299$").unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+    }
+
+    #[test]
     fn compile_errors_are_eval_errors() {
         let e = compile("(").unwrap_err();
         assert_eq!(e.kind, crate::error::ErrorKind::InvalidArgument);
