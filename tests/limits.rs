@@ -252,12 +252,14 @@ fn literals_are_limited_by_the_expression_length() {
         assert_eq!(r, Ok("Bool(true)".to_string()));
         assert!(cost <= 2, "cost {cost}");
     }
-    // A repeated key in a large map literal is found.
-    let repeated = format!("{{{},5:5}}.size() == 9000", entries.join(","));
-    assert_eq!(
-        compile_error(repeated),
-        "program instantiation failed: Failed with repeated key"
-    );
+    // A repeated key in a large map literal is found (and, as in cel-go, keeps the last
+    // value).
+    let repeated = format!("{{{},5:6}}.size() == 9000", entries.join(","));
+    let (r, _) = bounded("literal", move || eval(&repeated));
+    assert_eq!(r, Ok("Bool(true)".to_string()));
+    let last = format!("{{{},5:6}}[5] == 6", entries.join(","));
+    let (r, _) = bounded("literal", move || eval(&last));
+    assert_eq!(r, Ok("Bool(true)".to_string()));
 }
 
 #[test]

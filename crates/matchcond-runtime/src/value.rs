@@ -306,13 +306,30 @@ impl<'a> MapData<'a> {
     /// Adds an entry of a map literal as cel-go builds one: any value may be a key, and a
     /// repeated key (the same type and value) keeps the last value, in the first key's place.
     pub fn insert_literal(&mut self, k: Value<'a>, v: Value<'a>) {
-        for e in self.entries.iter_mut() {
-            if same_literal_key(&e.0, &k) {
-                e.1 = v;
-                return;
+        let scan = |entries: &[(Value<'a>, Value<'a>)]| {
+            entries.iter().position(|e| same_literal_key(&e.0, &k))
+        };
+        let found = if key_hash(&k).is_none() {
+            scan(&self.entries)
+        } else {
+            match self.position(&k) {
+                Some(i)
+                    if self
+                        .entries
+                        .get(i)
+                        .is_some_and(|e| same_literal_key(&e.0, &k)) =>
+                {
+                    Some(i)
+                }
+                // An equal key of another type (`1` and `1u`): only one of the same type counts.
+                Some(_) => scan(&self.entries),
+                None => None,
             }
+        };
+        match found.and_then(|i| self.entries.get_mut(i)) {
+            Some(e) => e.1 = v,
+            None => self.push(k, v),
         }
-        self.entries.push((k, v));
     }
 
     /// Inserts or replaces a key.
