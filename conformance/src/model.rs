@@ -7,6 +7,8 @@
 
 use std::fmt;
 
+use matchcond_runtime::value::{write_bytes_literal, write_string_literal};
+
 /// A CEL value as the runner sees it: the result of an evaluation, or of an `equals` literal.
 #[derive(Debug, Clone)]
 pub enum CelValue {
@@ -106,22 +108,6 @@ pub fn format_timestamp(secs: i64, nanos: u32) -> Option<String> {
     }
 }
 
-fn write_quoted(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
-    f.write_str("\"")?;
-    for c in text.chars() {
-        match c {
-            '"' => f.write_str("\\\"")?,
-            '\\' => f.write_str("\\\\")?,
-            '\n' => f.write_str("\\n")?,
-            '\r' => f.write_str("\\r")?,
-            '\t' => f.write_str("\\t")?,
-            c if c.is_control() => write!(f, "\\u{:04x}", u32::from(c))?,
-            c => write!(f, "{c}")?,
-        }
-    }
-    f.write_str("\"")
-}
-
 /// Renders the value as CEL-like text: `1`, `1u`, `1.0`, `"text"`, `b"\x00"`, `[1, 2]`,
 /// `{"a": 1}`, `timestamp("...")`, `duration("1.5s")`, `optional.of(1)`, `net.IP("10.0.0.1")`.
 impl fmt::Display for CelValue {
@@ -141,19 +127,8 @@ impl fmt::Display for CelValue {
                     write!(f, "{d:?}")
                 }
             }
-            CelValue::String(s) => write_quoted(f, s),
-            CelValue::Bytes(bytes) => {
-                f.write_str("b\"")?;
-                for &b in bytes {
-                    match b {
-                        b'"' => f.write_str("\\\"")?,
-                        b'\\' => f.write_str("\\\\")?,
-                        0x20..=0x7e => write!(f, "{}", char::from(b))?,
-                        _ => write!(f, "\\x{b:02x}")?,
-                    }
-                }
-                f.write_str("\"")
-            }
+            CelValue::String(s) => write_string_literal(f, s),
+            CelValue::Bytes(bytes) => write_bytes_literal(f, bytes),
             CelValue::List(items) => {
                 f.write_str("[")?;
                 for (i, item) in items.iter().enumerate() {
@@ -184,7 +159,7 @@ impl fmt::Display for CelValue {
             CelValue::Optional(Some(inner)) => write!(f, "optional.of({inner})"),
             CelValue::Opaque { type_name, text } => {
                 write!(f, "{type_name}(")?;
-                write_quoted(f, text)?;
+                write_string_literal(f, text)?;
                 f.write_str(")")
             }
         }

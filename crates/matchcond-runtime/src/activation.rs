@@ -147,15 +147,12 @@ impl<'a> RequestIndex<'a> {
             object: None,
             old_object: None,
         };
+        let mut dry_run = None;
         for (k, v) in m {
             match k.as_str() {
                 "object" => index.object = Some(v),
                 "oldObject" => index.old_object = Some(v),
-                "dryRun" => {
-                    if let (Json::Bool(_), Some(f)) = (v, index.fields.get_mut(0)) {
-                        *f = Some(v);
-                    }
-                }
+                "dryRun" => dry_run = Some(v),
                 other => {
                     if let Some(f) =
                         request_field_index(other).and_then(|i| index.fields.get_mut(i))
@@ -167,8 +164,8 @@ impl<'a> RequestIndex<'a> {
                 }
             }
         }
-        if let Some(f @ None) = index.fields.get_mut(0) {
-            *f = Some(&crate::value::JSON_FALSE);
+        if let Some(f) = index.fields.first_mut() {
+            *f = Some(crate::value::request_dry_run_node(dry_run));
         }
         index
     }
@@ -401,5 +398,39 @@ impl<'a> Activation<'a> {
                 .and_then(Option::as_ref)
                 .cloned(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+
+    #[test]
+    fn request_field_indexes_follow_the_field_list() {
+        for (i, name) in REQUEST_FIELDS.iter().enumerate() {
+            assert_eq!(request_field_index(name), Some(i), "{name}");
+        }
+        assert_eq!(request_field_index("object"), None);
+    }
+
+    #[test]
+    fn indexed_fields_are_what_the_request_view_shows() {
+        let req = serde_json::json!({
+            "name": "", "namespace": "shop", "options": null, "dryRun": "yes",
+            "uid": "u", "object": {"a": 1}
+        });
+        let act = Activation::from_request(&req);
+        let Some(Value::Map(view)) = act.get(SLOT_REQUEST) else {
+            panic!("request is a map")
+        };
+        for (i, name) in REQUEST_FIELDS.iter().enumerate() {
+            let shown = view.get_str(name).map(|v| v.to_string());
+            let indexed = act
+                .request_field(i)
+                .map(|j| Value::from_json(j).to_string());
+            assert_eq!(indexed, shown, "{name}");
+        }
+        assert_eq!(act.request_field(0), Some(&Json::Bool(false)));
     }
 }

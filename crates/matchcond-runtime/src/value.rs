@@ -418,21 +418,27 @@ pub(crate) fn request_entry_visible(k: &str, v: &Json) -> bool {
     }
 }
 
-/// The `dryRun` of an AdmissionRequest view.
-fn request_dry_run(m: &serde_json::Map<String, Json>) -> bool {
-    matches!(m.get("dryRun"), Some(Json::Bool(true)))
+/// `false`, for the `dryRun` of a request that does not say.
+static JSON_FALSE: Json = Json::Bool(false);
+
+/// The `dryRun` the `request` view shows for the request's own `dryRun` member: a boolean
+/// as given, `false` otherwise.
+pub(crate) fn request_dry_run_node(given: Option<&Json>) -> &Json {
+    match given {
+        Some(b @ Json::Bool(_)) => b,
+        _ => &JSON_FALSE,
+    }
 }
 
-/// `false`, for the `dryRun` of a request that does not say.
-pub(crate) static JSON_FALSE: Json = Json::Bool(false);
+/// The `dryRun` of an AdmissionRequest view.
+fn request_dry_run(m: &serde_json::Map<String, Json>) -> bool {
+    matches!(request_dry_run_node(m.get("dryRun")), Json::Bool(true))
+}
 
 /// A field of an AdmissionRequest view, as a JSON node.
 pub(crate) fn request_field<'a>(m: &'a serde_json::Map<String, Json>, k: &str) -> Option<&'a Json> {
     if k == "dryRun" {
-        return Some(match m.get("dryRun") {
-            Some(b @ Json::Bool(_)) => b,
-            _ => &JSON_FALSE,
-        });
+        return Some(request_dry_run_node(m.get("dryRun")));
     }
     m.get_key_value(k)
         .filter(|(k, v)| request_entry_visible(k, v))
@@ -996,7 +1002,8 @@ impl PartialEq for Value<'_> {
     }
 }
 
-fn write_quoted(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
+/// Writes a string as a double-quoted CEL string literal.
+pub fn write_string_literal(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
     f.write_str("\"")?;
     for c in s.chars() {
         match c {
@@ -1007,6 +1014,20 @@ fn write_quoted(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
             '\t' => f.write_str("\\t")?,
             c if c.is_control() => write!(f, "\\u{:04x}", u32::from(c))?,
             c => write!(f, "{c}")?,
+        }
+    }
+    f.write_str("\"")
+}
+
+/// Writes bytes as a CEL bytes literal (`b"..."`, printable ASCII kept, other bytes as `\xNN`).
+pub fn write_bytes_literal(f: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result {
+    f.write_str("b\"")?;
+    for &c in bytes {
+        match c {
+            b'"' => f.write_str("\\\"")?,
+            b'\\' => f.write_str("\\\\")?,
+            0x20..=0x7e => write!(f, "{}", char::from(c))?,
+            _ => write!(f, "\\x{c:02x}")?,
         }
     }
     f.write_str("\"")
@@ -1034,19 +1055,8 @@ impl fmt::Display for Value<'_> {
                     write!(f, "{d:?}")
                 }
             }
-            Value::String(s) => write_quoted(f, s),
-            Value::Bytes(b) => {
-                f.write_str("b\"")?;
-                for &c in b.iter() {
-                    match c {
-                        b'"' => f.write_str("\\\"")?,
-                        b'\\' => f.write_str("\\\\")?,
-                        0x20..=0x7e => write!(f, "{}", char::from(c))?,
-                        _ => write!(f, "\\x{c:02x}")?,
-                    }
-                }
-                f.write_str("\"")
-            }
+            Value::String(s) => write_string_literal(f, s),
+            Value::Bytes(b) => write_bytes_literal(f, b),
             Value::List(l) => {
                 f.write_str("[")?;
                 for (i, v) in l.iter().enumerate() {
