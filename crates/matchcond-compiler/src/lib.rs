@@ -30,6 +30,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
+use matchcond_runtime::activation::Lookups;
 use matchcond_runtime::plan::Node;
 use matchcond_runtime::{evaluate, Activation, Evaluation, Frame};
 use matchcond_syntax::ast::{Expr, ExprKind};
@@ -133,17 +134,41 @@ impl Program {
         activation: &Activation<'a>,
         cost_limit: Option<u64>,
     ) -> Evaluation<'a> {
-        if let Some(fast) = &self.fast {
-            if let Some((b, cost)) =
-                matchcond_runtime::fast::evaluate_fast(fast, self.memos, activation, cost_limit)
-            {
-                return Evaluation {
-                    result: Ok(matchcond_runtime::Value::Bool(b)),
-                    cost,
-                };
-            }
+        self.evaluate_in(activation, &Lookups::new(), cost_limit)
+    }
+
+    /// [`Program::evaluate`], sharing the request lookups of `lookups` with the other
+    /// evaluations of one decision.
+    pub fn evaluate_in<'a>(
+        &'a self,
+        activation: &Activation<'a>,
+        lookups: &Lookups<'a>,
+        cost_limit: Option<u64>,
+    ) -> Evaluation<'a> {
+        if let Some((b, cost)) = self.evaluate_fast(activation, lookups, cost_limit) {
+            return Evaluation {
+                result: Ok(matchcond_runtime::Value::Bool(b)),
+                cost,
+            };
         }
         self.evaluate_general(activation, cost_limit)
+    }
+
+    /// The fast tier alone: the boolean result and cost, or `None` when the program has no
+    /// fast form or the fast tier gave up (then [`Program::evaluate_general`] decides).
+    pub fn evaluate_fast<'a>(
+        &self,
+        activation: &Activation<'a>,
+        lookups: &Lookups<'a>,
+        cost_limit: Option<u64>,
+    ) -> Option<(bool, u64)> {
+        matchcond_runtime::fast::evaluate_fast(
+            self.fast.as_ref()?,
+            self.memos,
+            activation,
+            lookups,
+            cost_limit,
+        )
     }
 
     /// True when the program has a fast-tier form (see [`matchcond_runtime::fast`]); it is

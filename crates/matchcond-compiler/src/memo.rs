@@ -8,14 +8,16 @@
 //! each of its qualifiers had been applied again, as cel-go does.
 
 use matchcond_runtime::plan::{Attr, AttrRoot, MemoPoint, Node, QualKind};
+use matchcond_runtime::Value;
 
 /// Assigns memo slots to the shared prefixes of a program's attributes; returns the number
 /// of slots the evaluation needs.
 pub(crate) fn assign_memos(root: &mut Node) -> usize {
-    // Each attribute's variable and leading plain field names, in visiting order.
-    let mut chains: Vec<(usize, Vec<Box<str>>)> = Vec::new();
-    visit_attrs(root, &mut |a| chains.push(chain(a)));
-    let walkers = chains.iter().filter(|(_, c)| !c.is_empty()).count();
+    // Each attribute's variable and leading plain field names, in visiting order, and
+    // whether the last name extends the attribute (see `Attr::extended_memo`).
+    let mut chains: Vec<(usize, Vec<Box<str>>, bool)> = Vec::new();
+    visit_attrs_with_keys(root, &mut |a, key| chains.push(chain(a, key)));
+    let walkers = chains.iter().filter(|(_, c, _)| !c.is_empty()).count();
     if walkers < 2 {
         return 0;
     }
@@ -23,13 +25,14 @@ pub(crate) fn assign_memos(root: &mut Node) -> usize {
     let users = |slot: usize, prefix: &[Box<str>]| {
         chains
             .iter()
-            .filter(|(s, c)| *s == slot && c.len() >= prefix.len() && c.starts_with(prefix))
+            .filter(|(s, c, _)| *s == slot && c.len() >= prefix.len() && c.starts_with(prefix))
             .count()
     };
     let mut slots: Vec<(usize, &[Box<str>])> = Vec::new();
-    let mut points_of: Vec<Vec<MemoPoint>> = Vec::with_capacity(chains.len());
-    for (slot, c) in &chains {
+    let mut points_of: Vec<(Vec<MemoPoint>, Option<usize>)> = Vec::with_capacity(chains.len());
+    for (slot, c, extended) in &chains {
         let mut points = Vec::new();
+        let mut extended_slot = None;
         for len in 1..=c.len() {
             let prefix = c.get(..len).unwrap_or_default();
             let count = users(*slot, prefix);
@@ -46,34 +49,75 @@ pub(crate) fn assign_memos(root: &mut Node) -> usize {
                     slots.len() - 1
                 }
             };
-            points.push(MemoPoint {
-                quals: len,
-                slot: id,
-            });
+            if *extended && len == c.len() {
+                extended_slot = Some(id);
+            } else {
+                points.push(MemoPoint {
+                    quals: len,
+                    slot: id,
+                });
+            }
         }
-        points_of.push(points);
+        points_of.push((points, extended_slot));
     }
     let count = slots.len();
     let mut it = points_of.into_iter();
-    visit_attrs(root, &mut |a| a.memo = it.next().unwrap_or_default());
+    visit_attrs(root, &mut |a| {
+        (a.memo, a.extended_memo) = it.next().unwrap_or_default();
+    });
     count
 }
 
-/// An attribute's variable slot and leading plain field names (none for other roots).
-fn chain(a: &Attr) -> (usize, Vec<Box<str>>) {
+/// An attribute's variable slot and leading plain field names (none for other roots),
+/// extended by the presence-tested field of `has()` or by `key`, the constant key of a
+/// `'key' in` test of which the attribute is the map, when the attribute is a plain chain.
+fn chain(a: &Attr, key: Option<&str>) -> (usize, Vec<Box<str>>, bool) {
     let AttrRoot::Global(slot) = a.root else {
-        return (usize::MAX, Vec::new());
+        return (usize::MAX, Vec::new(), false);
     };
-    let names = a
+    let plain = a.plain_field_prefix();
+    let mut names: Vec<Box<str>> = a
         .quals
         .iter()
-        .take(a.plain_field_prefix())
+        .take(plain)
         .filter_map(|q| match &q.kind {
             QualKind::Field(f) => Some(f.clone()),
             _ => None,
         })
         .collect();
-    (slot, names)
+    let extension = match (a.test_only, a.quals.last()) {
+        (true, Some(q)) if plain + 1 == a.quals.len() && !q.optional => match &q.kind {
+            QualKind::Field(f) => Some(f.clone()),
+            _ => None,
+        },
+        (false, _) if plain == a.quals.len() => key.map(Box::from),
+        _ => None,
+    };
+    let extended = extension.is_some();
+    names.extend(extension);
+    (slot, names, extended)
+}
+
+/// [`visit_attrs`], also passing the constant string key of a `'key' in` test to the
+/// attribute that is its map operand.
+fn visit_attrs_with_keys(n: &mut Node, f: &mut impl FnMut(&mut Attr, Option<&str>)) {
+    if let Node::Call(c) = n {
+        if c.function.as_ref() == "@in" {
+            if let [Node::Const(Value::String(k)), Node::Attr(a)] = c.args.as_mut_slice() {
+                let key = k.as_str().to_owned();
+                f(a, Some(&key));
+                visit_attr_children(a, &mut |a| f(a, None));
+                return;
+            }
+        }
+    }
+    match n {
+        Node::Attr(a) => {
+            f(a, None);
+            visit_attr_children(a, &mut |a| f(a, None));
+        }
+        _ => for_each_child(n, &mut |c| visit_attrs_with_keys(c, f)),
+    }
 }
 
 /// The variable paths a program reads: for every attribute rooted in a variable, the
@@ -103,44 +147,56 @@ pub(crate) fn read_paths(root: &mut Node) -> Vec<(usize, Vec<Box<str>>)> {
 /// Calls `f` on every attribute of the tree, outermost first.
 fn visit_attrs(n: &mut Node, f: &mut impl FnMut(&mut Attr)) {
     match n {
-        Node::Const(_) | Node::Error(_) => {}
         Node::Attr(a) => {
             f(a);
-            match &mut a.root {
-                AttrRoot::Expr(e) | AttrRoot::Cond(e) => visit_attrs(e, f),
-                AttrRoot::Global(_) | AttrRoot::Local(_) => {}
-            }
-            for q in &mut a.quals {
-                if let QualKind::Dyn(e) = &mut q.kind {
-                    visit_attrs(e, f);
-                }
-            }
+            visit_attr_children(a, f);
         }
-        Node::Call(c) => c.args.iter_mut().for_each(|e| visit_attrs(e, f)),
-        Node::And(l, r) | Node::Or(l, r) | Node::OptOr(l, r) | Node::OptOrValue(l, r) => {
-            visit_attrs(l, f);
-            visit_attrs(r, f);
-        }
-        Node::Cond(c, t, e) => {
-            visit_attrs(c, f);
-            visit_attrs(t, f);
+        _ => for_each_child(n, &mut |c| visit_attrs(c, f)),
+    }
+}
+
+/// Visits the attributes inside an attribute (its root expression and dynamic qualifiers).
+fn visit_attr_children(a: &mut Attr, f: &mut impl FnMut(&mut Attr)) {
+    match &mut a.root {
+        AttrRoot::Expr(e) | AttrRoot::Cond(e) => visit_attrs(e, f),
+        AttrRoot::Global(_) | AttrRoot::Local(_) => {}
+    }
+    for q in &mut a.quals {
+        if let QualKind::Dyn(e) = &mut q.kind {
             visit_attrs(e, f);
         }
-        Node::List(elems, _) => elems.iter_mut().for_each(|e| visit_attrs(e, f)),
+    }
+}
+
+/// Calls `f` on each direct child node of a node that is not an attribute.
+fn for_each_child(n: &mut Node, f: &mut impl FnMut(&mut Node)) {
+    match n {
+        Node::Const(_) | Node::Error(_) | Node::Attr(_) => {}
+        Node::Call(c) => c.args.iter_mut().for_each(f),
+        Node::And(l, r) | Node::Or(l, r) | Node::OptOr(l, r) | Node::OptOrValue(l, r) => {
+            f(l);
+            f(r);
+        }
+        Node::Cond(c, t, e) => {
+            f(c);
+            f(t);
+            f(e);
+        }
+        Node::List(elems, _) => elems.iter_mut().for_each(f),
         Node::Map(entries) => {
             for (k, v, _) in entries {
-                visit_attrs(k, f);
-                visit_attrs(v, f);
+                f(k);
+                f(v);
             }
         }
         Node::Fold(fold) => {
-            visit_attrs(&mut fold.range, f);
-            visit_attrs(&mut fold.init, f);
-            visit_attrs(&mut fold.cond, f);
-            visit_attrs(&mut fold.step, f);
-            visit_attrs(&mut fold.result, f);
+            f(&mut fold.range);
+            f(&mut fold.init);
+            f(&mut fold.cond);
+            f(&mut fold.step);
+            f(&mut fold.result);
         }
-        Node::InConstSet(e, _) => visit_attrs(e, f),
+        Node::InConstSet(e, _) => f(e),
     }
 }
 
@@ -157,13 +213,23 @@ mod tests {
 
     #[test]
     fn shared_prefixes_get_slots() {
-        // object.metadata (3 users) and object.metadata.labels (2 users).
+        // object.metadata.labels (has() finds it, `in` and the index pass through it) and
+        // object.metadata.labels.app (the `in` key, found by the test, and the index).
         assert_eq!(
             memos("has(object.metadata.labels) && 'app' in object.metadata.labels && object.metadata.labels['app'] == 'web'"),
             2
         );
         // Nothing shared.
         assert_eq!(memos("request.namespace != 'kube-system'"), 0);
+        assert_eq!(
+            memos("'app' in object.metadata.labels || has(object.spec)"),
+            0
+        );
+        // The key a `'key' in` test finds is shared with the index.
+        assert_eq!(
+            memos("'app' in object.metadata.labels && object.metadata.labels.app == 'x'"),
+            1
+        );
         // Same users for both prefixes: only the longer one.
         assert_eq!(
             memos("object.spec.replicas > 1 && object.spec.replicas < 5"),

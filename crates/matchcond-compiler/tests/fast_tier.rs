@@ -55,6 +55,11 @@ const EXPRESSIONS: &[&str] = &[
     "object.metadata.labels['app'] == 'web' && has(object.metadata.labels.app) && has(object.metadata.labels)",
     "request.namespace == 'shop' && has(request.namespace) && request.userInfo.username != ''",
     "request.dryRun || request.name == ''",
+    "has(object.metadata.labels.app) && object.metadata.labels.app.startsWith('w')",
+    "'team' in object.metadata.labels && object.metadata.labels.team == null",
+    "!('b' in object.metadata.labels) || object.metadata.labels['b'] == 1",
+    "has(object.spec) && 'replicas' in object.spec && object.spec.replicas == 3",
+    "'app' in object.metadata.labels && has(object.metadata.labels.app)",
 ];
 
 /// Shapes the fast tier does not take.
@@ -150,6 +155,31 @@ fn fast_tier_matches_the_general_evaluator() {
     // checked); they still run unchecked.
     assert!(fast_programs >= EXPRESSIONS.len() - 4, "{fast_programs}");
     assert_eq!(compared, (EXPRESSIONS.len() + fast_programs) * 9 * 4);
+}
+
+#[test]
+fn lookups_shared_by_a_decision_give_each_program_its_own_result() {
+    let env = Environment::latest();
+    let programs: Vec<_> = EXPRESSIONS
+        .iter()
+        .filter_map(|e| env.compile_condition(e).ok())
+        .collect();
+    for req in requests() {
+        let act = Activation::from_request(&req);
+        // One set of lookups for every program, in two orders.
+        for reverse in [false, true] {
+            let lookups = matchcond_runtime::activation::Lookups::new();
+            let mut order: Vec<_> = programs.iter().collect();
+            if reverse {
+                order.reverse();
+            }
+            for p in order {
+                let shared = describe(&p.evaluate_in(&act, &lookups, Some(1_000_000)));
+                let general = describe(&p.evaluate_general(&act, Some(1_000_000)));
+                assert_eq!(shared, general, "{} on {req}", p.expression());
+            }
+        }
+    }
 }
 
 #[test]

@@ -36,6 +36,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use matchcond_compiler::{CompileError, Environment, Program, PER_CALL_COST_LIMIT};
+use matchcond_runtime::activation::Lookups;
 use matchcond_runtime::{Activation, Value};
 
 /// The cost budget shared by all conditions of one webhook for one request
@@ -287,8 +288,13 @@ pub fn aggregate_messages(messages: &[String]) -> String {
     }
 }
 
+/// One condition's outcome in [`MatchConditions::run`].
 enum Step<'a> {
-    Done(Result<Value<'a>, String>, u64),
+    /// A boolean, with the cost.
+    Bool(bool, u64),
+    /// An error or a value that is not a boolean, with the cost.
+    Other(Result<Value<'a>, String>, u64),
+    /// The shared budget ran out (the condition's cost).
     OutOfBudget(u64),
 }
 
@@ -401,21 +407,41 @@ impl MatchConditions {
         mut sink: impl FnMut(usize, Step<'a>),
     ) -> bool {
         let mut remaining = self.budget;
+        let lookups = Lookups::new();
+        let limit = Some(self.per_call_limit);
         for (i, c) in self.conditions.iter().enumerate() {
-            match &c.program {
-                Err(e) => sink(i, Step::Done(Err(format!("compilation error: {e}")), 0)),
-                Ok(p) => {
-                    let ev = p.evaluate(activation, Some(self.per_call_limit));
-                    if ev.cost > remaining {
-                        sink(i, Step::OutOfBudget(ev.cost));
-                        return false;
-                    }
-                    remaining -= ev.cost;
-                    let r = ev.result.map_err(|e| {
-                        format!("expression '{}' resulted in error: {}", c.expression, e)
-                    });
-                    sink(i, Step::Done(r, ev.cost));
+            let p = match &c.program {
+                Ok(p) => p,
+                Err(e) => {
+                    sink(i, Step::Other(Err(format!("compilation error: {e}")), 0));
+                    continue;
                 }
+            };
+            let (result, cost) = match p.evaluate_fast(activation, &lookups, limit) {
+                Some((b, cost)) => (Ok(Value::Bool(b)), cost),
+                None => {
+                    let ev = p.evaluate_general(activation, limit);
+                    (ev.result, ev.cost)
+                }
+            };
+            if cost > remaining {
+                sink(i, Step::OutOfBudget(cost));
+                return false;
+            }
+            remaining -= cost;
+            match result {
+                Ok(Value::Bool(b)) => sink(i, Step::Bool(b, cost)),
+                Ok(other) => sink(i, Step::Other(Ok(other), cost)),
+                Err(e) => sink(
+                    i,
+                    Step::Other(
+                        Err(format!(
+                            "expression '{}' resulted in error: {}",
+                            c.expression, e
+                        )),
+                        cost,
+                    ),
+                ),
             }
         }
         true
@@ -426,15 +452,14 @@ impl MatchConditions {
         let mut first_false: Option<usize> = None;
         let mut errors: Vec<String> = Vec::new();
         let completed = self.run(activation, |i, step| match step {
-            Step::Done(Ok(Value::Bool(false)), _) => {
+            Step::Bool(false, _) => {
                 if first_false.is_none() {
                     first_false = Some(i);
                 }
             }
-            Step::Done(Ok(Value::Bool(true)), _) => {}
-            Step::Done(Ok(other), _) => errors.push(self.not_bool(i, &other)),
-            Step::Done(Err(e), _) => errors.push(e),
-            Step::OutOfBudget(_) => {}
+            Step::Bool(true, _) | Step::OutOfBudget(_) => {}
+            Step::Other(Ok(other), _) => errors.push(self.not_bool(i, &other)),
+            Step::Other(Err(e), _) => errors.push(e),
         });
         self.conclude(completed, first_false, &errors, policy)
     }
@@ -500,18 +525,18 @@ impl MatchConditions {
         let mut total = 0u64;
         let completed = self.run(activation, |i, step| {
             let (outcome, cost) = match step {
-                Step::Done(Ok(Value::Bool(b)), cost) => {
+                Step::Bool(b, cost) => {
                     if !b && first_false.is_none() {
                         first_false = Some(i);
                     }
                     (ConditionOutcome::Value(b), cost)
                 }
-                Step::Done(Ok(other), cost) => {
+                Step::Other(Ok(other), cost) => {
                     let e = self.not_bool(i, &other);
                     errors.push(e.clone());
                     (ConditionOutcome::Error(e), cost)
                 }
-                Step::Done(Err(e), cost) => {
+                Step::Other(Err(e), cost) => {
                     errors.push(e.clone());
                     (ConditionOutcome::Error(e), cost)
                 }

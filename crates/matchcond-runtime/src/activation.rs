@@ -7,6 +7,7 @@
 //! apiserver exposes it (its `dryRun` is always present). `authorizer` and
 //! `authorizer.requestResource` are bound by [`Activation::with_authorizer`].
 
+use std::cell::Cell;
 use std::sync::{Arc, LazyLock};
 
 use serde_json::Value as Json;
@@ -68,9 +69,9 @@ pub struct Activation<'a> {
     /// The AdmissionRequest the variables were bound from (the zero request for
     /// [`Activation::empty`]); the authorizer's principal and preset resource come from it.
     request: &'a Json,
-    /// The request's fields, found in one pass when the request was bound (an unset
-    /// `object`/`oldObject` slot then means "the request's field, null when absent").
-    index: Option<RequestIndex<'a>>,
+    /// The request object the variables were bound from (an unset `object`/`oldObject`
+    /// slot then means "the request's field, null when absent").
+    index: Option<BoundRequest<'a>>,
     /// An authorizer bound for the request's user and resource, whose `authorizer` and
     /// `authorizer.requestResource` values are built when first read.
     lazy_authorizer: Option<LazyAuthorizer>,
@@ -129,45 +130,44 @@ pub fn request_field_index(name: &str) -> Option<usize> {
     })
 }
 
-/// The bound request's fields as `request` shows them, and its objects.
-#[derive(Clone, Debug)]
-struct RequestIndex<'a> {
+/// The AdmissionRequest an activation was bound from.
+#[derive(Clone, Copy, Debug)]
+struct BoundRequest<'a> {
+    map: &'a serde_json::Map<String, Json>,
     /// False once `request` was bound to something else.
     fields_valid: bool,
-    fields: [Option<&'a Json>; REQUEST_FIELDS.len()],
-    object: Option<&'a Json>,
-    old_object: Option<&'a Json>,
 }
 
-impl<'a> RequestIndex<'a> {
-    fn of(m: &'a serde_json::Map<String, Json>) -> Self {
-        let mut index = RequestIndex {
-            fields_valid: true,
-            fields: [None; REQUEST_FIELDS.len()],
-            object: None,
-            old_object: None,
-        };
-        let mut dry_run = None;
-        for (k, v) in m {
-            match k.as_str() {
-                "object" => index.object = Some(v),
-                "oldObject" => index.old_object = Some(v),
-                "dryRun" => dry_run = Some(v),
-                other => {
-                    if let Some(f) =
-                        request_field_index(other).and_then(|i| index.fields.get_mut(i))
-                    {
-                        if crate::value::request_entry_visible(other, v) {
-                            *f = Some(v);
-                        }
-                    }
-                }
+/// Request fields and objects looked up during one decision, shared by the evaluations of
+/// its conditions (each is looked up in the request when first read). Local to one
+/// decision: it is not shared between threads.
+#[derive(Debug, Default)]
+pub struct Lookups<'a> {
+    /// By [`REQUEST_FIELDS`] index, then `object` and `oldObject`; `None` until looked up,
+    /// [`ABSENT`] when looked up and absent.
+    cells: [Cell<Option<&'a Json>>; REQUEST_FIELDS.len() + 2],
+}
+
+/// The marker of a looked-up absent field in [`Lookups`] (compared by address).
+static ABSENT: Json = Json::Null;
+
+impl<'a> Lookups<'a> {
+    /// No lookups yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn cached(&self, i: usize, look: impl FnOnce() -> Option<&'a Json>) -> Option<&'a Json> {
+        let cell = self.cells.get(i)?;
+        match cell.get() {
+            Some(j) if std::ptr::eq(j, &ABSENT) => None,
+            Some(j) => Some(j),
+            None => {
+                let found = look();
+                cell.set(Some(found.unwrap_or(&ABSENT)));
+                found
             }
         }
-        if let Some(f) = index.fields.first_mut() {
-            *f = Some(crate::value::request_dry_run_node(dry_run));
-        }
-        index
     }
 }
 
@@ -194,7 +194,13 @@ impl<'a> Activation<'a> {
     /// are null when absent; `namespaceObject` is null.
     pub fn from_request(request: &'a Json) -> Activation<'a> {
         let (request_value, index) = match request {
-            Json::Object(m) => (Value::Map(Map::Request(m)), Some(RequestIndex::of(m))),
+            Json::Object(m) => (
+                Value::Map(Map::Request(m)),
+                Some(BoundRequest {
+                    map: m,
+                    fields_valid: true,
+                }),
+            ),
             other => (Value::from_json(other), None),
         };
         let objects = if index.is_some() {
@@ -322,10 +328,10 @@ impl<'a> Activation<'a> {
 
     /// `object` or `oldObject` of the bound request, if present.
     fn request_object(&self, slot: usize) -> Option<&'a Json> {
-        let index = self.index.as_ref()?;
+        let map = self.index.as_ref()?.map;
         match slot {
-            SLOT_OBJECT => index.object,
-            SLOT_OLD_OBJECT => index.old_object,
+            SLOT_OBJECT => map.get("object"),
+            SLOT_OLD_OBJECT => map.get("oldObject"),
             _ => None,
         }
     }
@@ -334,8 +340,40 @@ impl<'a> Activation<'a> {
     /// `None` when absent or hidden, or when the activation was not bound from a request
     /// object (`request` then is whatever it was bound to).
     pub fn request_field(&self, index: usize) -> Option<&'a Json> {
-        let i = self.index.as_ref().filter(|i| i.fields_valid)?;
-        i.fields.get(index).copied().flatten()
+        let bound = self.index.as_ref().filter(|i| i.fields_valid)?;
+        crate::value::request_field(bound.map, REQUEST_FIELDS.get(index)?)
+    }
+
+    /// [`Activation::request_field`], remembered in `lookups`.
+    pub fn request_field_in(&self, lookups: &Lookups<'a>, index: usize) -> Option<&'a Json> {
+        self.index.as_ref().filter(|i| i.fields_valid)?;
+        lookups.cached(index, || self.request_field(index))
+    }
+
+    /// [`Activation::json_node`], with the request's objects remembered in `lookups`.
+    pub fn json_node_in(&self, lookups: &Lookups<'a>, slot: usize) -> Option<&'a Json> {
+        static NULL: Json = Json::Null;
+        match (self.globals.get(slot)?, slot) {
+            (None, SLOT_OBJECT | SLOT_OLD_OBJECT) if self.index.is_some() => Some(
+                lookups
+                    .cached(REQUEST_FIELDS.len() + slot, || self.request_object(slot))
+                    .unwrap_or(&NULL),
+            ),
+            _ => self.json_node(slot),
+        }
+    }
+
+    /// [`Activation::json_root`], with the request's objects remembered in `lookups`.
+    pub fn json_root_in(&self, lookups: &Lookups<'a>, slot: usize) -> Option<JsonRoot<'a>> {
+        match (self.globals.get(slot)?, slot) {
+            (None, SLOT_OBJECT | SLOT_OLD_OBJECT) if self.index.is_some() => {
+                match self.json_node_in(lookups, slot)? {
+                    Json::Object(m) => Some(JsonRoot::Object(m)),
+                    _ => None,
+                }
+            }
+            _ => self.json_root(slot),
+        }
     }
 
     /// True when `request` is the view of a bound request object (see

@@ -11,7 +11,7 @@
 use serde_json::Value as Json;
 use smallvec::SmallVec;
 
-use crate::activation::{Activation, JsonRoot};
+use crate::activation::{Activation, JsonRoot, Lookups};
 use crate::cost::{self, CostKind};
 use crate::interp::borrow_const;
 use crate::plan::{Attr, AttrRoot, MemoPoint, Node, QualKind};
@@ -103,6 +103,8 @@ pub struct CallCost {
     kind: CostKind,
     function: Box<str>,
     overload: Option<&'static str>,
+    /// An equality priced `ceil(min(size) * 0.1)` (see [`CallCost::quick_equality`]).
+    min_tenth: bool,
 }
 
 impl CallCost {
@@ -110,11 +112,7 @@ impl CallCost {
     /// `ceil(min(size) * 0.1)` (which the Kubernetes estimator keeps for non-library
     /// values), computed without building values where it is cheap to.
     fn quick_equality(&self, node: &Json, constant: &Value<'_>) -> Option<u64> {
-        let min_tenth = matches!(self.kind, CostKind::MinTenth)
-            || (matches!(self.kind, CostKind::Estimated)
-                && &*self.function == "_==_"
-                && self.overload == Some("equals"));
-        if min_tenth {
+        if self.min_tenth {
             match (node, constant) {
                 (Json::String(x), Value::String(y)) if x.len() <= 10 || y.len() <= 10 => {
                     return Some(u64::from(!x.is_empty() && !y.is_empty()));
@@ -126,6 +124,37 @@ impl CallCost {
             }
         }
         None
+    }
+
+    fn new(kind: CostKind, function: Box<str>, overload: Option<&'static str>) -> Self {
+        let min_tenth = matches!(kind, CostKind::MinTenth)
+            || (matches!(kind, CostKind::Estimated)
+                && &*function == "_==_"
+                && overload == Some("equals"));
+        CallCost {
+            kind,
+            function,
+            overload,
+            min_tenth,
+        }
+    }
+
+    /// An equality of a JSON node with a constant of the same scalar type, with its cost,
+    /// when both are cheap to tell without building values.
+    fn quick_same_type_equality(&self, node: &Json, constant: &Value<'_>) -> Option<(bool, u64)> {
+        if !self.min_tenth {
+            return None;
+        }
+        match (node, constant) {
+            (Json::String(x), Value::String(y)) => {
+                let y = y.as_str();
+                (x.len() <= 10 || y.len() <= 10)
+                    .then(|| (x == y, u64::from(!x.is_empty() && !y.is_empty())))
+            }
+            (Json::Bool(x), Value::Bool(y)) => Some((x == y, 1)),
+            (Json::Null, Value::Null) => Some((true, 1)),
+            _ => None,
+        }
     }
 
     fn of(&self, args: &[Value<'_>], result: bool) -> u64 {
@@ -149,6 +178,8 @@ pub struct Path {
     root: Root,
     fields: Box<[Step]>,
     memo: Vec<MemoPoint>,
+    /// The memo slot of the path extended by a presence-tested field or a `'key' in` key.
+    extended_memo: Option<usize>,
     /// For a path of `request`: the first field's index in the bound request's fields.
     request_field: Option<usize>,
 }
@@ -208,6 +239,7 @@ impl Path {
             root,
             fields: fields.into_boxed_slice(),
             memo: a.memo.clone(),
+            extended_memo: a.extended_memo,
             request_field,
         })
     }
@@ -288,11 +320,7 @@ pub fn lower(n: &Node) -> Option<Fast> {
             _ => None,
         },
         Node::Call(c) => {
-            let cost = CallCost {
-                kind: c.cost,
-                function: c.function.clone(),
-                overload: c.overload,
-            };
+            let cost = CallCost::new(c.cost, c.function.clone(), c.overload);
             if c.non_strict {
                 return match (c.function.as_ref(), c.args.as_slice()) {
                     ("@not_strictly_false", [a]) => {
@@ -372,10 +400,12 @@ pub fn evaluate_fast<'a>(
     fast: &Fast,
     memos: usize,
     activation: &Activation<'a>,
+    lookups: &Lookups<'a>,
     cost_limit: Option<u64>,
 ) -> Option<(bool, u64)> {
     let mut f = FastEval {
         act: activation,
+        lookups,
         memo: SmallVec::new(),
         locals: SmallVec::new(),
         cost: 0,
@@ -392,6 +422,7 @@ pub fn evaluate_fast<'a>(
 
 struct FastEval<'a, 'v> {
     act: &'v Activation<'a>,
+    lookups: &'v Lookups<'a>,
     memo: SmallVec<[Option<&'a Json>; 4]>,
     locals: SmallVec<[Option<Var<'a>>; 4]>,
     cost: u64,
@@ -410,6 +441,12 @@ impl<'a> FastEval<'a, '_> {
             Fast::Or(l, r) => Some(self.eval(l)? || self.eval(r)?),
             Fast::Eq(t) => {
                 let reached = self.node(&t.path)?;
+                if let Reached::Json(node) = reached {
+                    if let Some((eq, c)) = t.cost.quick_same_type_equality(node, &t.constant) {
+                        self.cost += c;
+                        return Some(eq != t.negate);
+                    }
+                }
                 let v = reached.value();
                 let k = borrow_const(&t.constant);
                 let r = values_equal(&v, &k) != t.negate;
@@ -435,15 +472,15 @@ impl<'a> FastEval<'a, '_> {
                 };
                 if prefix.is_empty() {
                     if let (Some(i), true) = (p.request_field, self.act.has_request_index()) {
-                        return Some(self.act.request_field(i).is_some());
+                        return Some(self.act.request_field_in(self.lookups, i).is_some());
                     }
-                    return match self.act.json_root(slot)? {
+                    return match self.act.json_root_in(self.lookups, slot)? {
                         JsonRoot::Request(m) => Some(request_field(m, last).is_some()),
                         JsonRoot::Object(m) => Some(m.contains_key(&**last)),
                     };
                 }
                 match self.walk(p, prefix.len())? {
-                    Reached::Json(Json::Object(m)) => Some(m.contains_key(&**last)),
+                    Reached::Json(Json::Object(m)) => Some(self.find(p, m, last).is_some()),
                     _ => None,
                 }
             }
@@ -452,7 +489,7 @@ impl<'a> FastEval<'a, '_> {
                     return None;
                 };
                 let r = match node {
-                    Json::Object(m) => m.contains_key(&**key),
+                    Json::Object(m) => self.find(p, m, key).is_some(),
                     Json::Array(items) => items
                         .iter()
                         .any(|e| matches!(e, Json::String(s) if s == &**key)),
@@ -575,7 +612,7 @@ impl<'a> FastEval<'a, '_> {
                     Some(Var::Entry(k, _, _)) => Reached::Key(k),
                     _ => return None,
                 },
-                Root::Global(slot) => Reached::Json(self.act.json_node(slot)?),
+                Root::Global(slot) => Reached::Json(self.act.json_node_in(self.lookups, slot)?),
             }
         } else {
             self.walk(p, p.fields.len())?
@@ -598,7 +635,7 @@ impl<'a> FastEval<'a, '_> {
         }
         if let (None, Some(f), true) = (node, p.request_field, self.act.has_request_index()) {
             // The bound request's field, found when it was bound.
-            let j = self.act.request_field(f)?;
+            let j = self.act.request_field_in(self.lookups, f)?;
             i = 1;
             node = Some(j);
             self.remember(p, 1, j);
@@ -608,7 +645,7 @@ impl<'a> FastEval<'a, '_> {
             Some(Json::Object(m)) => m,
             Some(_) => return None,
             None => match p.root {
-                Root::Global(slot) => match self.act.json_root(slot)? {
+                Root::Global(slot) => match self.act.json_root_in(self.lookups, slot)? {
                     JsonRoot::Object(m) => m,
                     JsonRoot::Request(m) => {
                         let Step::Field(f) = p.fields.first()? else {
@@ -653,6 +690,21 @@ impl<'a> FastEval<'a, '_> {
                 _ => return None,
             }
         }
+    }
+
+    /// Looks up the field that extends a path (a presence-tested field or a `'key' in`
+    /// key), remembering it when other paths pass through it.
+    fn find(
+        &mut self,
+        p: &Path,
+        m: &'a serde_json::Map<String, Json>,
+        key: &str,
+    ) -> Option<&'a Json> {
+        let found = m.get(key)?;
+        if let Some(slot) = p.extended_memo.and_then(|s| self.memo.get_mut(s)) {
+            *slot = Some(found);
+        }
+        Some(found)
     }
 
     fn remember(&mut self, p: &Path, quals: usize, j: &'a Json) {

@@ -67,6 +67,11 @@ pub struct Attr {
     /// for the rest of the evaluation, because other attributes of the program pass through
     /// the same prefix (sorted by `quals`).
     pub memo: Vec<MemoPoint>,
+    /// The memo slot of the attribute's path extended by one field, when other attributes
+    /// pass through it: the presence-tested field of `has()`, or the constant key of a
+    /// `'key' in` test of which the attribute is the map. The fast tier fills it when it
+    /// finds that field; the general evaluator does not use it.
+    pub extended_memo: Option<usize>,
 }
 
 /// A remembered attribute prefix: the root with its first `quals` qualifiers.
@@ -86,6 +91,7 @@ impl Attr {
             quals: Vec::new(),
             test_only: false,
             memo: Vec::new(),
+            extended_memo: None,
         }
     }
 
