@@ -13,7 +13,7 @@ use std::sync::{Arc, LazyLock};
 use serde_json::Value as Json;
 
 use crate::authz::{authorizer_values, Authorizer, RequestResource, UserInfo};
-use crate::value::{Map, Value};
+use crate::value::{json_member, Map, Value};
 
 /// The global variable slots of the matchConditions environment, in slot order.
 pub const MATCH_CONDITION_VARIABLES: [&str; 6] = [
@@ -138,36 +138,55 @@ struct BoundRequest<'a> {
     fields_valid: bool,
 }
 
-/// Request fields and objects looked up during one decision, shared by the evaluations of
-/// its conditions (each is looked up in the request when first read). Local to one
-/// decision: it is not shared between threads.
+/// The request fields and objects read during one decision, each looked up in the request
+/// when a condition first reads it and shared by the evaluations of its conditions (a set
+/// reads a few of the request's members: looking those up costs less than a pass over all).
+/// Local to one decision: it is not shared between threads (the activation itself stays
+/// immutable).
 #[derive(Debug, Default)]
 pub struct Lookups<'a> {
-    /// By [`REQUEST_FIELDS`] index, then `object` and `oldObject`; `None` until looked up,
-    /// [`ABSENT`] when looked up and absent.
+    /// By [`REQUEST_FIELDS`] index as the `request` view shows them, then `object` and
+    /// `oldObject`; `None` until looked up, [`ABSENT`] when looked up and absent.
     cells: [Cell<Option<&'a Json>>; REQUEST_FIELDS.len() + 2],
 }
 
-/// The marker of a looked-up absent field in [`Lookups`] (compared by address).
+/// The marker of a looked-up absent member in [`Lookups`] (compared by address).
 static ABSENT: Json = Json::Null;
 
 impl<'a> Lookups<'a> {
-    /// No lookups yet.
+    /// Nothing looked up yet.
     pub fn new() -> Self {
         Self::default()
     }
 
-    fn cached(&self, i: usize, look: impl FnOnce() -> Option<&'a Json>) -> Option<&'a Json> {
+    /// The member of cell `i` (a [`REQUEST_FIELDS`] index, or `REQUEST_FIELDS.len()` plus the
+    /// slot of `object`/`oldObject`), looked up on first use.
+    fn get(&self, map: &'a serde_json::Map<String, Json>, i: usize) -> Option<&'a Json> {
         let cell = self.cells.get(i)?;
         match cell.get() {
             Some(j) if std::ptr::eq(j, &ABSENT) => None,
             Some(j) => Some(j),
             None => {
-                let found = look();
+                let found = lookup(map, i);
                 cell.set(Some(found.unwrap_or(&ABSENT)));
                 found
             }
         }
+    }
+}
+
+/// The member of a request a [`Lookups`] cell holds.
+fn lookup(map: &serde_json::Map<String, Json>, i: usize) -> Option<&Json> {
+    match (REQUEST_FIELDS.get(i), i.checked_sub(REQUEST_FIELDS.len())) {
+        (Some(_), _) if i == 0 => Some(crate::value::request_dry_run_node(json_member(
+            map, "dryRun",
+        ))),
+        (Some(name), _) => {
+            json_member(map, name).filter(|v| crate::value::request_field_visible(i, v))
+        }
+        (None, Some(SLOT_OBJECT)) => json_member(map, "object"),
+        (None, Some(SLOT_OLD_OBJECT)) => json_member(map, "oldObject"),
+        (None, _) => None,
     }
 }
 
@@ -341,24 +360,33 @@ impl<'a> Activation<'a> {
     /// object (`request` then is whatever it was bound to).
     pub fn request_field(&self, index: usize) -> Option<&'a Json> {
         let bound = self.index.as_ref().filter(|i| i.fields_valid)?;
-        crate::value::request_field(bound.map, REQUEST_FIELDS.get(index)?)
+        if index >= REQUEST_FIELDS.len() {
+            return None;
+        }
+        lookup(bound.map, index)
     }
 
     /// [`Activation::request_field`], remembered in `lookups`.
     pub fn request_field_in(&self, lookups: &Lookups<'a>, index: usize) -> Option<&'a Json> {
-        self.index.as_ref().filter(|i| i.fields_valid)?;
-        lookups.cached(index, || self.request_field(index))
+        let bound = self.index.as_ref().filter(|i| i.fields_valid)?;
+        if index >= REQUEST_FIELDS.len() {
+            return None;
+        }
+        lookups.get(bound.map, index)
     }
 
     /// [`Activation::json_node`], with the request's objects remembered in `lookups`.
     pub fn json_node_in(&self, lookups: &Lookups<'a>, slot: usize) -> Option<&'a Json> {
         static NULL: Json = Json::Null;
         match (self.globals.get(slot)?, slot) {
-            (None, SLOT_OBJECT | SLOT_OLD_OBJECT) if self.index.is_some() => Some(
-                lookups
-                    .cached(REQUEST_FIELDS.len() + slot, || self.request_object(slot))
-                    .unwrap_or(&NULL),
-            ),
+            (None, SLOT_OBJECT | SLOT_OLD_OBJECT) => match self.index.as_ref() {
+                Some(bound) => Some(
+                    lookups
+                        .get(bound.map, REQUEST_FIELDS.len() + slot)
+                        .unwrap_or(&NULL),
+                ),
+                None => self.json_node(slot),
+            },
             _ => self.json_node(slot),
         }
     }
@@ -366,12 +394,10 @@ impl<'a> Activation<'a> {
     /// [`Activation::json_root`], with the request's objects remembered in `lookups`.
     pub fn json_root_in(&self, lookups: &Lookups<'a>, slot: usize) -> Option<JsonRoot<'a>> {
         match (self.globals.get(slot)?, slot) {
-            (None, SLOT_OBJECT | SLOT_OLD_OBJECT) if self.index.is_some() => {
-                match self.json_node_in(lookups, slot)? {
-                    Json::Object(m) => Some(JsonRoot::Object(m)),
-                    _ => None,
-                }
-            }
+            (None, SLOT_OBJECT | SLOT_OLD_OBJECT) => match self.json_node_in(lookups, slot)? {
+                Json::Object(m) => Some(JsonRoot::Object(m)),
+                _ => None,
+            },
             _ => self.json_root(slot),
         }
     }

@@ -15,7 +15,7 @@ use crate::activation::{Activation, JsonRoot, Lookups};
 use crate::cost::{self, CostKind};
 use crate::interp::borrow_const;
 use crate::plan::{Attr, AttrRoot, MemoPoint, Node, QualKind};
-use crate::value::{request_field, values_equal, Str, Value};
+use crate::value::{json_member, request_field, values_equal, Str, Value};
 
 /// A program in the fast tier (see the module documentation).
 #[derive(Debug)]
@@ -476,7 +476,7 @@ impl<'a> FastEval<'a, '_> {
                     }
                     return match self.act.json_root_in(self.lookups, slot)? {
                         JsonRoot::Request(m) => Some(request_field(m, last).is_some()),
-                        JsonRoot::Object(m) => Some(m.contains_key(&**last)),
+                        JsonRoot::Object(m) => Some(json_member(m, last).is_some()),
                     };
                 }
                 match self.walk(p, prefix.len())? {
@@ -671,12 +671,12 @@ impl<'a> FastEval<'a, '_> {
         };
         loop {
             let j = match p.fields.get(i)? {
-                Step::Field(f) => map.get(&**f)?,
+                Step::Field(f) => json_member(map, f)?,
                 Step::Local(slot) => match *self.locals.get(*slot)? {
                     // Indexing the map being iterated by its own key: the value is at hand.
                     Some(Var::Entry(_, v, of)) if std::ptr::eq(of, map) => v,
-                    Some(Var::Entry(k, _, _)) => map.get(k)?,
-                    Some(Var::Json(Json::String(k))) => map.get(k.as_str())?,
+                    Some(Var::Entry(k, _, _)) => json_member(map, k)?,
+                    Some(Var::Json(Json::String(k))) => json_member(map, k)?,
                     _ => return None,
                 },
             };
@@ -700,7 +700,7 @@ impl<'a> FastEval<'a, '_> {
         m: &'a serde_json::Map<String, Json>,
         key: &str,
     ) -> Option<&'a Json> {
-        let found = m.get(key)?;
+        let found = json_member(m, key)?;
         if let Some(slot) = p.extended_memo.and_then(|s| self.memo.get_mut(s)) {
             *slot = Some(found);
         }

@@ -405,15 +405,51 @@ pub fn key_equals(a: &Value<'_>, b: &Value<'_>) -> bool {
     }
 }
 
+/// A member of a JSON object, by name.
+///
+/// `serde_json`'s map is a B-tree whose search compares the name with each key it passes
+/// (a byte comparison call per key). For the objects of a request — a dozen or so members —
+/// scanning the entries in order, comparing bytes only for keys of the same length and
+/// stopping at the first key that sorts after the name by its first byte, finds a member
+/// with a fraction of the work; larger objects are searched as a B-tree.
+pub fn json_member<'m>(map: &'m serde_json::Map<String, Json>, name: &str) -> Option<&'m Json> {
+    /// Up to this many members, scan.
+    const SCAN_UP_TO: usize = 16;
+    if map.len() > SCAN_UP_TO {
+        return map.get(name);
+    }
+    let wanted = name.as_bytes();
+    let first = wanted.first().copied();
+    for (k, v) in map {
+        let k = k.as_bytes();
+        if k.len() == wanted.len() && k == wanted {
+            return Some(v);
+        }
+        if k.first().copied() > first {
+            return None;
+        }
+    }
+    None
+}
+
 /// Whether an entry of an AdmissionRequest shows in the `request` view (`dryRun` is
 /// synthesised separately).
 pub(crate) fn request_entry_visible(k: &str, v: &Json) -> bool {
-    match k {
-        "object" | "oldObject" | "dryRun" => false,
-        "name" | "namespace" | "subResource" | "requestSubResource" => {
-            !matches!(v, Json::String(s) if s.is_empty())
-        }
-        "options" => !v.is_null(),
+    match crate::activation::request_field_index(k) {
+        Some(i) => request_field_visible(i, v),
+        None => !matches!(k, "object" | "oldObject"),
+    }
+}
+
+/// Whether a member of an AdmissionRequest, by its [`crate::activation::REQUEST_FIELDS`]
+/// index, shows in the `request` view: `name`, `namespace`, `subResource` and
+/// `requestSubResource` not when empty (`omitempty`), `options` not when null, and the
+/// request's own `dryRun` never (the view's is synthesised).
+pub(crate) fn request_field_visible(index: usize, v: &Json) -> bool {
+    match index {
+        0 => false,
+        2 | 3 | 8 | 10 => !matches!(v, Json::String(s) if s.is_empty()),
+        5 => !v.is_null(),
         _ => true,
     }
 }
@@ -1100,6 +1136,65 @@ impl fmt::Display for Value<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_member_finds_what_the_map_finds() {
+        let keys = [
+            "",
+            "a",
+            "app",
+            "app.kubernetes.io/name",
+            "apps",
+            "b",
+            "dryRun",
+            "kind",
+            "name",
+            "namespace",
+            "object",
+            "oldObject",
+            "Z",
+            "é",
+            "éa",
+            "zz",
+            "~",
+        ];
+        let probes = [
+            "",
+            "a",
+            "ap",
+            "app",
+            "apps",
+            "appt",
+            "b",
+            "c",
+            "name",
+            "namespac",
+            "namespace",
+            "namespaces",
+            "oldObject",
+            "Z",
+            "é",
+            "éa",
+            "ê",
+            "zz",
+            "~",
+            "\u{7f}",
+            "\u{10ffff}",
+        ];
+        // Every prefix of the key list: small maps (scanned) and larger ones.
+        for n in 0..=keys.len() {
+            let mut map = serde_json::Map::new();
+            for (i, k) in keys.iter().take(n).enumerate() {
+                map.insert((*k).to_string(), Json::from(i));
+            }
+            for extra in 0..(if n == keys.len() { 20 } else { 0 }) {
+                map.insert(format!("extra-{extra:02}"), Json::from(100 + extra));
+            }
+            for p in probes.iter().chain(keys.iter()) {
+                assert_eq!(json_member(&map, p), map.get(*p), "{p:?} in {n} keys");
+            }
+        }
+    }
 
     #[test]
     fn large_maps_find_keys_through_the_index_with_numeric_equivalence() {
