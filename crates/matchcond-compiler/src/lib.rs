@@ -429,7 +429,11 @@ impl Environment {
             .map_err(CompileError::Instantiation)?;
         let locals = planner.max_locals;
         let memos = memo::assign_memos(&mut root);
-        let fast = matchcond_runtime::fast::lower(&root);
+        let fast = if memos <= matchcond_runtime::fast::MAX_MEMOS {
+            matchcond_runtime::fast::lower(&root)
+        } else {
+            None
+        };
         let reads = memo::read_paths(&mut root);
         Ok(Program {
             expression: expression.to_string(),

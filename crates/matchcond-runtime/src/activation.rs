@@ -212,30 +212,30 @@ impl<'a> Activation<'a> {
     /// AdmissionReview), viewed in place. `object` and `oldObject` come from the request and
     /// are null when absent; `namespaceObject` is null.
     pub fn from_request(request: &'a Json) -> Activation<'a> {
-        let (request_value, index) = match request {
+        // Bound to a request object, the unset `object`, `oldObject`, `request` and
+        // `namespaceObject` slots mean the request's members, the request view and null.
+        let (globals, index) = match request {
             Json::Object(m) => (
-                Value::Map(Map::Request(m)),
+                Default::default(),
                 Some(BoundRequest {
                     map: m,
                     fields_valid: true,
                 }),
             ),
-            other => (Value::from_json(other), None),
-        };
-        let objects = if index.is_some() {
-            None
-        } else {
-            Some(Value::Null)
+            other => (
+                [
+                    Some(Value::Null),
+                    Some(Value::Null),
+                    Some(Value::from_json(other)),
+                    Some(Value::Null),
+                    None,
+                    None,
+                ],
+                None,
+            ),
         };
         Activation {
-            globals: [
-                objects.clone(),
-                objects,
-                Some(request_value),
-                Some(Value::Null),
-                None,
-                None,
-            ],
+            globals,
             extra: Vec::new(),
             request,
             index,
@@ -415,6 +415,7 @@ impl<'a> Activation<'a> {
             Some(Value::Map(Map::Json(m))) => Some(JsonRoot::Object(m)),
             Some(Value::Map(Map::Request(m))) => Some(JsonRoot::Request(m)),
             Some(_) => None,
+            None if slot == SLOT_REQUEST => Some(JsonRoot::Request(self.index.as_ref()?.map)),
             None => match self.request_object(slot)? {
                 Json::Object(m) => Some(JsonRoot::Object(m)),
                 _ => None,
@@ -435,6 +436,7 @@ impl<'a> Activation<'a> {
                     SLOT_OBJECT | SLOT_OLD_OBJECT => {
                         Some(self.request_object(slot).unwrap_or(&NULL))
                     }
+                    SLOT_NAMESPACE_OBJECT => Some(&NULL),
                     _ => None,
                 }
             }
@@ -453,6 +455,8 @@ impl<'a> Activation<'a> {
                             .map_or(Value::Null, Value::from_json),
                     )
                 }
+                SLOT_REQUEST => Some(Value::Map(Map::Request(self.index.as_ref()?.map))),
+                SLOT_NAMESPACE_OBJECT => self.index.as_ref().map(|_| Value::Null),
                 SLOT_AUTHORIZER | SLOT_REQUEST_RESOURCE => self.authorizer_value(slot),
                 _ => None,
             },

@@ -17,6 +17,10 @@ use crate::interp::borrow_const;
 use crate::plan::{Attr, AttrRoot, MemoPoint, Node, QualKind};
 use crate::value::{json_member, request_field, values_equal, Str, Value};
 
+/// The most memo slots a program in the fast tier may have (more: the general evaluator
+/// runs it).
+pub const MAX_MEMOS: usize = 8;
+
 /// A program in the fast tier (see the module documentation).
 #[derive(Debug)]
 pub enum Fast {
@@ -153,6 +157,14 @@ impl CallCost {
             }
             (Json::Bool(x), Value::Bool(y)) => Some((x == y, 1)),
             (Json::Null, Value::Null) => Some((true, 1)),
+            _ => None,
+        }
+    }
+
+    /// The cost when it does not depend on the arguments.
+    fn fixed(&self) -> Option<u64> {
+        match self.kind {
+            CostKind::Fixed(n) => Some(n),
             _ => None,
         }
     }
@@ -403,16 +415,16 @@ pub fn evaluate_fast<'a>(
     lookups: &Lookups<'a>,
     cost_limit: Option<u64>,
 ) -> Option<(bool, u64)> {
+    if memos > MAX_MEMOS {
+        return None;
+    }
     let mut f = FastEval {
         act: activation,
         lookups,
-        memo: SmallVec::new(),
+        memo: [None; MAX_MEMOS],
         locals: SmallVec::new(),
         cost: 0,
     };
-    if memos > 0 {
-        f.memo.resize(memos, None);
-    }
     let b = f.eval(fast)?;
     if f.cost > cost_limit.unwrap_or(u64::MAX) {
         return None;
@@ -423,7 +435,7 @@ pub fn evaluate_fast<'a>(
 struct FastEval<'a, 'v> {
     act: &'v Activation<'a>,
     lookups: &'v Lookups<'a>,
-    memo: SmallVec<[Option<&'a Json>; 4]>,
+    memo: [Option<&'a Json>; MAX_MEMOS],
     locals: SmallVec<[Option<Var<'a>>; 4]>,
     cost: u64,
 }
@@ -495,10 +507,12 @@ impl<'a> FastEval<'a, '_> {
                         .any(|e| matches!(e, Json::String(s) if s == &**key)),
                     _ => return None,
                 };
-                self.cost += cost.of(
-                    &[Value::String(Str::Borrowed(key)), Value::from_json(node)],
-                    r,
-                );
+                self.cost += cost.fixed().unwrap_or_else(|| {
+                    cost.of(
+                        &[Value::String(Str::Borrowed(key)), Value::from_json(node)],
+                        r,
+                    )
+                });
                 Some(r)
             }
             Fast::InSet(p, set) => {
