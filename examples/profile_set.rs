@@ -1,5 +1,5 @@
 //! Runs one condition set of the shared workload on one request in a loop (for profilers):
-//! `profile_set SET REQUEST [ITERATIONS]`, e.g. `profile_set heavy large-configmap-create 20`.
+//! `profile_set SET REQUEST [ITERATIONS] [floor|raw]`, e.g. `profile_set heavy large-configmap-create 20`.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -36,6 +36,23 @@ fn main() {
     let review: serde_json::Value = serde_json::from_str(&text).unwrap();
     let req = &review["request"];
     let c = MatchConditions::compile(&Environment::latest(), &conditions).unwrap();
+    if args.get(4).map(String::as_str) == Some("floor") {
+        // The hand-written floor of the same set.
+        let w = matchcond_bench::Workload::load(&root).unwrap();
+        let specs: Vec<&matchcond_bench::ConditionSpec> = conditions
+            .iter()
+            .map(|c| w.conditions.iter().find(|s| s.name == c.name).unwrap())
+            .collect();
+        let floor = matchcond_bench::floor::Floor::new(&specs).unwrap();
+        let start = std::time::Instant::now();
+        let mut last = None;
+        for _ in 0..n {
+            last = Some(floor.decide(std::hint::black_box(req)));
+        }
+        let per = start.elapsed() / n.max(1) as u32;
+        println!("{set} on {request} (floor): {last:?}, {per:?} per decision");
+        return;
+    }
     if args.get(4).map(String::as_str) == Some("raw") {
         let bytes = text.as_bytes();
         let start = std::time::Instant::now();

@@ -37,7 +37,7 @@ use std::sync::Arc;
 
 use matchcond_compiler::{CompileError, Environment, Program, PER_CALL_COST_LIMIT};
 use matchcond_runtime::activation::Lookups;
-use matchcond_runtime::{Activation, Value};
+use matchcond_runtime::{Activation, Evaluation, Value};
 
 /// The cost budget shared by all conditions of one webhook for one request
 /// (`RuntimeCELCostBudgetMatchConditions`).
@@ -417,13 +417,16 @@ impl MatchConditions {
                     continue;
                 }
             };
-            let (result, cost) = match p.evaluate_fast(activation, &lookups, limit) {
-                Some((b, cost)) => (Ok(Value::Bool(b)), cost),
-                None => {
-                    let ev = p.evaluate_general(activation, limit);
-                    (ev.result, ev.cost)
+            if let Some((b, cost)) = p.evaluate_fast(activation, &lookups, limit) {
+                if cost > remaining {
+                    sink(i, Step::OutOfBudget(cost));
+                    return false;
                 }
-            };
+                remaining -= cost;
+                sink(i, Step::Bool(b, cost));
+                continue;
+            }
+            let Evaluation { result, cost } = p.evaluate_general(activation, limit);
             if cost > remaining {
                 sink(i, Step::OutOfBudget(cost));
                 return false;

@@ -446,7 +446,9 @@ impl<'a> FastEval<'a, '_> {
             Fast::Const(b) => Some(*b),
             Fast::Not(a, cost) => {
                 let r = !self.eval(a)?;
-                self.cost += cost.of(&[Value::Bool(!r)], r);
+                self.cost += cost
+                    .fixed()
+                    .unwrap_or_else(|| cost.of(&[Value::Bool(!r)], r));
                 Some(r)
             }
             Fast::And(l, r) => Some(self.eval(l)? && self.eval(r)?),
@@ -507,12 +509,15 @@ impl<'a> FastEval<'a, '_> {
                         .any(|e| matches!(e, Json::String(s) if s == &**key)),
                     _ => return None,
                 };
-                self.cost += cost.fixed().unwrap_or_else(|| {
-                    cost.of(
+                self.cost += match (cost.kind, node) {
+                    (CostKind::Fixed(n), _) => n,
+                    // cel-go's default for `in` on a list: the list's size.
+                    (CostKind::InList, Json::Array(items)) => items.len() as u64,
+                    _ => cost.of(
                         &[Value::String(Str::Borrowed(key)), Value::from_json(node)],
                         r,
-                    )
-                });
+                    ),
+                };
                 Some(r)
             }
             Fast::InSet(p, set) => {
@@ -555,7 +560,9 @@ impl<'a> FastEval<'a, '_> {
             }
             Fast::NotStrictlyFalse(a, cost) => {
                 let r = self.eval(a)?;
-                self.cost += cost.of(&[Value::Bool(r)], r);
+                self.cost += cost
+                    .fixed()
+                    .unwrap_or_else(|| cost.of(&[Value::Bool(r)], r));
                 Some(r)
             }
             Fast::Local(slot) => match self.locals.get(*slot) {
