@@ -288,6 +288,21 @@ pub fn aggregate_messages(messages: &[String]) -> String {
     }
 }
 
+/// `expression '<expression>' resulted in error: <error>`, the apiserver's message for a
+/// condition that failed (built without the formatting machinery: the decision of a request
+/// that makes conditions fail, a DELETE's null `object`, builds one per condition).
+fn error_message(expression: &str, e: &matchcond_runtime::EvalError) -> String {
+    const BEFORE: &str = "expression '";
+    const AFTER: &str = "' resulted in error: ";
+    let mut m =
+        String::with_capacity(BEFORE.len() + expression.len() + AFTER.len() + e.message.len());
+    m.push_str(BEFORE);
+    m.push_str(expression);
+    m.push_str(AFTER);
+    m.push_str(&e.message);
+    m
+}
+
 /// One condition's outcome in [`MatchConditions::run`].
 enum Step<'a> {
     /// A boolean, with the cost.
@@ -435,16 +450,7 @@ impl MatchConditions {
             match result {
                 Ok(Value::Bool(b)) => sink(i, Step::Bool(b, cost)),
                 Ok(other) => sink(i, Step::Other(Ok(other), cost)),
-                Err(e) => sink(
-                    i,
-                    Step::Other(
-                        Err(format!(
-                            "expression '{}' resulted in error: {}",
-                            c.expression, e
-                        )),
-                        cost,
-                    ),
-                ),
+                Err(e) => sink(i, Step::Other(Err(error_message(&c.expression, &e)), cost)),
             }
         }
         true

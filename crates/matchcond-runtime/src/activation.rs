@@ -349,8 +349,8 @@ impl<'a> Activation<'a> {
     fn request_object(&self, slot: usize) -> Option<&'a Json> {
         let map = self.index.as_ref()?.map;
         match slot {
-            SLOT_OBJECT => map.get("object"),
-            SLOT_OLD_OBJECT => map.get("oldObject"),
+            SLOT_OBJECT => json_member(map, "object"),
+            SLOT_OLD_OBJECT => json_member(map, "oldObject"),
             _ => None,
         }
     }

@@ -54,6 +54,9 @@ impl EvalError {
 
     /// `no such key: <key>`
     pub fn no_such_key(key: &Value<'_>) -> Self {
+        if let Value::String(s) = key {
+            return Self::no_such_field_key(s.as_str());
+        }
         let k = match key {
             Value::String(s) => s.to_string(),
             Value::Int(i) => i.to_string(),
@@ -67,7 +70,11 @@ impl EvalError {
 
     /// `no such key: <field>` for a field name.
     pub fn no_such_field_key(field: &str) -> Self {
-        EvalError::new(ErrorKind::NoSuchKey, format!("no such key: {field}"))
+        const PREFIX: &str = "no such key: ";
+        let mut m = String::with_capacity(PREFIX.len() + field.len());
+        m.push_str(PREFIX);
+        m.push_str(field);
+        EvalError::new(ErrorKind::NoSuchKey, m)
     }
 
     /// `no such overload` for a function applied to values of the given types.
