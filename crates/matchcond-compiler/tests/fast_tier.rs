@@ -60,6 +60,11 @@ const EXPRESSIONS: &[&str] = &[
     "!('b' in object.metadata.labels) || object.metadata.labels['b'] == 1",
     "has(object.spec) && 'replicas' in object.spec && object.spec.replicas == 3",
     "'app' in object.metadata.labels && has(object.metadata.labels.app)",
+    "request.operation != 'UPDATE' || object.spec != oldObject.spec",
+    "object.metadata == oldObject.metadata",
+    "object.metadata.labels.app == object.metadata.labels['app']",
+    "object.spec.replicas == oldObject.metadata.generation",
+    "object.metadata.labels.exists(k, object.metadata.labels[k] == oldObject.metadata.resourceVersion)",
 ];
 
 /// Shapes the fast tier does not take.

@@ -34,6 +34,8 @@ pub enum Fast {
     Or(Box<Fast>, Box<Fast>),
     /// `path == constant` or `path != constant` (either operand order).
     Eq(Box<EqTest>),
+    /// `path == path` or `path != path` (deep equality of what two paths reach).
+    EqPaths(Box<EqPaths>),
     /// `has(path)`: the last field's presence.
     Has(Path),
     /// `'key' in path`: a key of a map or an element of a list.
@@ -80,6 +82,15 @@ pub struct EqTest {
     pub constant_first: bool,
     /// The call's cost.
     pub cost: CallCost,
+}
+
+/// An equality of two paths.
+#[derive(Debug)]
+pub struct EqPaths {
+    left: Path,
+    right: Path,
+    negate: bool,
+    cost: CallCost,
 }
 
 /// A constant substring with its searcher and size.
@@ -366,6 +377,15 @@ pub fn lower(n: &Node) -> Option<Fast> {
             match (c.function.as_ref(), c.args.as_slice()) {
                 ("!_", [a]) => Some(Fast::Not(Box::new(lower(a)?), cost)),
                 ("_==_" | "_!=_", [l, r]) => {
+                    let negate = c.function.as_ref() == "_!=_";
+                    if let (Some(left), Some(right)) = (attr(l), attr(r)) {
+                        return Some(Fast::EqPaths(Box::new(EqPaths {
+                            left,
+                            right,
+                            negate,
+                            cost,
+                        })));
+                    }
                     let (path, constant, constant_first) = match (attr(l), scalar(r)) {
                         (Some(p), Some(k)) => (p, k, false),
                         _ => (attr(r)?, scalar(l)?, true),
@@ -373,7 +393,7 @@ pub fn lower(n: &Node) -> Option<Fast> {
                     Some(Fast::Eq(Box::new(EqTest {
                         path,
                         constant,
-                        negate: c.function.as_ref() == "_!=_",
+                        negate,
                         constant_first,
                         cost,
                     })))
@@ -424,6 +444,7 @@ pub fn evaluate_fast<'a>(
         memo: [None; MAX_MEMOS],
         locals: SmallVec::new(),
         cost: 0,
+        limit: cost_limit.unwrap_or(u64::MAX),
     };
     let b = f.eval(fast)?;
     if f.cost > cost_limit.unwrap_or(u64::MAX) {
@@ -438,6 +459,9 @@ struct FastEval<'a, 'v> {
     memo: [Option<&'a Json>; MAX_MEMOS],
     locals: SmallVec<[Option<Var<'a>>; 4]>,
     cost: u64,
+    /// The cost limit: past it the fast tier gives up (checked at every comprehension
+    /// step, so a loop ends as soon as the general evaluator would stop it).
+    limit: u64,
 }
 
 impl<'a> FastEval<'a, '_> {
@@ -474,6 +498,13 @@ impl<'a> FastEval<'a, '_> {
                     None => t.cost.of(&[v, k], r),
                 };
                 Some(r)
+            }
+            Fast::EqPaths(t) => {
+                let l = self.node(&t.left)?.value();
+                let r = self.node(&t.right)?.value();
+                let eq = values_equal(&l, &r) != t.negate;
+                self.cost += t.cost.of(&[l, r], eq);
+                Some(eq)
             }
             Fast::Has(p) => {
                 let (last, prefix) = p.fields.split_last()?;
@@ -616,6 +647,9 @@ impl<'a> FastEval<'a, '_> {
 
     /// One iteration; false when the loop condition stopped the loop.
     fn fold_step(&mut self, f: &FastFold) -> Option<bool> {
+        if self.cost > self.limit {
+            return None;
+        }
         if !self.eval(&f.cond)? {
             return Some(false);
         }

@@ -405,13 +405,25 @@ pub fn key_equals(a: &Value<'_>, b: &Value<'_>) -> bool {
     }
 }
 
+/// True when `serde_json`'s maps iterate in key order (its default B-tree map); false when
+/// the `preserve_order` feature is enabled somewhere in the build (insertion order).
+fn json_maps_are_sorted() -> bool {
+    static SORTED: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
+        let mut m = serde_json::Map::new();
+        m.insert("b".into(), Json::Null);
+        m.insert("a".into(), Json::Null);
+        m.keys().next().map(String::as_str) == Some("a")
+    });
+    *SORTED
+}
+
 /// A member of a JSON object, by name.
 ///
 /// `serde_json`'s map is a B-tree whose search compares the name with each key it passes
 /// (a byte comparison call per key). For the objects of a request — a dozen or so members —
-/// scanning the entries in order, comparing bytes only for keys of the same length and
-/// stopping at the first key that sorts after the name by its first byte, finds a member
-/// with a fraction of the work; larger objects are searched as a B-tree.
+/// scanning the entries in order, comparing bytes only for keys of the same length (and, when
+/// the map is sorted, stopping at the first key that sorts after the name by its first byte)
+/// finds a member with a fraction of the work; larger objects are searched as a B-tree.
 pub fn json_member<'m>(map: &'m serde_json::Map<String, Json>, name: &str) -> Option<&'m Json> {
     /// Up to this many members, scan.
     const SCAN_UP_TO: usize = 16;
@@ -419,17 +431,52 @@ pub fn json_member<'m>(map: &'m serde_json::Map<String, Json>, name: &str) -> Op
         return map.get(name);
     }
     let wanted = name.as_bytes();
-    let first = wanted.first().copied();
+    // Past every possible first byte when the order cannot be relied on.
+    let stop_after = if json_maps_are_sorted() {
+        wanted.first().copied()
+    } else {
+        Some(u8::MAX)
+    };
     for (k, v) in map {
         let k = k.as_bytes();
         if k.len() == wanted.len() && k == wanted {
             return Some(v);
         }
-        if k.first().copied() > first {
+        if k.first().copied() > stop_after {
             return None;
         }
     }
     None
+}
+
+/// [`json_equal`] of two JSON objects.
+fn json_equal_objects(
+    x: &serde_json::Map<String, Json>,
+    y: &serde_json::Map<String, Json>,
+) -> bool {
+    x.len() == y.len()
+        && if json_maps_are_sorted() {
+            x.iter()
+                .zip(y.iter())
+                .all(|((ka, va), (kb, vb))| ka == kb && json_equal(va, vb))
+        } else {
+            x.iter()
+                .all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
+        }
+}
+
+/// CEL equality of two JSON nodes: what [`values_equal`] says of their views, computed on
+/// the nodes (objects with the same keys in the same order are compared pairwise, without
+/// lookups).
+pub fn json_equal(a: &Json, b: &Json) -> bool {
+    match (a, b) {
+        (Json::Object(x), Json::Object(y)) => json_equal_objects(x, y),
+        (Json::Array(x), Json::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_equal(p, q))
+        }
+        (Json::String(x), Json::String(y)) => x == y,
+        _ => values_equal(&Value::from_json(a), &Value::from_json(b)),
+    }
 }
 
 /// Whether an entry of an AdmissionRequest shows in the `request` view (`dryRun` is
@@ -1009,6 +1056,10 @@ pub fn values_equal(a: &Value<'_>, b: &Value<'_>) -> bool {
         (Value::Int(_) | Value::Uint(_) | Value::Double(_), _) => {
             matches!(cel_numeric_cmp(a, b), Some(Ordering::Equal))
         }
+        (Value::List(List::Json(x)), Value::List(List::Json(y))) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| json_equal(p, q))
+        }
+        (Value::Map(Map::Json(x)), Value::Map(Map::Json(y))) => json_equal_objects(x, y),
         (Value::List(x), Value::List(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| values_equal(&p, &q))
         }
@@ -1136,6 +1187,61 @@ impl fmt::Display for Value<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_equality_is_the_equality_of_the_views() {
+        let nodes: Vec<Json> = [
+            "null",
+            "true",
+            "false",
+            "0",
+            "1",
+            "1.0",
+            "-1",
+            "18446744073709551615",
+            "1.8446744073709552e19",
+            "\"\"",
+            "\"a\"",
+            "[]",
+            "[1]",
+            "[1.0]",
+            "[1, 2]",
+            "[2, 1]",
+            "{}",
+            "{\"a\": 1}",
+            "{\"a\": 1.0}",
+            "{\"b\": 1}",
+            "{\"a\": 1, \"b\": 2}",
+            "{\"a\": 1, \"c\": 2}",
+            "{\"a\": {\"x\": [1, {\"y\": null}]}}",
+            "{\"a\": {\"x\": [1.0, {\"y\": null}]}}",
+            "{\"a\": {\"x\": [1, {\"y\": false}]}}",
+        ]
+        .iter()
+        .map(|t| serde_json::from_str(t).unwrap())
+        .collect();
+        for a in &nodes {
+            for b in &nodes {
+                // The general comparison of the views, element by element and key by key.
+                let general = match (Value::from_json(a), Value::from_json(b)) {
+                    (Value::Map(x), Value::Map(y)) => {
+                        x.len() == y.len()
+                            && x.iter().all(|(k, v)| y.get(&k).is_some_and(|w| v == w))
+                    }
+                    (Value::List(x), Value::List(y)) => {
+                        x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| p == q)
+                    }
+                    (x, y) => values_equal(&x, &y),
+                };
+                assert_eq!(json_equal(a, b), general, "{a} == {b}");
+                assert_eq!(
+                    values_equal(&Value::from_json(a), &Value::from_json(b)),
+                    general,
+                    "{a} == {b}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn json_member_finds_what_the_map_finds() {
