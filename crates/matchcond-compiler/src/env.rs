@@ -1,10 +1,9 @@
 //! Environments: which variables, types, libraries and language options exist, by
 //! Kubernetes version, as `pkg/cel/environment/base.go` defines them.
 
-use std::collections::HashMap;
 use std::fmt;
 
-use matchcond_syntax::checker::CheckerEnv;
+use matchcond_syntax::checker::{CheckerEnv, NameMap};
 use matchcond_syntax::decls::{library_functions, library_struct_types, library_types, Library};
 use matchcond_syntax::{ParserOptions, Type};
 
@@ -144,14 +143,14 @@ impl Features {
 }
 
 /// The declared object types of the matchConditions environment.
-fn object_types() -> HashMap<String, HashMap<String, Type>> {
+fn object_types() -> NameMap<NameMap<Type>> {
     let s = || Type::String;
-    let fields = |fs: &[(&str, Type)]| -> HashMap<String, Type> {
+    let fields = |fs: &[(&str, Type)]| -> NameMap<Type> {
         fs.iter().map(|(n, t)| (n.to_string(), t.clone())).collect()
     };
     let gvk = Type::named("kubernetes.GroupVersionKind");
     let gvr = Type::named("kubernetes.GroupVersionResource");
-    let mut m = HashMap::new();
+    let mut m = NameMap::default();
     m.insert(
         "kubernetes.GroupVersionKind".to_string(),
         fields(&[("group", s()), ("version", s()), ("kind", s())]),
@@ -316,5 +315,27 @@ pub(crate) fn parser_options(features: &Features) -> ParserOptions {
         enable_two_var_comprehensions: features.two_var_comprehensions,
         enable_lists_macros: features.lists_ext,
         ..ParserOptions::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The planner takes a checked call's overloads by position: an overload id must name
+    /// one overload of its function.
+    #[test]
+    fn overload_ids_are_unique_within_each_function() {
+        for minor in 28..=36 {
+            let features = Features::for_version(KubeVersion::new(1, minor));
+            let env = checker_env(&features, &match_condition_variables());
+            assert!(env.functions.len() > 100);
+            for f in env.functions.values() {
+                for (i, o) in f.overloads.iter().enumerate() {
+                    let first = f.overloads.iter().position(|d| d.id == o.id);
+                    assert_eq!(first, Some(i), "{} has {} twice", f.name, o.id);
+                }
+            }
+        }
     }
 }

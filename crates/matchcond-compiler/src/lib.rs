@@ -26,7 +26,6 @@ mod memo;
 mod planner;
 mod validators;
 
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -34,7 +33,7 @@ use matchcond_runtime::activation::Lookups;
 use matchcond_runtime::plan::Node;
 use matchcond_runtime::{evaluate, Activation, Evaluation, Frame};
 use matchcond_syntax::ast::{Expr, ExprKind};
-use matchcond_syntax::checker::{self, CheckerEnv};
+use matchcond_syntax::checker::{self, CheckerEnv, NameMap};
 use matchcond_syntax::{parse, Issue, Issues, ParserOptions, Source, Type};
 
 pub use cache::{CacheStats, ProgramCache};
@@ -214,6 +213,7 @@ struct EnvInner {
     features: Features,
     parser: ParserOptions,
     checker: CheckerEnv,
+    implementations: planner::Implementations,
     variables: Vec<(String, Type)>,
     cache: ProgramCache,
 }
@@ -257,6 +257,7 @@ impl Environment {
         let variables = match_condition_variables();
         let checker = env::checker_env(&features, &variables);
         let parser = env::parser_options(&features);
+        let implementations = planner::implementations(&checker.functions);
         Environment {
             inner: Arc::new(EnvInner {
                 version,
@@ -264,6 +265,7 @@ impl Environment {
                 features,
                 parser,
                 checker,
+                implementations,
                 variables,
                 cache: ProgramCache::new(cache::DEFAULT_CACHE_SIZE),
             }),
@@ -410,11 +412,12 @@ impl Environment {
                 });
             }
         }
-        let no_types = HashMap::new();
+        let no_types = NameMap::default();
         let mut planner = planner::Planner {
             checked: checked.as_ref(),
             globals: &globals,
             functions: &checker_env.functions,
+            implementations: &self.inner.implementations,
             type_idents: if checked.is_some() {
                 &no_types
             } else {

@@ -6,7 +6,10 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use matchcond_runtime::functions::{self, implementation};
+use matchcond_syntax::checker::{NameHasher, NameMap, OverloadSet};
+use matchcond_syntax::decls::Overload;
+
+use matchcond_runtime::functions::{self, implementation, Function as Implementation};
 use matchcond_runtime::plan::{Attr, AttrRoot, Call, Candidate, Fold, Node, Qual, QualKind};
 use matchcond_runtime::value::{Bin, List, Map, MapData, Str, TypeName, Value};
 use matchcond_runtime::{Activation, EvalError};
@@ -14,6 +17,9 @@ use matchcond_syntax::ast::{Comprehension, Expr, ExprKind, Literal};
 use matchcond_syntax::checker::{qualified_name, Checked, Reference};
 use matchcond_syntax::decls::Function;
 use matchcond_syntax::Type;
+
+/// A call resolved by the checker: the function and the overloads that may apply.
+type Resolved<'c> = (&'c Function, &'c OverloadSet);
 
 /// Functions that convert between types; constant arguments are converted at plan time.
 const TYPE_CONVERSIONS: [&str; 10] = [
@@ -29,11 +35,29 @@ const TYPE_CONVERSIONS: [&str; 10] = [
     "uint",
 ];
 
+/// The implementations of the overloads an environment declares, by overload id (built once
+/// per environment).
+pub(crate) type Implementations = HashMap<&'static str, Implementation, NameHasher>;
+
+/// The implementations of the overloads of `functions`.
+pub(crate) fn implementations(functions: &NameMap<Function>) -> Implementations {
+    let mut out = Implementations::default();
+    for f in functions.values() {
+        for o in &f.overloads {
+            if let Some(imp) = implementation(o.id) {
+                out.insert(o.id, imp);
+            }
+        }
+    }
+    out
+}
+
 pub(crate) struct Planner<'c> {
-    pub checked: Option<&'c Checked>,
+    pub checked: Option<&'c Checked<'c>>,
     pub globals: &'c [String],
-    pub functions: &'c HashMap<String, Function>,
-    pub type_idents: &'c HashMap<String, Type>,
+    pub functions: &'c NameMap<Function>,
+    pub implementations: &'c Implementations,
+    pub type_idents: &'c NameMap<Type>,
     pub scopes: Vec<(String, usize)>,
     pub depth: usize,
     pub max_locals: usize,
@@ -132,8 +156,15 @@ fn map_node(nodes: Vec<(Node, Node, bool)>) -> Result<Node, String> {
 }
 
 impl<'c> Planner<'c> {
-    fn reference(&self, e: &Expr) -> Option<&'c Reference> {
-        self.checked.and_then(|c| c.references.get(&e.id))
+    fn reference(&self, e: &Expr) -> Option<&'c Reference<'c>> {
+        self.checked.and_then(|c| c.reference(e.id))
+    }
+
+    fn implementation(&self, id: &str) -> Option<Implementation> {
+        match self.implementations.get(id) {
+            Some(imp) => Some(*imp),
+            None => implementation(id),
+        }
     }
 
     fn local(&self, name: &str) -> Option<usize> {
@@ -159,7 +190,7 @@ impl<'c> Planner<'c> {
             .map(|slot| Node::Attr(Box::new(Attr::new(AttrRoot::Global(slot)))))
     }
 
-    pub(crate) fn plan(&mut self, e: &Expr) -> Result<Node, String> {
+    pub(crate) fn plan(&mut self, e: &'c Expr) -> Result<Node, String> {
         match &e.kind {
             ExprKind::Literal(l) => Ok(Node::Const(literal_value(l))),
             ExprKind::Ident(name) => self.plan_ident(e, name),
@@ -250,7 +281,7 @@ impl<'c> Planner<'c> {
         None
     }
 
-    fn plan_ident(&mut self, e: &Expr, name: &str) -> Result<Node, String> {
+    fn plan_ident(&mut self, e: &'c Expr, name: &str) -> Result<Node, String> {
         match self.reference(e) {
             Some(Reference::TypeValue(t)) => return Ok(Node::type_const(type_name(t))),
             Some(Reference::Variable(n)) => {
@@ -272,7 +303,7 @@ impl<'c> Planner<'c> {
         )))
     }
 
-    fn plan_fold(&mut self, c: &Comprehension) -> Result<Node, String> {
+    fn plan_fold(&mut self, c: &'c Comprehension) -> Result<Node, String> {
         let range = self.plan(&c.iter_range)?;
         let init = self.plan(&c.accu_init)?;
         let accu_slot = self.depth;
@@ -308,7 +339,7 @@ impl<'c> Planner<'c> {
         })))
     }
 
-    fn plan_index(&mut self, args: &[Expr], optional: bool) -> Result<Node, String> {
+    fn plan_index(&mut self, args: &'c [Expr], optional: bool) -> Result<Node, String> {
         let (Some(operand), Some(index)) = (args.first(), args.get(1)) else {
             return Err("index needs two arguments".into());
         };
@@ -343,17 +374,17 @@ impl<'c> Planner<'c> {
         &self,
         e: &Expr,
         target: Option<&Expr>,
-        function: &str,
-    ) -> (String, Option<Vec<&'static str>>, bool) {
+        function: &'c str,
+    ) -> (&'c str, Option<Resolved<'c>>, bool) {
         match self.reference(e) {
             Some(Reference::Function {
-                name,
+                function,
                 overloads,
                 global,
-            }) => (name.clone(), Some(overloads.clone()), !global),
-            Some(Reference::OptionalSelect) => ("_?._".into(), None, false),
+            }) => (function.name, Some((function, overloads)), !global),
+            Some(Reference::OptionalSelect) => ("_?._", None, false),
             _ => {
-                let mut resolved = (function.trim_start_matches('.').to_string(), None, true);
+                let mut resolved = (function.trim_start_matches('.'), None, true);
                 if let Some(t) = target {
                     if let Some(prefix) = qualified_name(t) {
                         let q = format!("{}.{}", prefix.trim_start_matches('.'), function);
@@ -362,8 +393,10 @@ impl<'c> Planner<'c> {
                             .next()
                             .map(|r| self.local(r).is_some())
                             .unwrap_or(false);
-                        if !root_local && self.functions.contains_key(&q) {
-                            resolved = (q, None, false);
+                        if !root_local {
+                            if let Some((q, _)) = self.functions.get_key_value(&q) {
+                                resolved = (q.as_str(), None, false);
+                            }
                         }
                     }
                 }
@@ -376,21 +409,21 @@ impl<'c> Planner<'c> {
     /// after the arguments are planned is in [`Planner::finish_call`].
     fn plan_call(
         &mut self,
-        e: &Expr,
-        target: Option<&Expr>,
-        function: &str,
-        args: &[Expr],
+        e: &'c Expr,
+        target: Option<&'c Expr>,
+        function: &'c str,
+        args: &'c [Expr],
     ) -> Result<Node, String> {
-        let (name, overload_ids, target_is_arg) = self.resolve_call(e, target, function);
+        let (name, resolved, target_is_arg) = self.resolve_call(e, target, function);
         let target = if target_is_arg { target } else { None };
-        match name.as_str() {
+        match name {
             "_&&_" | "_||_" | "_?_:_" => {
                 let mut planned = Vec::with_capacity(args.len());
                 for a in args {
                     planned.push(self.plan(a)?);
                 }
                 let mut it = planned.into_iter();
-                return match (name.as_str(), it.next(), it.next(), it.next()) {
+                return match (name, it.next(), it.next(), it.next()) {
                     ("_&&_", Some(l), Some(r), None) => Ok(Node::And(Box::new(l), Box::new(r))),
                     ("_||_", Some(l), Some(r), None) => Ok(Node::Or(Box::new(l), Box::new(r))),
                     ("_?_:_", Some(c), Some(t), Some(f)) => {
@@ -418,16 +451,11 @@ impl<'c> Planner<'c> {
             }
             _ => {}
         }
-        let mut arg_exprs: Vec<&Expr> = Vec::with_capacity(args.len() + 1);
-        if let Some(t) = target {
-            arg_exprs.push(t);
-        }
-        arg_exprs.extend(args.iter());
-        let mut planned = Vec::with_capacity(arg_exprs.len());
-        for a in &arg_exprs {
+        let mut planned = Vec::with_capacity(args.len() + usize::from(target.is_some()));
+        for a in target.into_iter().chain(args.iter()) {
             planned.push(self.plan(a)?);
         }
-        self.finish_call(name, overload_ids, target.is_some(), planned)
+        self.finish_call(name, resolved, target.is_some(), planned)
     }
 
     /// Builds a call node from its planned arguments: candidate overloads, the short-circuit
@@ -435,34 +463,34 @@ impl<'c> Planner<'c> {
     #[inline(never)]
     fn finish_call(
         &self,
-        name: String,
-        overload_ids: Option<Vec<&'static str>>,
+        name: &str,
+        resolved: Option<Resolved<'c>>,
         member: bool,
         planned: Vec<Node>,
     ) -> Result<Node, String> {
         // Candidate overloads.
-        let ids: Vec<&'static str> = match &overload_ids {
-            Some(ids) => ids.clone(),
-            None => match self.functions.get(&name) {
-                Some(f) => f
-                    .overloads
-                    .iter()
-                    .filter(|o| o.member == member && o.params.len() == planned.len())
-                    .map(|o| o.id)
-                    .collect(),
-                None => Vec::new(),
-            },
-        };
-        let single = if overload_ids.is_some() && ids.len() == 1 {
-            ids.first().copied()
-        } else {
-            None
+        let mut overloads: Vec<&'c Overload> = Vec::new();
+        match resolved {
+            Some((f, set)) => overloads.extend(set.overloads(f)),
+            None => {
+                if let Some(f) = self.functions.get(name) {
+                    overloads.extend(
+                        f.overloads
+                            .iter()
+                            .filter(|o| o.member == member && o.params.len() == planned.len()),
+                    );
+                }
+            }
+        }
+        let single = match overloads.as_slice() {
+            [o] if resolved.is_some() => Some(o.id),
+            _ => None,
         };
 
         // Optional or / orValue are short-circuiting and free.
         if member && planned.len() == 2 && (name == "or" || name == "orValue") {
-            let is_opt_fn = ids.iter().all(|id| id.starts_with("optional_or"));
-            if is_opt_fn && !ids.is_empty() {
+            let is_opt_fn = overloads.iter().all(|o| o.id.starts_with("optional_or"));
+            if is_opt_fn && !overloads.is_empty() {
                 let mut it = planned.into_iter();
                 return match (it.next(), it.next()) {
                     (Some(l), Some(r)) if name == "or" => Ok(Node::OptOr(Box::new(l), Box::new(r))),
@@ -489,17 +517,22 @@ impl<'c> Planner<'c> {
             }
         }
 
-        let mut candidates = Vec::with_capacity(ids.len());
-        for id in &ids {
-            let Some(func) = implementation(id) else {
+        let mut candidates = Vec::with_capacity(overloads.len());
+        for o in &overloads {
+            let id = o.id;
+            let Some(func) = self.implementation(id) else {
                 return Err(format!("no such overload: {name} ({id})"));
             };
-            let params = self
-                .functions
-                .get(&name)
-                .and_then(|f| f.overloads.iter().find(|o| o.id == *id))
-                .map(|o| o.params.clone())
-                .unwrap_or_default();
+            let params = match resolved {
+                // The overload itself: overload ids are unique within a function.
+                Some(_) => o.params.clone(),
+                None => self
+                    .functions
+                    .get(name)
+                    .and_then(|f| f.overloads.iter().find(|d| d.id == id))
+                    .map(|d| d.params.clone())
+                    .unwrap_or_default(),
+            };
             candidates.push(Candidate { id, params, func });
         }
         if candidates.is_empty() {
@@ -513,7 +546,7 @@ impl<'c> Planner<'c> {
         // (cel-go's regex optimizations: `matches`, and the Kubernetes `find`/`findAll`,
         // whose pattern is the second argument; an invalid constant pattern fails here.)
         let mut regex = None;
-        let regex_fn = matches!(name.as_str(), "matches" | "find" | "findAll");
+        let regex_fn = matches!(name, "matches" | "find" | "findAll");
         if regex_fn && planned.len() >= 2 && (name == "matches" || member) {
             if let Some(Node::Const(Value::String(p))) = planned.get(1) {
                 let re = functions::compile_regex(p).map_err(|e| e.message.to_string())?;
@@ -523,8 +556,8 @@ impl<'c> Planner<'c> {
 
         let non_strict = name == "@not_strictly_false" || name == "__not_strictly_false__";
         let call = Call {
-            cost: matchcond_runtime::cost::classify(&name, single),
-            function: name.as_str().into(),
+            cost: matchcond_runtime::cost::classify(name, single),
+            function: name.into(),
             overload: single,
             candidates,
             args: planned,
@@ -533,7 +566,7 @@ impl<'c> Planner<'c> {
         };
 
         // Conversions of constants happen once, now.
-        if TYPE_CONVERSIONS.contains(&name.as_str())
+        if TYPE_CONVERSIONS.contains(&name)
             && call.args.len() == 1
             && matches!(call.args.first(), Some(Node::Const(_)))
         {

@@ -108,7 +108,7 @@ pub(crate) fn validate_homogeneous(e: &Expr, checked: &Checked, issues: &mut Vec
 }
 
 fn type_of(checked: &Checked, e: &Expr) -> Type {
-    checked.types.get(&e.id).cloned().unwrap_or(Type::Dyn)
+    checked.type_of(e.id).cloned().unwrap_or(Type::Dyn)
 }
 
 fn unwrap_opt(t: Type) -> Type {

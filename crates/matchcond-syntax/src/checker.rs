@@ -6,30 +6,37 @@
 //! from everything; list and map literals must be homogeneous when the environment asks for
 //! it; comprehension variables are scoped.
 
-use std::collections::HashMap;
-use std::sync::Arc;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, LazyLock};
 
 use crate::ast::{Comprehension, Expr, ExprId, ExprKind, Literal};
 use crate::decls::{Function, Overload};
 use crate::source::Issue;
 use crate::types::Type;
 
+/// The hasher of the environment's tables (declared names are not chosen by the input, and
+/// lookups are on every compile's hot path).
+pub type NameHasher = foldhash::fast::RandomState;
+
+/// A table keyed by declared name.
+pub type NameMap<V> = HashMap<String, V, NameHasher>;
+
 /// What the checker checks against: declared variables, object types and functions.
 #[derive(Clone, Debug, Default)]
 pub struct CheckerEnv {
     /// Variables by (possibly dotted) name.
-    pub variables: HashMap<String, Type>,
+    pub variables: NameMap<Type>,
     /// Object types (with fields) by name.
-    pub object_types: HashMap<String, HashMap<String, Type>>,
+    pub object_types: NameMap<NameMap<Type>>,
     /// Type names that can be used as type values (`int`, `net.IP` …), with their type.
-    pub type_idents: HashMap<String, Type>,
+    pub type_idents: NameMap<Type>,
     /// Functions by name, overloads merged across libraries.
-    pub functions: HashMap<String, Function>,
+    pub functions: NameMap<Function>,
     /// Reject list and map literals whose elements have different types.
     pub homogeneous_aggregate_literals: bool,
     /// Object (struct) types that no type provider describes (the authorizer library's
     /// types): selecting a field of one is `unexpected failed resolution of '<type>'`.
-    pub unresolved_struct_types: std::collections::HashSet<String>,
+    pub unresolved_struct_types: HashSet<String, NameHasher>,
 }
 
 impl CheckerEnv {
@@ -73,21 +80,64 @@ impl CheckerEnv {
     }
 }
 
+/// A set of overloads of one function, by position in its overload list.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OverloadSet {
+    /// Positions below 64, one bit each.
+    low: u64,
+    /// Positions from 64 on, ascending.
+    high: Vec<usize>,
+}
+
+impl OverloadSet {
+    /// Adds a position (positions are added in ascending order).
+    pub fn insert(&mut self, position: usize) {
+        if position < 64 {
+            self.low |= 1u64 << position;
+        } else if !self.high.contains(&position) {
+            self.high.push(position);
+        }
+    }
+
+    /// The number of positions.
+    pub fn len(&self) -> usize {
+        self.low.count_ones() as usize + self.high.len()
+    }
+
+    /// True when the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.low == 0 && self.high.is_empty()
+    }
+
+    /// The positions in ascending order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        let low = self.low;
+        (0..64usize)
+            .filter(move |i| low & (1u64 << i) != 0)
+            .chain(self.high.iter().copied())
+    }
+
+    /// The overloads of `function` in the set, in declaration order.
+    pub fn overloads<'f>(&'f self, function: &'f Function) -> impl Iterator<Item = &'f Overload> {
+        self.iter().filter_map(|i| function.overloads.get(i))
+    }
+}
+
 /// How an identifier, a select or a call was resolved.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Reference {
+pub enum Reference<'a> {
     /// A variable (global or comprehension-local) with this full name.
-    Variable(String),
+    Variable(&'a str),
     /// A type identifier, evaluating to the type value of the given type.
     TypeValue(Type),
     /// A function call resolved to these overloads (several when arguments are dynamic).
     /// `global` is true when a member-style call was resolved to a namespaced global function
     /// (`optional.of(x)`), in which case the target is not an argument.
     Function {
-        /// The resolved function name.
-        name: String,
-        /// Overload ids that may apply.
-        overloads: Vec<&'static str>,
+        /// The resolved function (its name is the call's function name).
+        function: &'a Function,
+        /// The overloads that may apply.
+        overloads: OverloadSet,
         /// True when the call's target was part of the function name.
         global: bool,
     },
@@ -98,35 +148,58 @@ pub enum Reference {
 /// The result of checking: the type of every node, the resolution of names, and the type
 /// of the whole expression.
 #[derive(Clone, Debug)]
-pub struct Checked {
-    /// The type of each node.
-    pub types: HashMap<ExprId, Type>,
-    /// Resolutions of identifiers, selects and calls.
-    pub references: HashMap<ExprId, Reference>,
+pub struct Checked<'a> {
+    /// The type of each node, by node id.
+    types: Vec<Option<Type>>,
+    /// Resolutions of identifiers, selects and calls, by node id.
+    references: Vec<Option<Reference<'a>>>,
     /// The type of the whole expression.
     pub result_type: Type,
 }
 
+impl<'a> Checked<'a> {
+    /// The type of a node.
+    pub fn type_of(&self, id: ExprId) -> Option<&Type> {
+        self.types.get(id as usize).and_then(Option::as_ref)
+    }
+
+    /// The resolution of an identifier, a select or a call.
+    pub fn reference(&self, id: ExprId) -> Option<&Reference<'a>> {
+        self.references.get(id as usize).and_then(Option::as_ref)
+    }
+}
+
 /// Checks a parsed expression. Returns the issues found on failure.
-pub fn check(expr: &Expr, env: &CheckerEnv) -> Result<Checked, Vec<Issue>> {
+pub fn check<'a>(expr: &'a Expr, env: &'a CheckerEnv) -> Result<Checked<'a>, Vec<Issue>> {
     let mut c = Checker {
         env,
-        scopes: Vec::new(),
+        locals: Vec::new(),
+        scope_marks: Vec::new(),
         mapping: Vec::new(),
         fresh: 0,
-        types: HashMap::new(),
-        refs: HashMap::new(),
+        types: Vec::new(),
+        refs: Vec::new(),
         issues: Vec::new(),
+        name_buf: String::new(),
+        arg_buf: Vec::new(),
+        param_buf: Vec::new(),
+        seen_buf: Vec::new(),
     };
     c.check(expr);
     if !c.issues.is_empty() {
         return Err(c.issues);
     }
-    let mut types = HashMap::with_capacity(c.types.len());
-    for (id, t) in &c.types {
-        types.insert(*id, c.substitute(t, true));
+    let mut types = std::mem::take(&mut c.types);
+    for t in types.iter_mut().flatten() {
+        if !is_plain(t, 0) {
+            *t = c.substitute(t, true);
+        }
     }
-    let result_type = types.get(&expr.id).cloned().unwrap_or(Type::Dyn);
+    let result_type = types
+        .get(expr.id as usize)
+        .and_then(Option::as_ref)
+        .cloned()
+        .unwrap_or(Type::Dyn);
     Ok(Checked {
         types,
         references: c.refs,
@@ -162,16 +235,43 @@ pub fn format_type(t: &Type) -> String {
     }
 }
 
-struct Checker<'e> {
-    env: &'e CheckerEnv,
-    scopes: Vec<HashMap<String, Type>>,
-    /// Substitutions of type variables (few per expression: a vector is cheapest to copy
-    /// and search).
+/// The names of the first fresh type variables, shared by every check.
+static TYPE_VARS: LazyLock<Vec<Arc<str>>> = LazyLock::new(|| {
+    (0..128)
+        .map(|n| Arc::from(format!("_var{n}").as_str()))
+        .collect()
+});
+
+/// Fresh type variable number `n` (`_var<n>`, as cel-go names them).
+fn type_var(n: u32) -> Type {
+    match TYPE_VARS.get(n as usize) {
+        Some(name) => Type::Param(Arc::clone(name)),
+        None => Type::Param(Arc::from(format!("_var{n}").as_str())),
+    }
+}
+
+struct Checker<'a> {
+    env: &'a CheckerEnv,
+    /// Comprehension variables in scope, innermost last.
+    locals: Vec<(&'a str, Type)>,
+    /// Where each open scope starts in `locals`.
+    scope_marks: Vec<usize>,
+    /// Substitutions of type variables, latest last: a variable bound again is pushed again
+    /// (the latest binding is the one in force), so that undoing the bindings of a failed
+    /// attempt is a truncation.
     mapping: Vec<(Arc<str>, Type)>,
     fresh: u32,
-    types: HashMap<ExprId, Type>,
-    refs: HashMap<ExprId, Reference>,
+    types: Vec<Option<Type>>,
+    refs: Vec<Option<Reference<'a>>>,
     issues: Vec<Issue>,
+    /// Scratch space for qualified names.
+    name_buf: String,
+    /// Scratch space for the argument types of a call.
+    arg_buf: Vec<Type>,
+    /// Scratch space for the instantiated parameter types of an overload.
+    param_buf: Vec<Type>,
+    /// Scratch space for the type parameters of an overload.
+    seen_buf: Vec<&'a Arc<str>>,
 }
 
 fn kind_rank(t: &Type) -> u8 {
@@ -202,18 +302,76 @@ fn is_dyn_or_error(t: &Type) -> bool {
 
 /// The qualified name an ident/select chain spells (`a.b.c`), if it is one.
 pub fn qualified_name(e: &Expr) -> Option<String> {
+    let mut s = String::new();
+    write_qualified_name(e, &mut s).then_some(s)
+}
+
+/// Appends the qualified name an ident/select chain spells (`a.b.c`) to `out`; false (with
+/// `out` partly written) when the expression is not such a chain.
+pub fn write_qualified_name(e: &Expr, out: &mut String) -> bool {
     match &e.kind {
-        ExprKind::Ident(n) => Some(n.clone()),
+        ExprKind::Ident(n) => {
+            out.push_str(n);
+            true
+        }
         ExprKind::Select {
             operand,
             field,
             test_only: false,
-        } => qualified_name(operand).map(|q| format!("{q}.{field}")),
-        _ => None,
+        } => {
+            if !write_qualified_name(operand, out) {
+                return false;
+            }
+            out.push('.');
+            out.push_str(field);
+            true
+        }
+        _ => false,
     }
 }
 
-impl<'e> Checker<'e> {
+/// True when substituting `t` (met at nesting `depth`) would give `t` itself: it holds no
+/// type parameter and is not nested deeper than substitution goes.
+fn is_plain(t: &Type, depth: u32) -> bool {
+    if depth > 256 {
+        return false;
+    }
+    match t {
+        Type::Param(_) => false,
+        Type::List(e) | Type::Optional(e) | Type::Type(e) => is_plain(e, depth + 1),
+        Type::Map(k, v) => is_plain(k, depth + 1) && is_plain(v, depth + 1),
+        Type::Named(_, ps) => ps.iter().all(|p| is_plain(p, depth + 1)),
+        _ => true,
+    }
+}
+
+/// False when a parameter of shape `p` can never be assigned an argument of type `a`,
+/// whatever the type variables inside them are bound to: the outermost level of
+/// [`Checker::internal_is_assignable`], which alone does not depend on the substitutions.
+fn may_assign(p: &Type, a: &Type) -> bool {
+    if matches!(p, Type::Param(_)) || matches!(a, Type::Param(_)) {
+        return true;
+    }
+    if is_dyn_or_error(p) || is_dyn_or_error(a) {
+        return true;
+    }
+    if let Type::Null = p {
+        return legacy_nullable(a);
+    }
+    if let Type::Null = a {
+        return legacy_nullable(p);
+    }
+    match (p, a) {
+        (Type::Type(_), other) => matches!(other, Type::Type(_)),
+        (Type::List(_), Type::List(_))
+        | (Type::Map(..), Type::Map(..))
+        | (Type::Optional(_), Type::Optional(_)) => true,
+        (Type::Named(x, xp), Type::Named(y, yp)) => x == y && xp.len() == yp.len(),
+        (x, y) => kind_rank(x) == kind_rank(y) && exact_eq(x, y),
+    }
+}
+
+impl<'a> Checker<'a> {
     fn error(&mut self, e: &Expr, message: String) {
         self.issues.push(Issue {
             offset: Some(e.offset),
@@ -222,42 +380,81 @@ impl<'e> Checker<'e> {
     }
 
     fn set_type(&mut self, e: &Expr, t: Type) {
-        self.types.insert(e.id, t);
+        let i = e.id as usize;
+        if i >= self.types.len() {
+            let n = (i + 1).max(self.types.len() * 2).max(32);
+            self.types.resize(n, None);
+        }
+        if let Some(slot) = self.types.get_mut(i) {
+            *slot = Some(t);
+        }
+    }
+
+    fn set_ref(&mut self, e: &Expr, r: Reference<'a>) {
+        let i = e.id as usize;
+        if i >= self.refs.len() {
+            let n = (i + 1).max(self.refs.len() * 2).max(32);
+            self.refs.resize_with(n, || None);
+        }
+        if let Some(slot) = self.refs.get_mut(i) {
+            *slot = Some(r);
+        }
+    }
+
+    fn type_ref(&self, e: &Expr) -> Option<&Type> {
+        self.types.get(e.id as usize).and_then(Option::as_ref)
     }
 
     fn get_type(&self, e: &Expr) -> Type {
-        self.types.get(&e.id).cloned().unwrap_or(Type::Error)
+        self.type_ref(e).cloned().unwrap_or(Type::Error)
     }
 
     fn new_type_var(&mut self) -> Type {
         let n = self.fresh;
         self.fresh += 1;
-        Type::Param(Arc::from(format!("_var{n}").as_str()))
+        type_var(n)
     }
 
-    fn lookup_ident(&self, name: &str) -> Option<(String, Type, bool)> {
+    fn is_local(&self, name: &str) -> bool {
+        self.locals.iter().any(|(n, _)| *n == name)
+    }
+
+    fn lookup_ident(&self, name: &str) -> Option<(&'a str, Type, bool)> {
         if let Some(global) = name.strip_prefix('.') {
             return self.lookup_global(global);
         }
-        for scope in self.scopes.iter().rev() {
-            if let Some(t) = scope.get(name) {
-                return Some((name.to_string(), t.clone(), false));
-            }
+        if let Some((n, t)) = self.locals.iter().rev().find(|(n, _)| *n == name) {
+            return Some((n, t.clone(), false));
         }
         self.lookup_global(name)
     }
 
-    fn lookup_global(&self, name: &str) -> Option<(String, Type, bool)> {
-        if let Some(t) = self.env.variables.get(name) {
-            return Some((name.to_string(), t.clone(), false));
+    fn lookup_global(&self, name: &str) -> Option<(&'a str, Type, bool)> {
+        let env = self.env;
+        if let Some((n, t)) = env.variables.get_key_value(name) {
+            return Some((n.as_str(), t.clone(), false));
         }
-        if let Some(t) = self.env.type_idents.get(name) {
-            return Some((name.to_string(), Type::type_of(t.clone()), true));
+        if let Some((n, t)) = env.type_idents.get_key_value(name) {
+            return Some((n.as_str(), Type::type_of(t.clone()), true));
         }
         None
     }
 
-    fn check(&mut self, e: &Expr) {
+    /// Records the resolution of a name to a variable or a type.
+    fn resolve_name(&mut self, e: &Expr, full: &'a str, t: Type, is_type: bool) {
+        if is_type {
+            let inner = match &t {
+                Type::Type(i) => (**i).clone(),
+                other => other.clone(),
+            };
+            self.set_ref(e, Reference::TypeValue(inner));
+        } else {
+            self.set_ref(e, Reference::Variable(full));
+        }
+        self.set_type(e, t);
+    }
+
+    fn check(&mut self, e: &'a Expr) {
         match &e.kind {
             ExprKind::Literal(l) => {
                 let t = match l {
@@ -286,39 +483,7 @@ impl<'e> Checker<'e> {
                 elements,
                 optional_indices,
             } => self.check_list(e, elements, optional_indices),
-            ExprKind::Map { entries } => {
-                let mut key_t: Option<Type> = None;
-                let mut val_t: Option<Type> = None;
-                for entry in entries {
-                    self.check(&entry.key);
-                    let kt = self.get_type(&entry.key);
-                    key_t = Some(self.join_types(&entry.key, key_t, kt));
-                    self.check(&entry.value);
-                    let mut vt = self.get_type(&entry.value);
-                    if entry.optional {
-                        let (inner, is_opt) = self.unwrap_optional(&vt);
-                        if !is_opt && !is_dyn_or_error(&inner) {
-                            let msg = format!(
-                                "expected type '{}' but found '{}'",
-                                format_type(&Type::optional(inner.clone())),
-                                format_type(&inner)
-                            );
-                            self.error(&entry.value, msg);
-                        }
-                        vt = inner;
-                    }
-                    val_t = Some(self.join_types(&entry.value, val_t, vt));
-                }
-                let k = match key_t {
-                    Some(t) => t,
-                    None => self.new_type_var(),
-                };
-                let v = match val_t {
-                    Some(t) => t,
-                    None => self.new_type_var(),
-                };
-                self.set_type(e, Type::map(k, v));
-            }
+            ExprKind::Map { entries } => self.check_map(e, entries),
             ExprKind::Struct { type_name, fields } => {
                 for f in fields {
                     self.check(&f.value);
@@ -332,20 +497,43 @@ impl<'e> Checker<'e> {
         }
     }
 
+    fn check_map(&mut self, e: &'a Expr, entries: &'a [crate::ast::MapEntry]) {
+        let mut key_t: Option<Type> = None;
+        let mut val_t: Option<Type> = None;
+        for entry in entries {
+            self.check(&entry.key);
+            let kt = self.get_type(&entry.key);
+            key_t = Some(self.join_types(&entry.key, key_t, kt));
+            self.check(&entry.value);
+            let mut vt = self.get_type(&entry.value);
+            if entry.optional {
+                let (inner, is_opt) = unwrap_optional(vt);
+                if !is_opt && !is_dyn_or_error(&inner) {
+                    let msg = format!(
+                        "expected type '{}' but found '{}'",
+                        format_type(&Type::optional(inner.clone())),
+                        format_type(&inner)
+                    );
+                    self.error(&entry.value, msg);
+                }
+                vt = inner;
+            }
+            val_t = Some(self.join_types(&entry.value, val_t, vt));
+        }
+        let k = match key_t {
+            Some(t) => t,
+            None => self.new_type_var(),
+        };
+        let v = match val_t {
+            Some(t) => t,
+            None => self.new_type_var(),
+        };
+        self.set_type(e, Type::map(k, v));
+    }
+
     fn check_ident(&mut self, e: &Expr, name: &str) {
         match self.lookup_ident(name) {
-            Some((full, t, is_type)) => {
-                if is_type {
-                    let inner = match &t {
-                        Type::Type(i) => (**i).clone(),
-                        other => other.clone(),
-                    };
-                    self.refs.insert(e.id, Reference::TypeValue(inner));
-                } else {
-                    self.refs.insert(e.id, Reference::Variable(full));
-                }
-                self.set_type(e, t);
-            }
+            Some((full, t, is_type)) => self.resolve_name(e, full, t, is_type),
             None => {
                 let msg = format!(
                     "undeclared reference to '{}' (in container '')",
@@ -357,28 +545,30 @@ impl<'e> Checker<'e> {
         }
     }
 
-    fn check_select(&mut self, e: &Expr, operand: &Expr, field: &str, test_only: bool) {
+    /// Resolves the qualified name `e` spells, if it is one and is declared.
+    fn lookup_qualified(&mut self, e: &Expr) -> Option<(&'a str, Type, bool)> {
+        let mut name = std::mem::take(&mut self.name_buf);
+        name.clear();
+        let found = if write_qualified_name(e, &mut name) {
+            self.lookup_ident(&name)
+        } else {
+            None
+        };
+        self.name_buf = name;
+        found
+    }
+
+    fn check_select(&mut self, e: &'a Expr, operand: &'a Expr, field: &str, test_only: bool) {
         if !test_only {
-            if let Some(q) = qualified_name(e) {
-                if let Some((full, t, is_type)) = self.lookup_ident(&q) {
-                    // Resolve only names that are not a local variable's field.
-                    let root_is_local = match root_ident(operand) {
-                        Some(r) => self.scopes.iter().any(|s| s.contains_key(r)),
-                        None => false,
-                    };
-                    if !root_is_local {
-                        if is_type {
-                            let inner = match &t {
-                                Type::Type(i) => (**i).clone(),
-                                other => other.clone(),
-                            };
-                            self.refs.insert(e.id, Reference::TypeValue(inner));
-                        } else {
-                            self.refs.insert(e.id, Reference::Variable(full));
-                        }
-                        self.set_type(e, t);
-                        return;
-                    }
+            if let Some((full, t, is_type)) = self.lookup_qualified(e) {
+                // Resolve only names that are not a local variable's field.
+                let root_is_local = match root_ident(operand) {
+                    Some(r) => self.is_local(r),
+                    None => false,
+                };
+                if !root_is_local {
+                    self.resolve_name(e, full, t, is_type);
+                    return;
                 }
             }
         }
@@ -389,55 +579,44 @@ impl<'e> Checker<'e> {
         self.set_type(e, t);
     }
 
-    fn unwrap_optional(&self, t: &Type) -> (Type, bool) {
-        match t {
-            Type::Optional(inner) => ((**inner).clone(), true),
-            other => (other.clone(), false),
-        }
-    }
-
     fn check_select_field(
         &mut self,
         e: &Expr,
-        operand: &Expr,
+        operand: &'a Expr,
         field: &str,
         optional: bool,
     ) -> Type {
         self.check(operand);
-        let op_t = self.get_type(operand);
-        let op_t = self.substitute(&op_t, false);
-        let (target, is_opt) = self.unwrap_optional(&op_t);
+        let op_t = match self.type_ref(operand) {
+            Some(t) => self.substitute(t, false),
+            None => Type::Error,
+        };
+        let (target, is_opt) = unwrap_optional(op_t);
         let result = match &target {
             Type::Map(_, v) => (**v).clone(),
-            Type::Named(name, _) if self.env.object_types.contains_key(name.as_ref()) => match self
-                .env
-                .object_types
-                .get(name.as_ref())
-                .and_then(|fs| fs.get(field))
-            {
-                Some(ft) => ft.clone(),
-                None => {
-                    self.error(e, format!("undefined field '{field}'"));
-                    Type::Error
-                }
-            },
             Type::Param(_) => {
                 let _ = self.is_assignable(&Type::Dyn, &target);
                 Type::Dyn
             }
             t if is_dyn_or_error(t) => Type::Dyn,
-            Type::Named(name, _) if self.env.unresolved_struct_types.contains(name.as_ref()) => {
-                self.error(e, format!("unexpected failed resolution of '{name}'"));
-                Type::Error
+            Type::Named(name, _) => {
+                let env = self.env;
+                if let Some(fields) = env.object_types.get(name.as_ref()) {
+                    match fields.get(field) {
+                        Some(ft) => ft.clone(),
+                        None => {
+                            self.error(e, format!("undefined field '{field}'"));
+                            Type::Error
+                        }
+                    }
+                } else if env.unresolved_struct_types.contains(name.as_ref()) {
+                    self.error(e, format!("unexpected failed resolution of '{name}'"));
+                    Type::Error
+                } else {
+                    self.no_field_selection(e, &target)
+                }
             }
-            other => {
-                let msg = format!(
-                    "type '{}' does not support field selection",
-                    format_type(other)
-                );
-                self.error(e, msg);
-                Type::Dyn
-            }
+            other => self.no_field_selection(e, other),
         };
         if is_opt || optional {
             Type::optional(result)
@@ -446,13 +625,19 @@ impl<'e> Checker<'e> {
         }
     }
 
-    fn check_list(&mut self, e: &Expr, elements: &[Expr], optional_indices: &[u32]) {
+    fn no_field_selection(&mut self, e: &Expr, t: &Type) -> Type {
+        let msg = format!("type '{}' does not support field selection", format_type(t));
+        self.error(e, msg);
+        Type::Dyn
+    }
+
+    fn check_list(&mut self, e: &'a Expr, elements: &'a [Expr], optional_indices: &[u32]) {
         let mut elem_t: Option<Type> = None;
         for (i, el) in elements.iter().enumerate() {
             self.check(el);
             let mut t = self.get_type(el);
             if optional_indices.iter().any(|&o| o as usize == i) {
-                let (inner, is_opt) = self.unwrap_optional(&t);
+                let (inner, is_opt) = unwrap_optional(t);
                 if !is_opt && !is_dyn_or_error(&inner) {
                     let msg = format!(
                         "expected type '{}' but found '{}'",
@@ -495,12 +680,24 @@ impl<'e> Checker<'e> {
         Type::Error
     }
 
-    fn check_comprehension(&mut self, e: &Expr, c: &Comprehension) {
+    fn push_scope(&mut self) {
+        self.scope_marks.push(self.locals.len());
+    }
+
+    fn pop_scope(&mut self) {
+        if let Some(mark) = self.scope_marks.pop() {
+            self.locals.truncate(mark);
+        }
+    }
+
+    fn check_comprehension(&mut self, e: &Expr, c: &'a Comprehension) {
         self.check(&c.iter_range);
         self.check(&c.accu_init);
         let accu_t = self.get_type(&c.accu_init);
-        let range_t = self.get_type(&c.iter_range);
-        let range_t = self.substitute(&range_t, false);
+        let range_t = match self.type_ref(&c.iter_range) {
+            Some(t) => self.substitute(t, false),
+            None => Type::Error,
+        };
         let (var1, var2) = match &range_t {
             Type::List(el) => {
                 if c.iter_var2.is_some() {
@@ -524,24 +721,24 @@ impl<'e> Checker<'e> {
                 (Type::Dyn, Type::Dyn)
             }
         };
-        let mut accu_scope = HashMap::new();
-        accu_scope.insert(c.accu_var.clone(), accu_t.clone());
-        self.scopes.push(accu_scope);
-        let mut iter_scope = HashMap::new();
-        iter_scope.insert(c.iter_var.clone(), var1);
+        self.push_scope();
+        self.locals.push((c.accu_var.as_str(), accu_t.clone()));
+        self.push_scope();
+        self.locals.push((c.iter_var.as_str(), var1));
         if let Some(v2) = &c.iter_var2 {
-            iter_scope.insert(v2.clone(), var2);
+            self.locals.push((v2.as_str(), var2));
         }
-        self.scopes.push(iter_scope);
         self.check(&c.loop_condition);
         self.assert_type(&c.loop_condition, &Type::Bool);
         self.check(&c.loop_step);
         self.assert_type(&c.loop_step, &accu_t);
-        self.scopes.pop();
+        self.pop_scope();
         self.check(&c.result);
-        self.scopes.pop();
-        let rt = self.get_type(&c.result);
-        let rt = self.substitute(&rt, false);
+        self.pop_scope();
+        let rt = match self.type_ref(&c.result) {
+            Some(t) => self.substitute(t, false),
+            None => Type::Error,
+        };
         self.set_type(e, rt);
     }
 
@@ -561,7 +758,13 @@ impl<'e> Checker<'e> {
         }
     }
 
-    fn check_call(&mut self, e: &Expr, target: Option<&Expr>, function: &str, args: &[Expr]) {
+    fn check_call(
+        &mut self,
+        e: &'a Expr,
+        target: Option<&'a Expr>,
+        function: &'a str,
+        args: &'a [Expr],
+    ) {
         if function == "_?._" {
             self.check_opt_select(e, args);
             return;
@@ -569,10 +772,11 @@ impl<'e> Checker<'e> {
         for a in args {
             self.check(a);
         }
+        let env = self.env;
         let Some(target) = target else {
             let name = function.trim_start_matches('.');
-            match self.env.functions.get(name) {
-                Some(f) => self.resolve_overload(e, f, None, args, name.to_string(), false),
+            match env.functions.get(name) {
+                Some(f) => self.resolve_overload(e, f, None, args, false),
                 None => {
                     self.error(
                         e,
@@ -583,21 +787,13 @@ impl<'e> Checker<'e> {
             }
             return;
         };
-        if let Some(prefix) = qualified_name(target) {
-            let qualified = format!("{}.{}", prefix.trim_start_matches('.'), function);
-            let local_root = root_ident(target)
-                .map(|r| self.scopes.iter().any(|s| s.contains_key(r)))
-                .unwrap_or(false);
-            if !local_root {
-                if let Some(f) = self.env.functions.get(&qualified) {
-                    self.resolve_overload(e, f, None, args, qualified, true);
-                    return;
-                }
-            }
+        if let Some(f) = self.qualified_function(target, function) {
+            self.resolve_overload(e, f, None, args, true);
+            return;
         }
         self.check(target);
-        match self.env.functions.get(function) {
-            Some(f) => self.resolve_overload(e, f, Some(target), args, function.to_string(), false),
+        match env.functions.get(function) {
+            Some(f) => self.resolve_overload(e, f, Some(target), args, false),
             None => {
                 self.error(
                     e,
@@ -608,7 +804,29 @@ impl<'e> Checker<'e> {
         }
     }
 
-    fn check_opt_select(&mut self, e: &Expr, args: &[Expr]) {
+    /// The namespaced global function a member-style call `a.b.f(…)` names (`a.b.f`), if
+    /// the target is a qualified name whose root is not a local variable.
+    fn qualified_function(&mut self, target: &Expr, function: &str) -> Option<&'a Function> {
+        let env = self.env;
+        let mut name = std::mem::take(&mut self.name_buf);
+        name.clear();
+        let mut found = None;
+        if write_qualified_name(target, &mut name) {
+            let start = name.len() - name.trim_start_matches('.').len();
+            name.push('.');
+            name.push_str(function);
+            let local_root = root_ident(target)
+                .map(|r| self.is_local(r))
+                .unwrap_or(false);
+            if !local_root {
+                found = name.get(start..).and_then(|q| env.functions.get(q));
+            }
+        }
+        self.name_buf = name;
+        found
+    }
+
+    fn check_opt_select(&mut self, e: &'a Expr, args: &'a [Expr]) {
         let (Some(operand), Some(field)) = (args.first(), args.get(1)) else {
             self.error(e, "unsupported optional field selection".into());
             self.set_type(e, Type::Error);
@@ -622,79 +840,91 @@ impl<'e> Checker<'e> {
         let t = self.check_select_field(e, operand, name, true);
         let t = self.substitute(&t, false);
         self.set_type(e, t);
-        self.refs.insert(e.id, Reference::OptionalSelect);
+        self.set_ref(e, Reference::OptionalSelect);
     }
 
     fn resolve_overload(
         &mut self,
         e: &Expr,
-        f: &Function,
+        f: &'a Function,
         target: Option<&Expr>,
         args: &[Expr],
-        name: String,
         global: bool,
     ) {
-        let mut arg_types: Vec<Type> = Vec::with_capacity(args.len() + 1);
+        let mut arg_types = std::mem::take(&mut self.arg_buf);
+        arg_types.clear();
         if let Some(t) = target {
             arg_types.push(self.get_type(t));
         }
         for a in args {
             arg_types.push(self.get_type(a));
         }
-        if (name == "_&&_" || name == "_||_") && target.is_none() {
-            // cel-go checks each operand of a logical operator against bool on its own and
-            // reports a mismatch at the operand.
-            let mut ok = true;
-            for (a, t) in args.iter().zip(arg_types.iter()) {
-                if !self.is_assignable(t, &Type::Bool) {
-                    let shown = self.substitute(t, true);
-                    self.error(
-                        a,
-                        format!("expected type 'bool' but found '{}'", format_type(&shown)),
-                    );
-                    ok = false;
-                }
-            }
-            if ok {
-                let id = f.overloads.first().map(|o| o.id).unwrap_or("logical_and");
-                self.set_type(e, Type::Bool);
-                self.refs.insert(
-                    e.id,
-                    Reference::Function {
-                        name,
-                        overloads: vec![id],
-                        global,
-                    },
-                );
-            } else {
-                self.set_type(e, Type::Error);
-            }
-            return;
+        if (f.name == "_&&_" || f.name == "_||_") && target.is_none() {
+            self.resolve_logical(e, f, args, &arg_types, global);
+        } else {
+            self.resolve_with(e, f, target.is_some(), &arg_types, global);
         }
+        self.arg_buf = arg_types;
+    }
+
+    /// cel-go checks each operand of a logical operator against bool on its own and reports
+    /// a mismatch at the operand.
+    fn resolve_logical(
+        &mut self,
+        e: &Expr,
+        f: &'a Function,
+        args: &[Expr],
+        arg_types: &[Type],
+        global: bool,
+    ) {
+        let mut ok = true;
+        for (a, t) in args.iter().zip(arg_types.iter()) {
+            if !self.is_assignable(t, &Type::Bool) {
+                let shown = self.substitute(t, true);
+                self.error(
+                    a,
+                    format!("expected type 'bool' but found '{}'", format_type(&shown)),
+                );
+                ok = false;
+            }
+        }
+        if ok {
+            let mut overloads = OverloadSet::default();
+            if !f.overloads.is_empty() {
+                overloads.insert(0);
+            }
+            self.set_type(e, Type::Bool);
+            self.set_ref(
+                e,
+                Reference::Function {
+                    function: f,
+                    overloads,
+                    global,
+                },
+            );
+        } else {
+            self.set_type(e, Type::Error);
+        }
+    }
+
+    fn resolve_with(
+        &mut self,
+        e: &Expr,
+        f: &'a Function,
+        member: bool,
+        arg_types: &[Type],
+        global: bool,
+    ) {
         let mut result: Option<Type> = None;
-        let mut ids: Vec<&'static str> = Vec::new();
-        for o in &f.overloads {
-            if (target.is_none() && o.member) || (target.is_some() && !o.member) {
+        let mut ids = OverloadSet::default();
+        for (i, o) in f.overloads.iter().enumerate() {
+            if o.member != member || o.params.len() != arg_types.len() {
                 continue;
             }
-            if o.params.len() != arg_types.len() {
+            let Some(r) = self.try_overload(o, arg_types) else {
                 continue;
-            }
-            let (params, res) = self.instantiate(o);
-            let snapshot = self.mapping.clone();
-            let mut ok = true;
-            for (p, a) in params.iter().zip(arg_types.iter()) {
-                if !self.is_assignable(p, a) {
-                    ok = false;
-                    break;
-                }
-            }
-            if !ok {
-                self.mapping = snapshot;
-                continue;
-            }
-            ids.push(o.id);
-            let r = self.substitute(&res, false);
+            };
+            ids.insert(i);
             result = Some(match result {
                 None => r,
                 Some(prev) => {
@@ -709,10 +939,10 @@ impl<'e> Checker<'e> {
         match result {
             Some(t) => {
                 self.set_type(e, t);
-                self.refs.insert(
-                    e.id,
+                self.set_ref(
+                    e,
                     Reference::Function {
-                        name,
+                        function: f,
                         overloads: ids,
                         global,
                     },
@@ -723,7 +953,7 @@ impl<'e> Checker<'e> {
                     .iter()
                     .map(|t| format_type(&self.substitute(t, true)))
                     .collect();
-                let sig = if target.is_some() {
+                let sig = if member {
                     let mut it = shown.into_iter();
                     let recv = it.next().unwrap_or_default();
                     format!("{}.({})", recv, it.collect::<Vec<_>>().join(", "))
@@ -734,7 +964,7 @@ impl<'e> Checker<'e> {
                     e,
                     format!(
                         "found no matching overload for '{}' applied to '{}'",
-                        name, sig
+                        f.name, sig
                     ),
                 );
                 self.set_type(e, Type::Error);
@@ -742,24 +972,63 @@ impl<'e> Checker<'e> {
         }
     }
 
-    /// Instantiates an overload's type parameters with fresh type variables.
-    fn instantiate(&mut self, o: &Overload) -> (Vec<Type>, Type) {
-        let mut params_seen: Vec<Arc<str>> = Vec::new();
+    /// Tries one overload against the argument types: its type parameters are instantiated
+    /// with fresh type variables, and the arguments must be assignable to the parameters.
+    /// Gives the result type (substituted) when they are; otherwise the substitutions are
+    /// left as they were.
+    fn try_overload(&mut self, o: &'a Overload, arg_types: &[Type]) -> Option<Type> {
+        let mut seen = std::mem::take(&mut self.seen_buf);
+        seen.clear();
         for p in &o.params {
-            collect_params(p, &mut params_seen);
+            collect_params(p, &mut seen);
         }
-        collect_params(&o.result, &mut params_seen);
-        if params_seen.is_empty() {
-            return (o.params.clone(), o.result.clone());
+        collect_params(&o.result, &mut seen);
+        let result = if seen.is_empty() {
+            self.assign_all(&o.params, arg_types)
+                .then(|| self.substitute(&o.result, false))
+        } else if !o
+            .params
+            .iter()
+            .zip(arg_types.iter())
+            .all(|(p, a)| may_assign(p, a))
+        {
+            // Not assignable whatever the variables are: instantiating would only have
+            // used up the fresh variables' numbers.
+            self.fresh += u32::try_from(seen.len()).unwrap_or(u32::MAX);
+            None
+        } else {
+            let mut subst: Vec<(&Arc<str>, Type)> = Vec::with_capacity(seen.len());
+            for p in seen.iter().copied() {
+                let v = self.new_type_var();
+                subst.push((p, v));
+            }
+            let mut params = std::mem::take(&mut self.param_buf);
+            params.clear();
+            params.extend(o.params.iter().map(|t| replace_params(t, &subst)));
+            let r = if self.assign_all(&params, arg_types) {
+                let res = replace_params(&o.result, &subst);
+                Some(self.substitute(&res, false))
+            } else {
+                None
+            };
+            self.param_buf = params;
+            r
+        };
+        self.seen_buf = seen;
+        result
+    }
+
+    /// Whether every argument type is assignable to its parameter; on failure the
+    /// substitutions are left as they were.
+    fn assign_all(&mut self, params: &[Type], arg_types: &[Type]) -> bool {
+        let snapshot = self.mapping.len();
+        for (p, a) in params.iter().zip(arg_types.iter()) {
+            if !self.is_assignable(p, a) {
+                self.mapping.truncate(snapshot);
+                return false;
+            }
         }
-        let mut subst: Vec<(Arc<str>, Type)> = Vec::with_capacity(params_seen.len());
-        for p in params_seen {
-            let v = self.new_type_var();
-            subst.push((p, v));
-        }
-        let params = o.params.iter().map(|t| replace_params(t, &subst)).collect();
-        let result = replace_params(&o.result, &subst);
-        (params, result)
+        true
     }
 
     fn find(&self, t: &Type) -> Option<Type> {
@@ -775,13 +1044,13 @@ impl<'e> Checker<'e> {
     }
 
     fn bind(&mut self, name: &Arc<str>, t: Type) {
-        match self.mapping.iter_mut().find(|(k, _)| k == name) {
-            Some(entry) => entry.1 = t,
-            None => self.mapping.push((name.clone(), t)),
-        }
+        self.mapping.push((Arc::clone(name), t));
     }
 
     fn substitute(&self, t: &Type, param_to_dyn: bool) -> Type {
+        if is_plain(t, 0) {
+            return t.clone();
+        }
         self.substitute_depth(t, param_to_dyn, 0)
     }
 
@@ -812,11 +1081,11 @@ impl<'e> Checker<'e> {
     }
 
     fn is_assignable(&mut self, t1: &Type, t2: &Type) -> bool {
-        let snapshot = self.mapping.clone();
+        let snapshot = self.mapping.len();
         if self.internal_is_assignable(t1, t2, 0) {
             true
         } else {
-            self.mapping = snapshot;
+            self.mapping.truncate(snapshot);
             false
         }
     }
@@ -919,6 +1188,14 @@ impl<'e> Checker<'e> {
     }
 }
 
+/// The type inside an optional type, and whether it was one.
+fn unwrap_optional(t: Type) -> (Type, bool) {
+    match t {
+        Type::Optional(inner) => ((*inner).clone(), true),
+        other => (other, false),
+    }
+}
+
 fn root_ident(e: &Expr) -> Option<&str> {
     match &e.kind {
         ExprKind::Ident(n) => Some(n.as_str()),
@@ -972,9 +1249,9 @@ fn most_general(t1: &Type, t2: &Type) -> Type {
     }
 }
 
-fn collect_params(t: &Type, out: &mut Vec<Arc<str>>) {
+fn collect_params<'t>(t: &'t Type, out: &mut Vec<&'t Arc<str>>) {
     match t {
-        Type::Param(n) if !out.contains(n) => out.push(n.clone()),
+        Type::Param(n) if !out.contains(&n) => out.push(n),
         Type::List(e) | Type::Optional(e) | Type::Type(e) => collect_params(e, out),
         Type::Map(k, v) => {
             collect_params(k, out);
@@ -985,11 +1262,11 @@ fn collect_params(t: &Type, out: &mut Vec<Arc<str>>) {
     }
 }
 
-fn replace_params(t: &Type, subst: &[(Arc<str>, Type)]) -> Type {
+fn replace_params(t: &Type, subst: &[(&Arc<str>, Type)]) -> Type {
     match t {
         Type::Param(n) => subst
             .iter()
-            .find(|(k, _)| k == n)
+            .find(|(k, _)| *k == n)
             .map(|(_, v)| v.clone())
             .unwrap_or_else(|| t.clone()),
         Type::List(e) => Type::list(replace_params(e, subst)),
