@@ -101,7 +101,7 @@ pub struct Program {
     fast: Option<matchcond_runtime::fast::Fast>,
     reads: Vec<(usize, Vec<Box<str>>)>,
     result_type: Type,
-    globals: Vec<String>,
+    globals: Arc<[String]>,
 }
 
 impl Program {
@@ -214,7 +214,9 @@ struct EnvInner {
     parser: ParserOptions,
     checker: CheckerEnv,
     implementations: planner::Implementations,
-    variables: Vec<(String, Type)>,
+    /// The names of the environment's variables in slot order: the globals of programs
+    /// without extra variables.
+    globals: Arc<[String]>,
     cache: ProgramCache,
 }
 
@@ -258,6 +260,7 @@ impl Environment {
         let checker = env::checker_env(&features, &variables);
         let parser = env::parser_options(&features);
         let implementations = planner::implementations(&checker.functions);
+        let globals = variables.iter().map(|(n, _)| n.clone()).collect();
         Environment {
             inner: Arc::new(EnvInner {
                 version,
@@ -266,7 +269,7 @@ impl Environment {
                 parser,
                 checker,
                 implementations,
-                variables,
+                globals,
                 cache: ProgramCache::new(cache::DEFAULT_CACHE_SIZE),
             }),
         }
@@ -357,17 +360,17 @@ impl Environment {
         parsed: &matchcond_syntax::Parsed,
         options: &CompileOptions,
     ) -> Result<Program, CompileError> {
-        let mut globals: Vec<String> = self
-            .inner
-            .variables
-            .iter()
-            .map(|(n, _)| n.clone())
-            .collect();
-        for (n, _) in &options.extra_variables {
-            if !globals.contains(n) {
-                globals.push(n.clone());
+        let globals: Arc<[String]> = if options.extra_variables.is_empty() {
+            Arc::clone(&self.inner.globals)
+        } else {
+            let mut globals = self.inner.globals.to_vec();
+            for (n, _) in &options.extra_variables {
+                if !globals.contains(n) {
+                    globals.push(n.clone());
+                }
             }
-        }
+            globals.into()
+        };
         let extended;
         let checker_env: &CheckerEnv = if options.extra_variables.is_empty() {
             &self.inner.checker

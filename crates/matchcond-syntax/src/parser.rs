@@ -131,8 +131,11 @@ impl SyntaxErrors {
 /// and a caret.
 pub fn parse(text: &str, options: &ParserOptions) -> Result<Parsed, Issues> {
     let source = Source::new(text);
-    let size = text.chars().count();
-    if size > options.max_expression_size {
+    // A text has no more code points than bytes.
+    if text.len() > options.max_expression_size
+        && text.chars().count() > options.max_expression_size
+    {
+        let size = text.chars().count();
         return Err(Issues::new(
             source,
             vec![Issue {

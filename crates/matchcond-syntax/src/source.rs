@@ -40,11 +40,7 @@ impl Location {
 impl Source {
     /// Wraps an expression's text.
     pub fn new(text: &str) -> Self {
-        let line_starts = text
-            .char_indices()
-            .filter(|(_, c)| *c == '\n')
-            .map(|(i, _)| i + 1)
-            .collect();
+        let line_starts = text.match_indices('\n').map(|(i, _)| i + 1).collect();
         Source {
             text: text.to_owned(),
             line_starts,

@@ -4,6 +4,8 @@
 //! reported. The nesting of selections, calls, indexing, binary operators and ternaries
 //! is limited ("max recursion depth exceeded"); that limit keeps this recursion bounded.
 
+use std::borrow::Cow;
+
 use super::grammar::{Node, Recognizer, N, T};
 use super::unescape::unescape;
 use super::SyntaxErrors;
@@ -306,7 +308,11 @@ impl<'r, 'a> Builder<'r, 'a> {
         rest: &[N],
     ) -> V<Expr> {
         let first = self.visit(e)?;
-        let mut terms = vec![first];
+        if ops.is_empty() {
+            return Ok(first);
+        }
+        let mut terms: Vec<Option<Expr>> = Vec::with_capacity(ops.len() + 1);
+        terms.push(Some(first));
         let mut op_ids = Vec::with_capacity(ops.len());
         for (i, op) in ops.iter().enumerate() {
             let Some(&r) = rest.get(i) else {
@@ -319,12 +325,8 @@ impl<'r, 'a> Builder<'r, 'a> {
             let next = self.visit(Some(r))?;
             let id = self.new_id();
             op_ids.push((id, self.tok_off(*op)));
-            terms.push(next);
+            terms.push(Some(next));
         }
-        if op_ids.is_empty() {
-            return Ok(terms.pop().unwrap_or_else(|| self.placeholder(0)));
-        }
-        let mut terms: Vec<Option<Expr>> = terms.into_iter().map(Some).collect();
         Ok(balance(function, &mut terms, &op_ids, 0, op_ids.len() - 1))
     }
 
@@ -364,7 +366,7 @@ impl<'r, 'a> Builder<'r, 'a> {
         let name = if dot.is_some() {
             format!(".{text}")
         } else {
-            text
+            text.into_owned()
         };
         let off = self.tok_off(id);
         self.expr(off, ExprKind::Ident(name))
@@ -388,7 +390,7 @@ impl<'r, 'a> Builder<'r, 'a> {
             return Ok(self.report(Some(off), format!("reserved identifier: {text}")));
         }
         let name = if dot.is_some() {
-            format!(".{text}")
+            Cow::Owned(format!(".{text}"))
         } else {
             text
         };
@@ -412,7 +414,10 @@ impl<'r, 'a> Builder<'r, 'a> {
     /// The field name of an `escapeIdent` node.
     fn ident_name(&self, n: Option<N>) -> Option<String> {
         match n.and_then(|n| self.node(n))? {
-            Node::SimpleIdent { id } => Some(id.map(|t| self.rec.text(t)).unwrap_or_default()),
+            Node::SimpleIdent { id } => Some(
+                id.map(|t| self.rec.text(t).into_owned())
+                    .unwrap_or_default(),
+            ),
             Node::EscIdent { id, .. } => {
                 let text = id.map(|t| self.rec.text(t)).unwrap_or_default();
                 let inner = text
@@ -657,13 +662,13 @@ impl<'r, 'a> Builder<'r, 'a> {
         let off = self.tok_off(start);
         let text = tok.map(|t| self.rec.text(t)).unwrap_or_default();
         let (digits, radix) = match text.strip_prefix("0x") {
-            Some(h) => (h.to_string(), 16),
-            None => (text, 10),
+            Some(h) => (h, 16),
+            None => (text.as_ref(), 10),
         };
         let full = if sign.is_some() {
-            format!("-{digits}")
+            Cow::Owned(format!("-{digits}"))
         } else {
-            digits
+            Cow::Borrowed(digits)
         };
         match i64::from_str_radix(&full, radix) {
             Ok(v) if !full.is_empty() => self.expr(off, ExprKind::Literal(Literal::Int(v))),
@@ -689,7 +694,7 @@ impl<'r, 'a> Builder<'r, 'a> {
         let off = self.tok_off(start);
         let text = tok.map(|t| self.rec.text(t)).unwrap_or_default();
         let full = if sign.is_some() {
-            format!("-{text}")
+            Cow::Owned(format!("-{text}"))
         } else {
             text
         };

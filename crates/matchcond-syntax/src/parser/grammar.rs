@@ -12,6 +12,8 @@
 //! recursive rules (relations, arithmetic, member access) are loops, so the recursion of
 //! this module is bounded by that limit.
 
+use std::borrow::Cow;
+
 use super::{Limits, SyntaxErrors};
 use crate::lexer::{token_name, tt, Lexed, Lexer, Token};
 
@@ -446,7 +448,7 @@ impl<'a> Recognizer<'a> {
             recovery_attempts: 0,
             lookahead: None,
             state: 0,
-            ctx: Vec::new(),
+            ctx: Vec::with_capacity(64),
             depth: [0; RULE_COUNT],
             err: None,
         }
@@ -2075,9 +2077,12 @@ impl<'a> Recognizer<'a> {
         self.token(r as usize).start
     }
 
-    /// The source text of a token reference.
-    pub fn text(&self, r: T) -> String {
-        self.token_text(r)
+    /// The source text of a token reference (borrowed when it is a real token).
+    pub fn text(&self, r: T) -> Cow<'a, str> {
+        match self.text_ref(r) {
+            Some(s) => Cow::Borrowed(s),
+            None => Cow::Owned(self.token_text(r)),
+        }
     }
 
     /// The source text of a token reference, borrowed when it is a real token.
