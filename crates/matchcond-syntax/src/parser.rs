@@ -13,6 +13,7 @@
 //! [`ParserOptions::max_recursion_depth`].
 
 mod build;
+mod direct;
 mod grammar;
 mod unescape;
 
@@ -147,6 +148,34 @@ pub fn parse(text: &str, options: &ParserOptions) -> Result<Parsed, Issues> {
             }],
         ));
     }
+    let macros = MacroSet {
+        optional: options.enable_optional_syntax,
+        two_var: options.enable_two_var_comprehensions,
+        lists: options.enable_lists_macros,
+    };
+    if let Some((expr, next_id)) = direct::parse(
+        text,
+        options.max_recursion_depth,
+        options.enable_optional_syntax,
+        macros,
+    ) {
+        return Ok(Parsed {
+            expr,
+            source,
+            next_id,
+        });
+    }
+    parse_in_two_passes(source, options, macros)
+}
+
+/// Parses with the recognizer and the tree builder (what [`parse`] falls back to when the
+/// direct parser gives up; the two agree whenever the direct parser succeeds).
+fn parse_in_two_passes(
+    source: Source,
+    options: &ParserOptions,
+    macros: MacroSet,
+) -> Result<Parsed, Issues> {
+    let text = source.text();
     let limits = Limits {
         max_recursion_depth: options.max_recursion_depth,
         error_reporting_limit: options.error_reporting_limit.max(1),
@@ -159,11 +188,6 @@ pub fn parse(text: &str, options: &ParserOptions) -> Result<Parsed, Issues> {
     let root = match root {
         Ok(r) if !rec.aborted() => r,
         _ => return Err(Issues::new(source, errs.issues)),
-    };
-    let macros = MacroSet {
-        optional: options.enable_optional_syntax,
-        two_var: options.enable_two_var_comprehensions,
-        lists: options.enable_lists_macros,
     };
     let mut builder = build::Builder::new(
         &rec,
@@ -182,5 +206,308 @@ pub fn parse(text: &str, options: &ParserOptions) -> Result<Parsed, Issues> {
             next_id,
         }),
         _ => Err(Issues::new(source, errs.issues)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    mod cases {
+        include!("../tests/data/celgo_parser_cases.rs");
+    }
+
+    /// The direct parser, where it succeeds, builds what the two-pass parser builds.
+    fn assert_agree(text: &str, options: &ParserOptions) -> bool {
+        let macros = MacroSet {
+            optional: options.enable_optional_syntax,
+            two_var: options.enable_two_var_comprehensions,
+            lists: options.enable_lists_macros,
+        };
+        let direct = direct::parse(
+            text,
+            options.max_recursion_depth,
+            options.enable_optional_syntax,
+            macros,
+        );
+        let Some((expr, next_id)) = direct else {
+            return false;
+        };
+        match parse_in_two_passes(Source::new(text), options, macros) {
+            Ok(p) => {
+                assert_eq!(p.expr, expr, "{text:?}");
+                assert_eq!(p.next_id, next_id, "{text:?}");
+            }
+            Err(issues) => panic!("{text:?}: the direct parser accepts what fails: {issues}"),
+        }
+        true
+    }
+
+    fn option_sets() -> Vec<ParserOptions> {
+        let mut sets = vec![ParserOptions::default()];
+        sets.push(ParserOptions {
+            enable_optional_syntax: false,
+            enable_two_var_comprehensions: false,
+            enable_lists_macros: false,
+            ..ParserOptions::default()
+        });
+        for depth in [0, 1, 2, 3, 4, 5, 8, 12, 20] {
+            sets.push(ParserOptions {
+                max_recursion_depth: depth,
+                ..ParserOptions::default()
+            });
+        }
+        sets
+    }
+
+    #[test]
+    fn direct_parser_agrees_on_the_reference_cases() {
+        let mut accepted = 0;
+        for (input, _, _, _) in cases::CASES {
+            for options in option_sets() {
+                if assert_agree(input, &options) {
+                    accepted += 1;
+                }
+            }
+        }
+        assert!(accepted > 500, "{accepted}");
+    }
+
+    #[test]
+    fn direct_parser_gives_up_on_errors_and_limits() {
+        let default = ParserOptions::default();
+        let depth = |d| ParserOptions {
+            max_recursion_depth: d,
+            ..ParserOptions::default()
+        };
+        let no_optional = ParserOptions {
+            enable_optional_syntax: false,
+            ..ParserOptions::default()
+        };
+        for (text, options) in [
+            ("a.b{c: 1}", &default),
+            ("in", &default),
+            ("a + ", &default),
+            ("'\\z'", &default),
+            ("1e400", &default),
+            ("9223372036854775808", &default),
+            ("x.?y", &no_optional),
+            ("[?x]", &no_optional),
+            ("a #", &default),
+            ("has(a)", &default),
+            ("a.b.c", &depth(6)),
+        ] {
+            assert!(!assert_agree(text, options), "{text:?}");
+        }
+        for (text, options) in [
+            ("-9223372036854775808", &default),
+            ("a.b.c", &depth(7)),
+            ("has(a.b) && [1, 2,].all(x, x > 0)", &default),
+            ("{?'a': x, 'b': -1.5}[?'a']", &default),
+        ] {
+            assert!(assert_agree(text, options), "{text:?}");
+        }
+    }
+
+    /// A small deterministic generator of expressions (mostly well formed, some not).
+    struct Gen(u64);
+
+    impl Gen {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn pick<'s>(&mut self, items: &[&'s str]) -> &'s str {
+            items[(self.next() % items.len() as u64) as usize]
+        }
+        fn chance(&mut self, n: u64) -> bool {
+            self.next() % n == 0
+        }
+        fn expr(&mut self, depth: u32, out: &mut String) {
+            if depth > 4 || self.chance(3) {
+                self.atom(depth, out);
+                return;
+            }
+            match self.next() % 9 {
+                0 => {
+                    self.expr(depth + 1, out);
+                    out.push_str(self.pick(&[" && ", " || ", "&&", " ||\n"]));
+                    self.expr(depth + 1, out);
+                }
+                1 => {
+                    self.expr(depth + 1, out);
+                    out.push_str(self.pick(&[
+                        " == ", " != ", " < ", "<=", " >= ", " > ", " in ", " + ", "-", " * ",
+                        " / ", " % ",
+                    ]));
+                    self.expr(depth + 1, out);
+                }
+                2 => {
+                    self.expr(depth + 1, out);
+                    out.push_str(" ? ");
+                    self.expr(depth + 1, out);
+                    out.push_str(" : ");
+                    self.expr(depth + 1, out);
+                }
+                3 => {
+                    out.push_str(self.pick(&["!", "-", "!!", "--", "- -", "!-"]));
+                    self.expr(depth + 1, out);
+                }
+                4 => {
+                    out.push('(');
+                    self.expr(depth + 1, out);
+                    out.push(')');
+                }
+                5 => {
+                    self.atom(depth, out);
+                    out.push_str(self.pick(&[
+                        ".a",
+                        ".b",
+                        ".?c",
+                        ".`d-e`",
+                        "[0]",
+                        "[?'k']",
+                        "['x']",
+                        ".size()",
+                        ".startsWith('s')",
+                    ]));
+                }
+                6 => {
+                    out.push('[');
+                    let n = self.next() % 4;
+                    for i in 0..n {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        if self.chance(5) {
+                            out.push('?');
+                        }
+                        self.expr(depth + 1, out);
+                    }
+                    if self.chance(4) {
+                        out.push(',');
+                    }
+                    out.push(']');
+                }
+                7 => {
+                    out.push('{');
+                    let n = self.next() % 3;
+                    for i in 0..n {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        if self.chance(5) {
+                            out.push('?');
+                        }
+                        self.atom(depth, out);
+                        out.push_str(": ");
+                        self.expr(depth + 1, out);
+                    }
+                    if self.chance(4) {
+                        out.push(',');
+                    }
+                    out.push('}');
+                }
+                _ => {
+                    let m = self.pick(&[
+                        "all",
+                        "exists",
+                        "exists_one",
+                        "map",
+                        "filter",
+                        "transformList",
+                        "sortBy",
+                        "optMap",
+                        "foo",
+                    ]);
+                    self.atom(depth, out);
+                    out.push('.');
+                    out.push_str(m);
+                    out.push('(');
+                    out.push_str(self.pick(&["x", "y", "x, y", "1", ""]));
+                    out.push_str(", ");
+                    self.expr(depth + 1, out);
+                    if self.chance(3) {
+                        out.push_str(", ");
+                        self.expr(depth + 1, out);
+                    }
+                    out.push(')');
+                }
+            }
+        }
+        fn atom(&mut self, depth: u32, out: &mut String) {
+            let a = self.pick(&[
+                "x",
+                "y",
+                ".x",
+                "a.b",
+                "a.b.c",
+                "object.metadata.labels",
+                "1",
+                "-1",
+                "0x1F",
+                "1u",
+                "0x1Fu",
+                "1.5",
+                "-2.5e3",
+                "1e400",
+                "'s'",
+                "\"d\"",
+                "'''t'''",
+                "r'\\d'",
+                "b'\\xff'",
+                "'\\u00e9'",
+                "'\\z'",
+                "true",
+                "false",
+                "null",
+                "in",
+                "as",
+                "if",
+                "has(a.b)",
+                "has(a)",
+                "size(x)",
+                ".f(1)",
+                "f()",
+                "dyn(1)",
+                "`x`",
+                "[]",
+                "{}",
+                "x/*c*/",
+                "// c\nx",
+                "9223372036854775808",
+                "-9223372036854775808",
+                "''",
+                "x.",
+                "(",
+                ")",
+                "?",
+                ":",
+                ",",
+                "a b",
+            ]);
+            out.push_str(a);
+            if depth < 3 && self.chance(8) {
+                out.push_str(self.pick(&[".a", "[1]", ".f()", ".?z"]));
+            }
+        }
+    }
+
+    #[test]
+    fn direct_parser_agrees_on_generated_expressions() {
+        let options = option_sets();
+        let mut g = Gen(0x9E37_79B9_7F4A_7C15);
+        let mut accepted = 0;
+        for i in 0..50_000 {
+            let mut s = String::new();
+            g.expr(0, &mut s);
+            let o = &options[[0, 1, 0, 1, 8, 10][i % 6]];
+            if assert_agree(&s, o) {
+                accepted += 1;
+            }
+        }
+        assert!(accepted > 10_000, "{accepted}");
     }
 }

@@ -10,7 +10,7 @@ use super::grammar::{Node, Recognizer, N, T};
 use super::unescape::unescape;
 use super::SyntaxErrors;
 use crate::ast::{Expr, ExprId, ExprKind, FieldInit, Literal, MapEntry};
-use crate::macros::{self, Helper, MacroSet};
+use crate::macros::{self, Helper, MacroError, MacroSet};
 
 /// The visit was abandoned on the depth limit (already reported).
 pub(super) struct DepthExceeded;
@@ -18,7 +18,7 @@ pub(super) struct DepthExceeded;
 type V<X> = Result<X, DepthExceeded>;
 
 /// Identifiers that may not name variables or functions.
-fn reserved(id: &str) -> bool {
+pub(super) fn reserved(id: &str) -> bool {
     matches!(
         id,
         "as" | "break"
@@ -44,7 +44,8 @@ fn reserved(id: &str) -> bool {
     )
 }
 
-fn operator(text: &str) -> Option<&'static str> {
+/// The function an operator token's text calls.
+pub(super) fn operator(text: &str) -> Option<&'static str> {
     Some(match text {
         "+" => "_+_",
         "/" => "_/_",
@@ -99,12 +100,6 @@ impl<'r, 'a> Builder<'r, 'a> {
         let id = self.next_id;
         self.next_id += 1;
         id
-    }
-
-    fn delete_id(&mut self, id: ExprId) {
-        if id + 1 == self.next_id {
-            self.next_id -= 1;
-        }
     }
 
     fn tok_off(&self, t: T) -> u32 {
@@ -762,30 +757,54 @@ impl<'r, 'a> Builder<'r, 'a> {
         target: Option<Expr>,
         args: Vec<Expr>,
     ) -> Expr {
-        if let Some(m) = macros::lookup(function, args.len(), target.is_some(), self.macros) {
-            let mut h = Helper::new(&mut self.next_id, off);
-            let r = macros::expand(m, &mut h, target, args);
-            self.delete_id(id);
-            return match r {
-                Ok(e) => e,
-                Err(e) => self.report(Some(e.offset), e.message),
-            };
-        }
-        Expr::new(
+        match call_or_macro(
+            &mut self.next_id,
+            self.macros,
             id,
             off,
-            ExprKind::Call {
-                target: target.map(Box::new),
-                function: function.to_string(),
-                args,
-            },
-        )
+            function,
+            target,
+            args,
+        ) {
+            Ok(e) => e,
+            Err(e) => self.report(Some(e.offset), e.message),
+        }
     }
+}
+
+/// A call node with id `id` at `off`, or the expansion of the macro it names (`id` is
+/// then given back when no id was allocated after it).
+pub(super) fn call_or_macro(
+    next_id: &mut ExprId,
+    set: MacroSet,
+    id: ExprId,
+    off: u32,
+    function: &str,
+    target: Option<Expr>,
+    args: Vec<Expr>,
+) -> Result<Expr, MacroError> {
+    if let Some(m) = macros::lookup(function, args.len(), target.is_some(), set) {
+        let mut h = Helper::new(next_id, off);
+        let r = macros::expand(m, &mut h, target, args);
+        if id + 1 == *next_id {
+            *next_id -= 1;
+        }
+        return r;
+    }
+    Ok(Expr::new(
+        id,
+        off,
+        ExprKind::Call {
+            target: target.map(Box::new),
+            function: function.to_string(),
+            args,
+        },
+    ))
 }
 
 /// Builds the balanced tree of a logical chain: `terms[lo..=hi+1]` joined by the
 /// operators `ops[lo..=hi]` (ids and offsets), rooted at the middle operator.
-fn balance(
+pub(super) fn balance(
     function: &str,
     terms: &mut [Option<Expr>],
     ops: &[(ExprId, u32)],

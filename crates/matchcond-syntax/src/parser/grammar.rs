@@ -201,22 +201,22 @@ pub(super) enum Node {
 
 const EPS: u64 = 1 << 63;
 
-const fn b(t: u8) -> u64 {
+pub(super) const fn b(t: u8) -> u64 {
     1u64 << t
 }
 
 const EOF_S: u64 = b(tt::EOF);
-const RELOPS: u64 = b(tt::EQUALS)
+pub(super) const RELOPS: u64 = b(tt::EQUALS)
     | b(tt::NOT_EQUALS)
     | b(tt::IN)
     | b(tt::LESS)
     | b(tt::LESS_EQUALS)
     | b(tt::GREATER_EQUALS)
     | b(tt::GREATER);
-const MULOPS: u64 = b(tt::STAR) | b(tt::SLASH) | b(tt::PERCENT);
-const ADDOPS: u64 = b(tt::PLUS) | b(tt::MINUS);
+pub(super) const MULOPS: u64 = b(tt::STAR) | b(tt::SLASH) | b(tt::PERCENT);
+pub(super) const ADDOPS: u64 = b(tt::PLUS) | b(tt::MINUS);
 const CALCOPS: u64 = MULOPS | ADDOPS;
-const LIT: u64 = b(tt::CEL_TRUE)
+pub(super) const LIT: u64 = b(tt::CEL_TRUE)
     | b(tt::CEL_FALSE)
     | b(tt::NUL)
     | b(tt::NUM_FLOAT)
@@ -224,20 +224,20 @@ const LIT: u64 = b(tt::CEL_TRUE)
     | b(tt::NUM_UINT)
     | b(tt::STRING)
     | b(tt::BYTES);
-const FIRST_PRIMARY: u64 = b(tt::DOT)
+pub(super) const FIRST_PRIMARY: u64 = b(tt::DOT)
     | b(tt::IDENTIFIER)
     | b(tt::LPAREN)
     | b(tt::LBRACKET)
     | b(tt::LBRACE)
     | b(tt::MINUS)
     | LIT;
-const FIRST_MEMBER: u64 = FIRST_PRIMARY;
-const FIRST_EXPR: u64 = FIRST_MEMBER | b(tt::EXCLAM);
-const FIRST_OPTEXPR: u64 = FIRST_EXPR | b(tt::QUESTIONMARK);
+pub(super) const FIRST_MEMBER: u64 = FIRST_PRIMARY;
+pub(super) const FIRST_EXPR: u64 = FIRST_MEMBER | b(tt::EXCLAM);
+pub(super) const FIRST_OPTEXPR: u64 = FIRST_EXPR | b(tt::QUESTIONMARK);
 const IDENTS: u64 = b(tt::IDENTIFIER) | b(tt::ESC_IDENTIFIER);
-const SUFFIX: u64 = b(tt::DOT) | b(tt::LBRACKET);
+pub(super) const SUFFIX: u64 = b(tt::DOT) | b(tt::LBRACKET);
 
-fn has(set: u64, t: u8) -> bool {
+pub(super) fn has(set: u64, t: u8) -> bool {
     t < 63 && set & b(t) != 0
 }
 

@@ -5,7 +5,11 @@
 /// raw byte values and `\u` / `\U` are not allowed.
 pub(super) fn unescape(text: &str, is_bytes: bool) -> Result<Vec<u8>, &'static str> {
     const GENERIC: &str = "unable to unescape string";
-    let normalized = text.replace("\r\n", "\n").replace('\r', "\n");
+    let normalized = if text.contains('\r') {
+        std::borrow::Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
     let mut value: &str = &normalized;
     if value.len() < 2 {
         return Err(GENERIC);
