@@ -385,9 +385,9 @@ impl Environment {
         let checked = if options.unchecked {
             None
         } else {
-            let c = checker::check(&parsed.expr, checker_env).map_err(|issues| {
-                CompileError::Invalid(Issues::new(parsed.source.clone(), issues))
-            })?;
+            let c = checker::check_ids(&parsed.expr, checker_env, parsed.next_id).map_err(
+                |issues| CompileError::Invalid(Issues::new(parsed.source.clone(), issues)),
+            )?;
             Some(c)
         };
         let mut issues: Vec<Issue> = Vec::new();

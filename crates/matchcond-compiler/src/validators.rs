@@ -108,7 +108,7 @@ pub(crate) fn validate_homogeneous(e: &Expr, checked: &Checked, issues: &mut Vec
 }
 
 fn type_of(checked: &Checked, e: &Expr) -> Type {
-    checked.type_of(e.id).cloned().unwrap_or(Type::Dyn)
+    checked.element_type(e.id).cloned().unwrap_or(Type::Dyn)
 }
 
 fn unwrap_opt(t: Type) -> Type {

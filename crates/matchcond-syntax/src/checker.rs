@@ -145,64 +145,87 @@ pub enum Reference<'a> {
     OptionalSelect,
 }
 
-/// The result of checking: the type of every node, the resolution of names, and the type
-/// of the whole expression.
+/// The result of checking: the resolution of names, the types the homogeneity of list and
+/// map literals is judged on, and the type of the whole expression.
 #[derive(Clone, Debug)]
 pub struct Checked<'a> {
-    /// The type of each node, by node id.
-    types: Vec<Option<Type>>,
-    /// Resolutions of identifiers, selects and calls, by node id.
-    references: Vec<Option<Reference<'a>>>,
+    /// The types of list elements and of map keys and values, ordered by node id.
+    element_types: Vec<(ExprId, Type)>,
+    /// Resolutions of identifiers, selects and calls, ordered by node id.
+    references: Vec<(ExprId, Reference<'a>)>,
     /// The type of the whole expression.
     pub result_type: Type,
 }
 
+/// The entry for `id` in a list ordered by node id.
+fn by_id<T>(list: &[(ExprId, T)], id: ExprId) -> Option<&T> {
+    let i = list.binary_search_by_key(&id, |(k, _)| *k).ok()?;
+    list.get(i).map(|(_, x)| x)
+}
+
+/// Orders a list by node id; of the entries for one node, the last made is kept.
+fn order_by_id<T>(list: &mut Vec<(ExprId, T)>) {
+    list.reverse();
+    list.sort_by_key(|(id, _)| *id);
+    list.dedup_by_key(|(id, _)| *id);
+}
+
 impl<'a> Checked<'a> {
-    /// The type of a node.
-    pub fn type_of(&self, id: ExprId) -> Option<&Type> {
-        self.types.get(id as usize).and_then(Option::as_ref)
+    /// The type of a list element, a map key or a map value.
+    pub fn element_type(&self, id: ExprId) -> Option<&Type> {
+        by_id(&self.element_types, id)
     }
 
     /// The resolution of an identifier, a select or a call.
     pub fn reference(&self, id: ExprId) -> Option<&Reference<'a>> {
-        self.references.get(id as usize).and_then(Option::as_ref)
+        by_id(&self.references, id)
     }
 }
 
 /// Checks a parsed expression. Returns the issues found on failure.
 pub fn check<'a>(expr: &'a Expr, env: &'a CheckerEnv) -> Result<Checked<'a>, Vec<Issue>> {
+    check_ids(expr, env, 0)
+}
+
+/// [`check`] for a tree whose node ids are below `next_id` (see
+/// [`crate::Parsed::next_id`]), which sizes the tables once.
+pub fn check_ids<'a>(
+    expr: &'a Expr,
+    env: &'a CheckerEnv,
+    next_id: u32,
+) -> Result<Checked<'a>, Vec<Issue>> {
     let mut c = Checker {
         env,
         locals: Vec::new(),
         scope_marks: Vec::new(),
         mapping: Vec::new(),
         fresh: 0,
-        types: Vec::new(),
-        refs: Vec::new(),
+        elements: Vec::new(),
+        refs: Vec::with_capacity(next_id.min(16) as usize),
         issues: Vec::new(),
         name_buf: String::new(),
-        arg_buf: Vec::new(),
+        stack: Vec::new(),
         param_buf: Vec::new(),
         seen_buf: Vec::new(),
+        subst_buf: Vec::new(),
     };
-    c.check(expr);
+    let root = c.check(expr);
     if !c.issues.is_empty() {
         return Err(c.issues);
     }
-    let mut types = std::mem::take(&mut c.types);
-    for t in types.iter_mut().flatten() {
+    let mut element_types = std::mem::take(&mut c.elements);
+    for (_, t) in element_types.iter_mut() {
         if !is_plain(t, 0) {
             *t = c.substitute(t, true);
         }
     }
-    let result_type = types
-        .get(expr.id as usize)
-        .and_then(Option::as_ref)
-        .cloned()
-        .unwrap_or(Type::Dyn);
+    order_by_id(&mut element_types);
+    let result_type = c.substitute(&root, true);
+    let mut references = c.refs;
+    order_by_id(&mut references);
     Ok(Checked {
-        types,
-        references: c.refs,
+        element_types,
+        references,
         result_type,
     })
 }
@@ -261,17 +284,21 @@ struct Checker<'a> {
     /// attempt is a truncation.
     mapping: Vec<(Arc<str>, Type)>,
     fresh: u32,
-    types: Vec<Option<Type>>,
-    refs: Vec<Option<Reference<'a>>>,
+    /// The types of list elements and map keys and values, as checked.
+    elements: Vec<(ExprId, Type)>,
+    /// Resolutions by node id, in the order they were made.
+    refs: Vec<(ExprId, Reference<'a>)>,
     issues: Vec<Issue>,
     /// Scratch space for qualified names.
     name_buf: String,
-    /// Scratch space for the argument types of a call.
-    arg_buf: Vec<Type>,
+    /// The types of the arguments of the calls being checked, innermost call last.
+    stack: Vec<Type>,
     /// Scratch space for the instantiated parameter types of an overload.
     param_buf: Vec<Type>,
     /// Scratch space for the type parameters of an overload.
     seen_buf: Vec<&'a Arc<str>>,
+    /// Scratch space for the fresh variables standing for them.
+    subst_buf: Vec<(&'a Arc<str>, Type)>,
 }
 
 fn kind_rank(t: &Type) -> u8 {
@@ -379,34 +406,13 @@ impl<'a> Checker<'a> {
         });
     }
 
-    fn set_type(&mut self, e: &Expr, t: Type) {
-        let i = e.id as usize;
-        if i >= self.types.len() {
-            let n = (i + 1).max(self.types.len() * 2).max(32);
-            self.types.resize(n, None);
-        }
-        if let Some(slot) = self.types.get_mut(i) {
-            *slot = Some(t);
-        }
-    }
-
     fn set_ref(&mut self, e: &Expr, r: Reference<'a>) {
-        let i = e.id as usize;
-        if i >= self.refs.len() {
-            let n = (i + 1).max(self.refs.len() * 2).max(32);
-            self.refs.resize_with(n, || None);
-        }
-        if let Some(slot) = self.refs.get_mut(i) {
-            *slot = Some(r);
-        }
+        self.refs.push((e.id, r));
     }
 
-    fn type_ref(&self, e: &Expr) -> Option<&Type> {
-        self.types.get(e.id as usize).and_then(Option::as_ref)
-    }
-
-    fn get_type(&self, e: &Expr) -> Type {
-        self.type_ref(e).cloned().unwrap_or(Type::Error)
+    /// Keeps the type of a list element or a map key or value (for [`Checked`]).
+    fn record(&mut self, e: &Expr, t: &Type) {
+        self.elements.push((e.id, t.clone()));
     }
 
     fn new_type_var(&mut self) -> Type {
@@ -441,9 +447,9 @@ impl<'a> Checker<'a> {
     }
 
     /// Records the resolution of a name to a variable or a type.
-    fn resolve_name(&mut self, e: &Expr, full: &'a str, t: Type, is_type: bool) {
+    fn resolve_name(&mut self, e: &Expr, full: &'a str, t: &Type, is_type: bool) {
         if is_type {
-            let inner = match &t {
+            let inner = match t {
                 Type::Type(i) => (**i).clone(),
                 other => other.clone(),
             };
@@ -451,23 +457,20 @@ impl<'a> Checker<'a> {
         } else {
             self.set_ref(e, Reference::Variable(full));
         }
-        self.set_type(e, t);
     }
 
-    fn check(&mut self, e: &'a Expr) {
+    /// Checks a node and gives its type.
+    fn check(&mut self, e: &'a Expr) -> Type {
         match &e.kind {
-            ExprKind::Literal(l) => {
-                let t = match l {
-                    Literal::Null => Type::Null,
-                    Literal::Bool(_) => Type::Bool,
-                    Literal::Int(_) => Type::Int,
-                    Literal::Uint(_) => Type::Uint,
-                    Literal::Double(_) => Type::Double,
-                    Literal::String(_) => Type::String,
-                    Literal::Bytes(_) => Type::Bytes,
-                };
-                self.set_type(e, t);
-            }
+            ExprKind::Literal(l) => match l {
+                Literal::Null => Type::Null,
+                Literal::Bool(_) => Type::Bool,
+                Literal::Int(_) => Type::Int,
+                Literal::Uint(_) => Type::Uint,
+                Literal::Double(_) => Type::Double,
+                Literal::String(_) => Type::String,
+                Literal::Bytes(_) => Type::Bytes,
+            },
             ExprKind::Ident(name) => self.check_ident(e, name),
             ExprKind::Select {
                 operand,
@@ -482,8 +485,8 @@ impl<'a> Checker<'a> {
             ExprKind::List {
                 elements,
                 optional_indices,
-            } => self.check_list(e, elements, optional_indices),
-            ExprKind::Map { entries } => self.check_map(e, entries),
+            } => self.check_list(elements, optional_indices),
+            ExprKind::Map { entries } => self.check_map(entries),
             ExprKind::Struct { type_name, fields } => {
                 for f in fields {
                     self.check(&f.value);
@@ -491,21 +494,21 @@ impl<'a> Checker<'a> {
                 let name = type_name.trim_start_matches('.');
                 let msg = format!("undeclared reference to '{name}' (in container '')");
                 self.error(e, msg);
-                self.set_type(e, Type::Error);
+                Type::Error
             }
-            ExprKind::Comprehension(c) => self.check_comprehension(e, c),
+            ExprKind::Comprehension(c) => self.check_comprehension(c),
         }
     }
 
-    fn check_map(&mut self, e: &'a Expr, entries: &'a [crate::ast::MapEntry]) {
+    fn check_map(&mut self, entries: &'a [crate::ast::MapEntry]) -> Type {
         let mut key_t: Option<Type> = None;
         let mut val_t: Option<Type> = None;
         for entry in entries {
-            self.check(&entry.key);
-            let kt = self.get_type(&entry.key);
+            let kt = self.check(&entry.key);
+            self.record(&entry.key, &kt);
             key_t = Some(self.join_types(&entry.key, key_t, kt));
-            self.check(&entry.value);
-            let mut vt = self.get_type(&entry.value);
+            let mut vt = self.check(&entry.value);
+            self.record(&entry.value, &vt);
             if entry.optional {
                 let (inner, is_opt) = unwrap_optional(vt);
                 if !is_opt && !is_dyn_or_error(&inner) {
@@ -528,19 +531,22 @@ impl<'a> Checker<'a> {
             Some(t) => t,
             None => self.new_type_var(),
         };
-        self.set_type(e, Type::map(k, v));
+        Type::map(k, v)
     }
 
-    fn check_ident(&mut self, e: &Expr, name: &str) {
+    fn check_ident(&mut self, e: &Expr, name: &str) -> Type {
         match self.lookup_ident(name) {
-            Some((full, t, is_type)) => self.resolve_name(e, full, t, is_type),
+            Some((full, t, is_type)) => {
+                self.resolve_name(e, full, &t, is_type);
+                t
+            }
             None => {
                 let msg = format!(
                     "undeclared reference to '{}' (in container '')",
                     name.trim_start_matches('.')
                 );
                 self.error(e, msg);
-                self.set_type(e, Type::Error);
+                Type::Error
             }
         }
     }
@@ -558,7 +564,13 @@ impl<'a> Checker<'a> {
         found
     }
 
-    fn check_select(&mut self, e: &'a Expr, operand: &'a Expr, field: &str, test_only: bool) {
+    fn check_select(
+        &mut self,
+        e: &'a Expr,
+        operand: &'a Expr,
+        field: &str,
+        test_only: bool,
+    ) -> Type {
         if !test_only {
             if let Some((full, t, is_type)) = self.lookup_qualified(e) {
                 // Resolve only names that are not a local variable's field.
@@ -567,16 +579,17 @@ impl<'a> Checker<'a> {
                     None => false,
                 };
                 if !root_is_local {
-                    self.resolve_name(e, full, t, is_type);
-                    return;
+                    self.resolve_name(e, full, &t, is_type);
+                    return t;
                 }
             }
         }
-        let mut t = self.check_select_field(e, operand, field, false);
+        let t = self.check_select_field(e, operand, field, false);
         if test_only {
-            t = Type::Bool;
+            Type::Bool
+        } else {
+            t
         }
-        self.set_type(e, t);
     }
 
     fn check_select_field(
@@ -586,11 +599,8 @@ impl<'a> Checker<'a> {
         field: &str,
         optional: bool,
     ) -> Type {
-        self.check(operand);
-        let op_t = match self.type_ref(operand) {
-            Some(t) => self.substitute(t, false),
-            None => Type::Error,
-        };
+        let op_t = self.check(operand);
+        let op_t = self.substitute(&op_t, false);
         let (target, is_opt) = unwrap_optional(op_t);
         let result = match &target {
             Type::Map(_, v) => (**v).clone(),
@@ -631,11 +641,11 @@ impl<'a> Checker<'a> {
         Type::Dyn
     }
 
-    fn check_list(&mut self, e: &'a Expr, elements: &'a [Expr], optional_indices: &[u32]) {
+    fn check_list(&mut self, elements: &'a [Expr], optional_indices: &[u32]) -> Type {
         let mut elem_t: Option<Type> = None;
         for (i, el) in elements.iter().enumerate() {
-            self.check(el);
-            let mut t = self.get_type(el);
+            let mut t = self.check(el);
+            self.record(el, &t);
             if optional_indices.iter().any(|&o| o as usize == i) {
                 let (inner, is_opt) = unwrap_optional(t);
                 if !is_opt && !is_dyn_or_error(&inner) {
@@ -654,7 +664,7 @@ impl<'a> Checker<'a> {
             Some(t) => t,
             None => self.new_type_var(),
         };
-        self.set_type(e, Type::list(t));
+        Type::list(t)
     }
 
     fn join_types(&mut self, e: &Expr, previous: Option<Type>, current: Type) -> Type {
@@ -690,14 +700,10 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn check_comprehension(&mut self, e: &Expr, c: &'a Comprehension) {
-        self.check(&c.iter_range);
-        self.check(&c.accu_init);
-        let accu_t = self.get_type(&c.accu_init);
-        let range_t = match self.type_ref(&c.iter_range) {
-            Some(t) => self.substitute(t, false),
-            None => Type::Error,
-        };
+    fn check_comprehension(&mut self, c: &'a Comprehension) -> Type {
+        let range = self.check(&c.iter_range);
+        let accu_t = self.check(&c.accu_init);
+        let range_t = self.substitute(&range, false);
         let (var1, var2) = match &range_t {
             Type::List(el) => {
                 if c.iter_var2.is_some() {
@@ -728,25 +734,20 @@ impl<'a> Checker<'a> {
         if let Some(v2) = &c.iter_var2 {
             self.locals.push((v2.as_str(), var2));
         }
-        self.check(&c.loop_condition);
-        self.assert_type(&c.loop_condition, &Type::Bool);
-        self.check(&c.loop_step);
-        self.assert_type(&c.loop_step, &accu_t);
+        let cond_t = self.check(&c.loop_condition);
+        self.assert_type(&c.loop_condition, &Type::Bool, &cond_t);
+        let step_t = self.check(&c.loop_step);
+        self.assert_type(&c.loop_step, &accu_t, &step_t);
         self.pop_scope();
-        self.check(&c.result);
+        let rt = self.check(&c.result);
         self.pop_scope();
-        let rt = match self.type_ref(&c.result) {
-            Some(t) => self.substitute(t, false),
-            None => Type::Error,
-        };
-        self.set_type(e, rt);
+        self.substitute(&rt, false)
     }
 
-    fn assert_type(&mut self, e: &Expr, t: &Type) {
-        let actual = self.get_type(e);
-        if !self.is_assignable(t, &actual) {
+    fn assert_type(&mut self, e: &Expr, t: &Type, actual: &Type) {
+        if !self.is_assignable(t, actual) {
             let exp = self.substitute(t, true);
-            let act = self.substitute(&actual, true);
+            let act = self.substitute(actual, true);
             self.error(
                 e,
                 format!(
@@ -764,44 +765,54 @@ impl<'a> Checker<'a> {
         target: Option<&'a Expr>,
         function: &'a str,
         args: &'a [Expr],
-    ) {
+    ) -> Type {
         if function == "_?._" {
-            self.check_opt_select(e, args);
-            return;
+            return self.check_opt_select(e, args);
         }
+        let base = self.stack.len();
         for a in args {
-            self.check(a);
+            let t = self.check(a);
+            self.stack.push(t);
         }
         let env = self.env;
-        let Some(target) = target else {
-            let name = function.trim_start_matches('.');
-            match env.functions.get(name) {
-                Some(f) => self.resolve_overload(e, f, None, args, false),
-                None => {
-                    self.error(
-                        e,
-                        format!("undeclared reference to '{name}' (in container '')"),
-                    );
-                    self.set_type(e, Type::Error);
+        let t = match target {
+            None => {
+                let name = function.trim_start_matches('.');
+                match env.functions.get(name) {
+                    Some(f) => self.resolve_overload(e, f, false, args, base, false),
+                    None => {
+                        self.error(
+                            e,
+                            format!("undeclared reference to '{name}' (in container '')"),
+                        );
+                        Type::Error
+                    }
                 }
             }
-            return;
-        };
-        if let Some(f) = self.qualified_function(target, function) {
-            self.resolve_overload(e, f, None, args, true);
-            return;
-        }
-        self.check(target);
-        match env.functions.get(function) {
-            Some(f) => self.resolve_overload(e, f, Some(target), args, false),
-            None => {
-                self.error(
-                    e,
-                    format!("undeclared reference to '{function}' (in container '')"),
-                );
-                self.set_type(e, Type::Error);
+            Some(target) => {
+                if let Some(f) = self.qualified_function(target, function) {
+                    self.resolve_overload(e, f, false, args, base, true)
+                } else {
+                    let target_t = self.check(target);
+                    match env.functions.get(function) {
+                        Some(f) => {
+                            // The receiver is the first argument.
+                            self.stack.insert(base, target_t);
+                            self.resolve_overload(e, f, true, args, base, false)
+                        }
+                        None => {
+                            self.error(
+                                e,
+                                format!("undeclared reference to '{function}' (in container '')"),
+                            );
+                            Type::Error
+                        }
+                    }
+                }
             }
-        }
+        };
+        self.stack.truncate(base);
+        t
     }
 
     /// The namespaced global function a member-style call `a.b.f(…)` names (`a.b.f`), if
@@ -826,45 +837,41 @@ impl<'a> Checker<'a> {
         found
     }
 
-    fn check_opt_select(&mut self, e: &'a Expr, args: &'a [Expr]) {
+    fn check_opt_select(&mut self, e: &'a Expr, args: &'a [Expr]) -> Type {
         let (Some(operand), Some(field)) = (args.first(), args.get(1)) else {
             self.error(e, "unsupported optional field selection".into());
-            self.set_type(e, Type::Error);
-            return;
+            return Type::Error;
         };
         let Some(name) = field.as_string_literal() else {
             self.error(field, "unsupported optional field selection".into());
-            self.set_type(e, Type::Error);
-            return;
+            return Type::Error;
         };
         let t = self.check_select_field(e, operand, name, true);
         let t = self.substitute(&t, false);
-        self.set_type(e, t);
         self.set_ref(e, Reference::OptionalSelect);
+        t
     }
 
+    /// Resolves a call to `f` whose argument types (the receiver's first for a member call)
+    /// are on the stack from `base`.
     fn resolve_overload(
         &mut self,
         e: &Expr,
         f: &'a Function,
-        target: Option<&Expr>,
+        member: bool,
         args: &[Expr],
+        base: usize,
         global: bool,
-    ) {
-        let mut arg_types = std::mem::take(&mut self.arg_buf);
-        arg_types.clear();
-        if let Some(t) = target {
-            arg_types.push(self.get_type(t));
-        }
-        for a in args {
-            arg_types.push(self.get_type(a));
-        }
-        if (f.name == "_&&_" || f.name == "_||_") && target.is_none() {
-            self.resolve_logical(e, f, args, &arg_types, global);
+    ) -> Type {
+        let stack = std::mem::take(&mut self.stack);
+        let arg_types = stack.get(base..).unwrap_or_default();
+        let t = if (f.name == "_&&_" || f.name == "_||_") && !member {
+            self.resolve_logical(e, f, args, arg_types, global)
         } else {
-            self.resolve_with(e, f, target.is_some(), &arg_types, global);
-        }
-        self.arg_buf = arg_types;
+            self.resolve_with(e, f, member, arg_types, global)
+        };
+        self.stack = stack;
+        t
     }
 
     /// cel-go checks each operand of a logical operator against bool on its own and reports
@@ -876,7 +883,7 @@ impl<'a> Checker<'a> {
         args: &[Expr],
         arg_types: &[Type],
         global: bool,
-    ) {
+    ) -> Type {
         let mut ok = true;
         for (a, t) in args.iter().zip(arg_types.iter()) {
             if !self.is_assignable(t, &Type::Bool) {
@@ -888,23 +895,22 @@ impl<'a> Checker<'a> {
                 ok = false;
             }
         }
-        if ok {
-            let mut overloads = OverloadSet::default();
-            if !f.overloads.is_empty() {
-                overloads.insert(0);
-            }
-            self.set_type(e, Type::Bool);
-            self.set_ref(
-                e,
-                Reference::Function {
-                    function: f,
-                    overloads,
-                    global,
-                },
-            );
-        } else {
-            self.set_type(e, Type::Error);
+        if !ok {
+            return Type::Error;
         }
+        let mut overloads = OverloadSet::default();
+        if !f.overloads.is_empty() {
+            overloads.insert(0);
+        }
+        self.set_ref(
+            e,
+            Reference::Function {
+                function: f,
+                overloads,
+                global,
+            },
+        );
+        Type::Bool
     }
 
     fn resolve_with(
@@ -914,7 +920,7 @@ impl<'a> Checker<'a> {
         member: bool,
         arg_types: &[Type],
         global: bool,
-    ) {
+    ) -> Type {
         let mut result: Option<Type> = None;
         let mut ids = OverloadSet::default();
         for (i, o) in f.overloads.iter().enumerate() {
@@ -938,7 +944,6 @@ impl<'a> Checker<'a> {
         }
         match result {
             Some(t) => {
-                self.set_type(e, t);
                 self.set_ref(
                     e,
                     Reference::Function {
@@ -947,6 +952,7 @@ impl<'a> Checker<'a> {
                         global,
                     },
                 );
+                t
             }
             None => {
                 let shown: Vec<String> = arg_types
@@ -967,7 +973,7 @@ impl<'a> Checker<'a> {
                         f.name, sig
                     ),
                 );
-                self.set_type(e, Type::Error);
+                Type::Error
             }
         }
     }
@@ -997,7 +1003,8 @@ impl<'a> Checker<'a> {
             self.fresh += u32::try_from(seen.len()).unwrap_or(u32::MAX);
             None
         } else {
-            let mut subst: Vec<(&Arc<str>, Type)> = Vec::with_capacity(seen.len());
+            let mut subst = std::mem::take(&mut self.subst_buf);
+            subst.clear();
             for p in seen.iter().copied() {
                 let v = self.new_type_var();
                 subst.push((p, v));
@@ -1012,6 +1019,7 @@ impl<'a> Checker<'a> {
                 None
             };
             self.param_buf = params;
+            self.subst_buf = subst;
             r
         };
         self.seen_buf = seen;
