@@ -198,16 +198,16 @@ pub fn check_ids<'a>(
         env,
         locals: Vec::new(),
         scope_marks: Vec::new(),
-        mapping: Vec::new(),
+        mapping: Vec::with_capacity(8),
         fresh: 0,
         elements: Vec::new(),
         refs: Vec::with_capacity(next_id.min(16) as usize),
         issues: Vec::new(),
-        name_buf: String::new(),
-        stack: Vec::new(),
-        param_buf: Vec::new(),
-        seen_buf: Vec::new(),
-        subst_buf: Vec::new(),
+        name_buf: String::with_capacity(64),
+        stack: Vec::with_capacity(8),
+        param_buf: Vec::with_capacity(4),
+        seen_buf: Vec::with_capacity(4),
+        subst_buf: Vec::with_capacity(4),
     };
     let root = c.check(expr);
     if !c.issues.is_empty() {
@@ -1045,7 +1045,7 @@ impl<'a> Checker<'a> {
                 .mapping
                 .iter()
                 .rev()
-                .find(|(k, _)| k == n)
+                .find(|(k, _)| same_name(k, n))
                 .map(|(_, v)| v.clone()),
             _ => None,
         }
@@ -1219,8 +1219,17 @@ fn legacy_nullable(t: &Type) -> bool {
     )
 }
 
+/// Whether two type parameter names are the same (fresh variables share their names, and
+/// most comparisons are of a name with itself).
+fn same_name(a: &Arc<str>, b: &Arc<str>) -> bool {
+    Arc::ptr_eq(a, b) || a == b
+}
+
 fn exact_eq(a: &Type, b: &Type) -> bool {
-    a == b
+    match (a, b) {
+        (Type::Param(x), Type::Param(y)) => same_name(x, y),
+        _ => a == b,
+    }
 }
 
 fn is_equal_or_less_specific(t1: &Type, t2: &Type) -> bool {
@@ -1259,7 +1268,7 @@ fn most_general(t1: &Type, t2: &Type) -> Type {
 
 fn collect_params<'t>(t: &'t Type, out: &mut Vec<&'t Arc<str>>) {
     match t {
-        Type::Param(n) if !out.contains(&n) => out.push(n),
+        Type::Param(n) if !out.iter().any(|o| same_name(o, n)) => out.push(n),
         Type::List(e) | Type::Optional(e) | Type::Type(e) => collect_params(e, out),
         Type::Map(k, v) => {
             collect_params(k, out);
@@ -1274,7 +1283,7 @@ fn replace_params(t: &Type, subst: &[(&Arc<str>, Type)]) -> Type {
     match t {
         Type::Param(n) => subst
             .iter()
-            .find(|(k, _)| *k == n)
+            .find(|(k, _)| same_name(k, n))
             .map(|(_, v)| v.clone())
             .unwrap_or_else(|| t.clone()),
         Type::List(e) => Type::list(replace_params(e, subst)),
