@@ -205,7 +205,6 @@ pub fn check_ids<'a>(
         issues: Vec::new(),
         name_buf: String::with_capacity(64),
         stack: Vec::with_capacity(8),
-        param_buf: Vec::with_capacity(4),
         seen_buf: Vec::with_capacity(4),
         subst_buf: Vec::with_capacity(4),
     };
@@ -293,8 +292,6 @@ struct Checker<'a> {
     name_buf: String,
     /// The types of the arguments of the calls being checked, innermost call last.
     stack: Vec<Type>,
-    /// Scratch space for the instantiated parameter types of an overload.
-    param_buf: Vec<Type>,
     /// Scratch space for the type parameters of an overload.
     seen_buf: Vec<&'a Arc<str>>,
     /// Scratch space for the fresh variables standing for them.
@@ -1009,21 +1006,43 @@ impl<'a> Checker<'a> {
                 let v = self.new_type_var();
                 subst.push((p, v));
             }
-            let mut params = std::mem::take(&mut self.param_buf);
-            params.clear();
-            params.extend(o.params.iter().map(|t| replace_params(t, &subst)));
-            let r = if self.assign_all(&params, arg_types) {
+            let r = if self.assign_instantiated(&o.params, &subst, arg_types) {
                 let res = replace_params(&o.result, &subst);
                 Some(self.substitute(&res, false))
             } else {
                 None
             };
-            self.param_buf = params;
             self.subst_buf = subst;
             r
         };
         self.seen_buf = seen;
         result
+    }
+
+    /// [`Checker::assign_all`] for the parameters of an overload instantiated with `subst`.
+    /// A parameter that is not a type variable itself is assignable from `dyn` (and the
+    /// error type) without binding anything: it is instantiated only to be compared with
+    /// another type.
+    fn assign_instantiated(
+        &mut self,
+        params: &[Type],
+        subst: &[(&Arc<str>, Type)],
+        arg_types: &[Type],
+    ) -> bool {
+        let snapshot = self.mapping.len();
+        for (p, a) in params.iter().zip(arg_types.iter()) {
+            let assignable = if !matches!(p, Type::Param(_)) && is_dyn_or_error(a) {
+                true
+            } else {
+                let p = replace_params(p, subst);
+                self.is_assignable(&p, a)
+            };
+            if !assignable {
+                self.mapping.truncate(snapshot);
+                return false;
+            }
+        }
+        true
     }
 
     /// Whether every argument type is assignable to its parameter; on failure the
