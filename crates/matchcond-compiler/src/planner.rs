@@ -21,6 +21,36 @@ use matchcond_syntax::Type;
 /// A call resolved by the checker: the function and the overloads that may apply.
 type Resolved<'c> = (&'c Function, &'c OverloadSet);
 
+/// The candidate overloads of a call, in declaration order: those the checker selected, or
+/// (unchecked) those of the right style and arity.
+#[derive(Clone)]
+struct Overloads<'c> {
+    function: Option<&'c Function>,
+    set: Option<&'c OverloadSet>,
+    member: bool,
+    arity: usize,
+    next: usize,
+}
+
+impl<'c> Iterator for Overloads<'c> {
+    type Item = &'c Overload;
+
+    fn next(&mut self) -> Option<&'c Overload> {
+        loop {
+            let i = self.next;
+            let o = self.function?.overloads.get(i)?;
+            self.next += 1;
+            let candidate = match self.set {
+                Some(set) => set.contains(i),
+                None => o.member == self.member && o.params.len() == self.arity,
+            };
+            if candidate {
+                return Some(o);
+            }
+        }
+    }
+}
+
 /// Functions that convert between types; constant arguments are converted at plan time.
 const TYPE_CONVERSIONS: [&str; 10] = [
     "bool",
@@ -418,6 +448,15 @@ impl<'c> Planner<'c> {
         let target = if target_is_arg { target } else { None };
         match name {
             "_&&_" | "_||_" | "_?_:_" => {
+                if let ("_&&_" | "_||_", [l, r]) = (name, args) {
+                    let l = Box::new(self.plan(l)?);
+                    let r = Box::new(self.plan(r)?);
+                    return Ok(if name == "_&&_" {
+                        Node::And(l, r)
+                    } else {
+                        Node::Or(l, r)
+                    });
+                }
                 let mut planned = Vec::with_capacity(args.len());
                 for a in args {
                     planned.push(self.plan(a)?);
@@ -469,28 +508,32 @@ impl<'c> Planner<'c> {
         planned: Vec<Node>,
     ) -> Result<Node, String> {
         // Candidate overloads.
-        let mut overloads: Vec<&'c Overload> = Vec::new();
-        match resolved {
-            Some((f, set)) => overloads.extend(set.overloads(f)),
-            None => {
-                if let Some(f) = self.functions.get(name) {
-                    overloads.extend(
-                        f.overloads
-                            .iter()
-                            .filter(|o| o.member == member && o.params.len() == planned.len()),
-                    );
-                }
-            }
-        }
-        let single = match overloads.as_slice() {
-            [o] if resolved.is_some() => Some(o.id),
+        let overloads = match resolved {
+            Some((f, set)) => Overloads {
+                function: Some(f),
+                set: Some(set),
+                member,
+                arity: planned.len(),
+                next: 0,
+            },
+            None => Overloads {
+                function: self.functions.get(name),
+                set: None,
+                member,
+                arity: planned.len(),
+                next: 0,
+            },
+        };
+        let mut first_two = overloads.clone();
+        let single = match (first_two.next(), first_two.next()) {
+            (Some(o), None) if resolved.is_some() => Some(o.id),
             _ => None,
         };
 
         // Optional or / orValue are short-circuiting and free.
         if member && planned.len() == 2 && (name == "or" || name == "orValue") {
-            let is_opt_fn = overloads.iter().all(|o| o.id.starts_with("optional_or"));
-            if is_opt_fn && !overloads.is_empty() {
+            let is_opt_fn = overloads.clone().all(|o| o.id.starts_with("optional_or"));
+            if is_opt_fn && overloads.clone().next().is_some() {
                 let mut it = planned.into_iter();
                 return match (it.next(), it.next()) {
                     (Some(l), Some(r)) if name == "or" => Ok(Node::OptOr(Box::new(l), Box::new(r))),
@@ -517,8 +560,8 @@ impl<'c> Planner<'c> {
             }
         }
 
-        let mut candidates = Vec::with_capacity(overloads.len());
-        for o in &overloads {
+        let mut candidates = Vec::with_capacity(overloads.clone().count());
+        for o in overloads {
             let id = o.id;
             let Some(func) = self.implementation(id) else {
                 return Err(format!("no such overload: {name} ({id})"));

@@ -99,6 +99,15 @@ impl OverloadSet {
         }
     }
 
+    /// Whether a position is in the set.
+    pub fn contains(&self, position: usize) -> bool {
+        if position < 64 {
+            self.low & (1u64 << position) != 0
+        } else {
+            self.high.contains(&position)
+        }
+    }
+
     /// The number of positions.
     pub fn len(&self) -> usize {
         self.low.count_ones() as usize + self.high.len()
