@@ -1325,3 +1325,106 @@ fn replace_params(t: &Type, subst: &[(&Arc<str>, Type)]) -> Type {
         other => other.clone(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decls::{library_functions, Library};
+    use crate::{parse, ParserOptions};
+
+    fn env() -> CheckerEnv {
+        let mut env = CheckerEnv::default();
+        env.add_standard_type_idents();
+        env.add_functions(library_functions(Library::Standard));
+        env.add_functions(library_functions(Library::Optionals));
+        env.variables.insert("x".into(), Type::Dyn);
+        env.variables.insert("a.b".into(), Type::list(Type::String));
+        env
+    }
+
+    fn messages(text: &str) -> Vec<String> {
+        let env = env();
+        let parsed = parse(text, &ParserOptions::default()).unwrap();
+        match check_ids(&parsed.expr, &env, parsed.next_id) {
+            Ok(_) => Vec::new(),
+            Err(issues) => issues.into_iter().map(|i| i.message).collect(),
+        }
+    }
+
+    /// Fresh type variables are numbered as cel-go numbers them, counting those of the
+    /// overloads that cannot apply (they show in messages).
+    #[test]
+    fn fresh_variables_are_numbered_as_in_cel_go() {
+        assert_eq!(
+            messages("[1][0] == [].foo"),
+            ["type 'list(_var6)' does not support field selection"]
+        );
+        assert_eq!(
+            messages("{}.a == [].foo"),
+            ["type 'list(_var2)' does not support field selection"]
+        );
+        assert_eq!(
+            messages("{?'a': []}"),
+            ["expected type 'optional_type(list(_var0))' but found 'list(_var0)'"]
+        );
+    }
+
+    #[test]
+    fn element_types_references_and_result() {
+        let env = env();
+        let parsed = parse("[x, 'a'].size() + a.b.size()", &ParserOptions::default()).unwrap();
+        let c = check_ids(&parsed.expr, &env, parsed.next_id).unwrap();
+        assert_eq!(c.result_type, Type::Int);
+        let ExprKind::Call { args, .. } = &parsed.expr.kind else {
+            panic!("not a call")
+        };
+        let ExprKind::Call {
+            target: Some(list), ..
+        } = &args[0].kind
+        else {
+            panic!("not a member call")
+        };
+        let ExprKind::List { elements, .. } = &list.kind else {
+            panic!("not a list")
+        };
+        assert_eq!(c.element_type(elements[0].id), Some(&Type::Dyn));
+        assert_eq!(c.element_type(elements[1].id), Some(&Type::String));
+        assert_eq!(c.element_type(list.id), None);
+        assert_eq!(c.reference(elements[0].id), Some(&Reference::Variable("x")));
+        let ExprKind::Call {
+            target: Some(ab), ..
+        } = &args[1].kind
+        else {
+            panic!("not a member call")
+        };
+        assert_eq!(c.reference(ab.id), Some(&Reference::Variable("a.b")));
+        match c.reference(args[1].id) {
+            Some(Reference::Function {
+                function,
+                overloads,
+                global: false,
+            }) => {
+                let ids: Vec<&str> = overloads.overloads(function).map(|o| o.id).collect();
+                assert_eq!((function.name, ids), ("size", vec!["list_size"]));
+            }
+            other => panic!("{other:?}"),
+        }
+        match c.reference(parsed.expr.id) {
+            Some(Reference::Function { overloads, .. }) => assert_eq!(overloads.len(), 1),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn overload_sets_hold_any_position() {
+        let mut s = OverloadSet::default();
+        for p in [0, 5, 63, 64, 200] {
+            s.insert(p);
+        }
+        s.insert(64);
+        assert_eq!(s.iter().collect::<Vec<_>>(), [0, 5, 63, 64, 200]);
+        assert_eq!(s.len(), 5);
+        assert!(s.contains(63) && s.contains(200) && !s.contains(6) && !s.contains(65));
+        assert!(OverloadSet::default().is_empty());
+    }
+}
