@@ -51,9 +51,15 @@ impl EngineSet {
         &self.conditions
     }
 
-    /// The activation of a request: its variables and the mock authorizer.
+    /// The activation of a request: its variables, and the mock authorizer when a
+    /// condition reads it (threads deciding together then share nothing they write).
     pub fn activation<'a>(&self, req: &'a Json) -> Activation<'a> {
-        Activation::from_request(req).with_authorizer(Arc::clone(&self.authorizer))
+        let act = Activation::from_request(req);
+        if self.conditions.uses_authorizer() {
+            act.with_authorizer(Arc::clone(&self.authorizer))
+        } else {
+            act
+        }
     }
 
     /// The decision on a parsed request (activation included), with

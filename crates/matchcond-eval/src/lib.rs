@@ -251,6 +251,8 @@ pub struct MatchConditions {
     budget: u64,
     /// What the conditions read of `object` and of `oldObject`.
     reads: [raw::Need; 2],
+    /// Some condition reads `authorizer` or `authorizer.requestResource`.
+    uses_authorizer: bool,
 }
 
 /// An AdmissionReview given as bytes could not be read.
@@ -339,8 +341,14 @@ impl MatchConditions {
             })
             .collect::<Vec<Compiled>>();
         let mut reads = [raw::Need::Nothing, raw::Need::Nothing];
+        let mut uses_authorizer = false;
         for p in conditions.iter().filter_map(|c| c.program.as_ref().ok()) {
             for (slot, path) in p.read_paths() {
+                uses_authorizer |= matches!(
+                    *slot,
+                    matchcond_runtime::activation::SLOT_AUTHORIZER
+                        | matchcond_runtime::activation::SLOT_REQUEST_RESOURCE
+                );
                 let need = match *slot {
                     matchcond_runtime::activation::SLOT_OBJECT => reads.get_mut(0),
                     matchcond_runtime::activation::SLOT_OLD_OBJECT => reads.get_mut(1),
@@ -356,7 +364,14 @@ impl MatchConditions {
             per_call_limit: PER_CALL_COST_LIMIT,
             budget: MATCH_CONDITIONS_BUDGET,
             reads,
+            uses_authorizer,
         }
+    }
+
+    /// True when some condition reads `authorizer` or `authorizer.requestResource`: a host
+    /// need not bind an authorizer (nor clone its `Arc` per request) for the others.
+    pub fn uses_authorizer(&self) -> bool {
+        self.uses_authorizer
     }
 
     /// Reads the `request` of an AdmissionReview given as JSON bytes, building of `object`
@@ -574,6 +589,31 @@ impl MatchConditions {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn knows_whether_a_condition_reads_the_authorizer() {
+        #![allow(clippy::unwrap_used)]
+        let env = Environment::latest();
+        let uses = |exprs: &[&str]| {
+            let list: Vec<MatchCondition> = exprs
+                .iter()
+                .enumerate()
+                .map(|(i, e)| MatchCondition::new(format!("c{i}"), *e))
+                .collect();
+            MatchConditions::compile(&env, &list)
+                .unwrap()
+                .uses_authorizer()
+        };
+        assert!(!uses(&[]));
+        assert!(!uses(&["request.namespace != 'x'", "has(object.metadata)"]));
+        assert!(uses(&[
+            "request.namespace != 'x'",
+            "authorizer.group('').resource('pods').check('create').allowed()",
+        ]));
+        assert!(uses(&["authorizer.requestResource.check('get').allowed()"]));
+        // A condition that does not compile reads nothing.
+        assert!(!uses(&["authorizer.nope("]));
+    }
 
     #[test]
     fn aggregate_dedups() {
