@@ -562,13 +562,18 @@ impl<'a> FastEval<'a, '_> {
                     StrOp::EndsWith => s.ends_with(&**arg),
                     StrOp::Contains => s.contains(&**arg),
                 };
-                self.cost += cost.of(
-                    &[
-                        Value::String(Str::Borrowed(s)),
-                        Value::String(Str::Borrowed(arg)),
-                    ],
-                    r,
-                );
+                self.cost += if matches!(cost.kind, CostKind::Arg0Tenth) {
+                    // cel-go's default for startsWith/endsWith: ceil(size(receiver) * 0.1).
+                    cost::traversal_tenth(s.chars().count() as u64)
+                } else {
+                    cost.of(
+                        &[
+                            Value::String(Str::Borrowed(s)),
+                            Value::String(Str::Borrowed(arg)),
+                        ],
+                        r,
+                    )
+                };
                 Some(r)
             }
             Fast::Contains(p, needle, cost) => {
