@@ -167,22 +167,7 @@ impl Floor {
     /// The decision: every check is evaluated, then any false skips, otherwise any error
     /// leaves it to the failurePolicy, otherwise call.
     pub fn decide(&self, req: &Json) -> DecisionClass {
-        let mut skip = false;
-        let mut error = false;
-        for c in &self.checks {
-            match self.eval(c, req) {
-                Some(false) => skip = true,
-                None => error = true,
-                Some(true) => {}
-            }
-        }
-        if skip {
-            DecisionClass::Skip
-        } else if error {
-            DecisionClass::FailurePolicy
-        } else {
-            DecisionClass::Call
-        }
+        DecisionClass::decide(self.results(req))
     }
 
     /// The decision from an AdmissionReview's bytes (parse, take `request`, decide);

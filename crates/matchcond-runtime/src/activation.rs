@@ -175,8 +175,9 @@ impl<'a> Lookups<'a> {
     }
 }
 
-/// The member of a request a [`Lookups`] cell holds.
-fn lookup(map: &serde_json::Map<String, Json>, i: usize) -> Option<&Json> {
+/// The member of a request a [`Lookups`] cell holds: by [`REQUEST_FIELDS`] index as the
+/// `request` view shows it, then `object` and `oldObject`.
+pub(crate) fn lookup(map: &serde_json::Map<String, Json>, i: usize) -> Option<&Json> {
     match (REQUEST_FIELDS.get(i), i.checked_sub(REQUEST_FIELDS.len())) {
         (Some(_), _) if i == 0 => Some(crate::value::request_dry_run_node(json_member(
             map, "dryRun",

@@ -154,24 +154,6 @@ impl CallCost {
         }
     }
 
-    /// An equality of a JSON node with a constant of the same scalar type, with its cost,
-    /// when both are cheap to tell without building values.
-    fn quick_same_type_equality(&self, node: &Json, constant: &Value<'_>) -> Option<(bool, u64)> {
-        if !self.min_tenth {
-            return None;
-        }
-        match (node, constant) {
-            (Json::String(x), Value::String(y)) => {
-                let y = y.as_str();
-                (x.len() <= 10 || y.len() <= 10)
-                    .then(|| (x == y, u64::from(!x.is_empty() && !y.is_empty())))
-            }
-            (Json::Bool(x), Value::Bool(y)) => Some((x == y, 1)),
-            (Json::Null, Value::Null) => Some((true, 1)),
-            _ => None,
-        }
-    }
-
     /// The cost when it does not depend on the arguments.
     fn fixed(&self) -> Option<u64> {
         match self.kind {
@@ -479,19 +461,24 @@ impl<'a> FastEval<'a, '_> {
             Fast::Or(l, r) => Some(self.eval(l)? || self.eval(r)?),
             Fast::Eq(t) => {
                 let reached = self.node(&t.path)?;
-                if let Reached::Json(node) = reached {
-                    if let Some((eq, c)) = t.cost.quick_same_type_equality(node, &t.constant) {
-                        self.cost += c;
-                        return Some(eq != t.negate);
-                    }
+                let quick = match reached {
+                    Reached::Json(node) => t.cost.quick_equality(node, &t.constant),
+                    Reached::Key(_) => None,
+                };
+                // A scalar of the constant's own type is compared on the node itself.
+                let same_type = match (reached, &t.constant) {
+                    (Reached::Json(Json::String(x)), Value::String(y)) => Some(x == y.as_str()),
+                    (Reached::Json(Json::Bool(x)), Value::Bool(y)) => Some(x == y),
+                    (Reached::Json(Json::Null), Value::Null) => Some(true),
+                    _ => None,
+                };
+                if let (Some(c), Some(eq)) = (quick, same_type) {
+                    self.cost += c;
+                    return Some(eq != t.negate);
                 }
                 let v = reached.value();
                 let k = borrow_const(&t.constant);
                 let r = values_equal(&v, &k) != t.negate;
-                let quick = match reached {
-                    Reached::Json(node) => t.cost.quick_equality(node, &k),
-                    Reached::Key(_) => None,
-                };
                 self.cost += match quick {
                     Some(c) => c,
                     None if t.constant_first => t.cost.of(&[k, v], r),

@@ -799,50 +799,34 @@ impl<'a> Interp<'a, '_> {
 /// Bytes a call created: the size of a string, bytes, list or map it returned, unless that
 /// value is one of its arguments.
 fn created_size(result: &Value<'_>, args: &[Value<'_>]) -> u64 {
-    let n = match result {
-        Value::String(Str::Shared(s)) => {
-            let shared = args
+    match shared_allocation(result) {
+        Some((at, size))
+            if !args
                 .iter()
-                .any(|a| matches!(a, Value::String(Str::Shared(t)) if Arc::ptr_eq(s, t)));
-            if shared {
-                0
-            } else {
-                s.len() as u64
-            }
-        }
-        Value::Bytes(Bin::Shared(b)) => {
-            let shared = args
-                .iter()
-                .any(|a| matches!(a, Value::Bytes(Bin::Shared(t)) if Arc::ptr_eq(b, t)));
-            if shared {
-                0
-            } else {
-                b.len() as u64
-            }
-        }
-        Value::List(List::Shared(l)) => {
-            let shared = args
-                .iter()
-                .any(|a| matches!(a, Value::List(List::Shared(t)) if Arc::ptr_eq(l, t)));
-            if shared {
-                0
-            } else {
-                l.len() as u64 * limits::ELEMENT_SIZE
-            }
-        }
-        Value::Map(Map::Shared(m)) => {
-            let shared = args
-                .iter()
-                .any(|a| matches!(a, Value::Map(Map::Shared(t)) if Arc::ptr_eq(m, t)));
-            if shared {
-                0
-            } else {
-                m.len() as u64 * 2 * limits::ELEMENT_SIZE
-            }
+                .any(|a| shared_allocation(a).map(|s| s.0) == Some(at)) =>
+        {
+            size
         }
         _ => 0,
-    };
-    n
+    }
+}
+
+/// The address and counted size of the shared allocation behind a string, bytes, list or
+/// map created during evaluation.
+fn shared_allocation(v: &Value<'_>) -> Option<(*const (), u64)> {
+    Some(match v {
+        Value::String(Str::Shared(s)) => (Arc::as_ptr(s).cast::<()>(), s.len() as u64),
+        Value::Bytes(Bin::Shared(b)) => (Arc::as_ptr(b).cast::<()>(), b.len() as u64),
+        Value::List(List::Shared(l)) => (
+            Arc::as_ptr(l).cast::<()>(),
+            l.len() as u64 * limits::ELEMENT_SIZE,
+        ),
+        Value::Map(Map::Shared(m)) => (
+            Arc::as_ptr(m).cast::<()>(),
+            m.len() as u64 * 2 * limits::ELEMENT_SIZE,
+        ),
+        _ => return None,
+    })
 }
 
 /// List concatenation and `cel.@mapInsert` on a list or map that no one else holds (a

@@ -53,22 +53,20 @@ pub fn check_regex_pattern_size(size: usize) -> Result<(), String> {
 
 /// Fails when a string or bytes value of `size` bytes may not be created.
 pub fn check_string_size(size: usize) -> Result<(), EvalError> {
-    if size > MAX_STRING_SIZE {
-        Err(EvalError::new(
-            ErrorKind::SizeLimitExceeded,
-            format!("string size exceeds limit: size: {size}, limit {MAX_STRING_SIZE}"),
-        ))
-    } else {
-        Ok(())
-    }
+    check_size("string", size, MAX_STRING_SIZE)
 }
 
 /// Fails when a list of `size` elements may not be created.
 pub fn check_list_size(size: usize) -> Result<(), EvalError> {
-    if size > MAX_LIST_SIZE {
+    check_size("list", size, MAX_LIST_SIZE)
+}
+
+/// `<what> size exceeds limit: size: <size>, limit <limit>` past the limit.
+fn check_size(what: &str, size: usize, limit: usize) -> Result<(), EvalError> {
+    if size > limit {
         Err(EvalError::new(
             ErrorKind::SizeLimitExceeded,
-            format!("list size exceeds limit: size: {size}, limit {MAX_LIST_SIZE}"),
+            format!("{what} size exceeds limit: size: {size}, limit {limit}"),
         ))
     } else {
         Ok(())

@@ -421,9 +421,9 @@ fn json_maps_are_sorted() -> bool {
 ///
 /// `serde_json`'s map is a B-tree whose search compares the name with each key it passes
 /// (a byte comparison call per key). For the objects of a request — a dozen or so members —
-/// scanning the entries in order, comparing bytes only for keys of the same length (and, when
-/// the map is sorted, stopping at the first key that sorts after the name by its first byte)
-/// finds a member with a fraction of the work; larger objects are searched as a B-tree.
+/// scanning the entries, comparing bytes only for keys of the same length, finds a member
+/// with a fraction of the work (and does not depend on the map's order); larger objects are
+/// searched as a B-tree.
 pub fn json_member<'m>(map: &'m serde_json::Map<String, Json>, name: &str) -> Option<&'m Json> {
     /// Up to this many members, scan.
     const SCAN_UP_TO: usize = 16;
@@ -431,22 +431,9 @@ pub fn json_member<'m>(map: &'m serde_json::Map<String, Json>, name: &str) -> Op
         return map.get(name);
     }
     let wanted = name.as_bytes();
-    // Past every possible first byte when the order cannot be relied on.
-    let stop_after = if json_maps_are_sorted() {
-        wanted.first().copied()
-    } else {
-        Some(u8::MAX)
-    };
-    for (k, v) in map {
-        let k = k.as_bytes();
-        if k.len() == wanted.len() && k == wanted {
-            return Some(v);
-        }
-        if k.first().copied() > stop_after {
-            return None;
-        }
-    }
-    None
+    map.iter()
+        .find(|(k, _)| k.len() == wanted.len() && k.as_bytes() == wanted)
+        .map(|(_, v)| v)
 }
 
 /// [`json_equal`] of two JSON objects.
@@ -520,12 +507,10 @@ fn request_dry_run(m: &serde_json::Map<String, Json>) -> bool {
 
 /// A field of an AdmissionRequest view, as a JSON node.
 pub(crate) fn request_field<'a>(m: &'a serde_json::Map<String, Json>, k: &str) -> Option<&'a Json> {
-    if k == "dryRun" {
-        return Some(request_dry_run_node(m.get("dryRun")));
+    match crate::activation::request_field_index(k) {
+        Some(i) => crate::activation::lookup(m, i),
+        None => json_member(m, k).filter(|v| request_entry_visible(k, v)),
     }
-    m.get_key_value(k)
-        .filter(|(k, v)| request_entry_visible(k, v))
-        .map(|(_, v)| v)
 }
 
 /// A field of an AdmissionRequest view.
