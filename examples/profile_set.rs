@@ -72,8 +72,15 @@ fn main() {
     }
     let start = std::time::Instant::now();
     let mut last = None;
+    // The workload's mock authorizer, bound when a condition reads it (as the bench does).
+    let authorizer: Option<std::sync::Arc<dyn matchcond::runtime::authz::Authorizer>> = c
+        .uses_authorizer()
+        .then(|| std::sync::Arc::new(matchcond_bench::authz::MockAuthorizer) as _);
     for _ in 0..n {
-        let act = Activation::from_request(std::hint::black_box(req));
+        let mut act = Activation::from_request(std::hint::black_box(req));
+        if let Some(a) = &authorizer {
+            act = act.with_authorizer(std::sync::Arc::clone(a));
+        }
         last = Some(c.decide(&act, FailurePolicy::Fail));
     }
     let per = start.elapsed() / n.max(1) as u32;

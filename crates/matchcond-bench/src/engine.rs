@@ -64,14 +64,14 @@ impl EngineSet {
 
     /// The decision on a parsed request (activation included), with
     /// `failurePolicy: Fail`.
-    pub fn decide(&self, req: &Json) -> Decision {
+    pub fn decide(&self, req: &Json) -> Decision<'_> {
         self.conditions
             .decide(&self.activation(req), FailurePolicy::Fail)
     }
 
     /// The decision from an AdmissionReview's bytes (parse, take `request`, decide);
     /// `None` when the bytes are not an AdmissionReview.
-    pub fn decide_raw(&self, raw: &[u8]) -> Option<Decision> {
+    pub fn decide_raw(&self, raw: &[u8]) -> Option<Decision<'_>> {
         // The engine's own path from bytes: only what the conditions read is built.
         let request = self.conditions.read_review(raw).ok()?;
         Some(self.decide(&request))

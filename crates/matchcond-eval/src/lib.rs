@@ -32,6 +32,7 @@
 pub mod names;
 mod raw;
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
@@ -91,21 +92,38 @@ impl FailurePolicy {
 }
 
 /// Whether the webhook must be called.
+///
+/// A decision borrows the name of the condition it reports from the [`MatchConditions`]
+/// that made it, so that deciding writes nothing shared: threads deciding with one compiled
+/// set do not contend on a reference count. [`Decision::into_owned`] detaches it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Decision {
+pub enum Decision<'a> {
     /// Every condition is true: call the webhook.
     Call,
     /// Do not call the webhook: `condition` names the first false condition, or is `None`
     /// when errors were ignored under `failurePolicy: Ignore`.
     Skip {
         /// The first condition (by order) that evaluated to false.
-        condition: Option<Arc<str>>,
+        condition: Option<Cow<'a, str>>,
     },
     /// The request must be rejected (`failurePolicy: Fail` and errors).
     Reject {
         /// The apiserver's error text (one error, or `[e1, e2]` for several).
         message: String,
     },
+}
+
+impl Decision<'_> {
+    /// The same decision, owning the condition's name.
+    pub fn into_owned(self) -> Decision<'static> {
+        match self {
+            Decision::Call => Decision::Call,
+            Decision::Skip { condition } => Decision::Skip {
+                condition: condition.map(|c| Cow::Owned(c.into_owned())),
+            },
+            Decision::Reject { message } => Decision::Reject { message },
+        }
+    }
 }
 
 /// What one condition evaluated to.
@@ -137,7 +155,7 @@ pub struct ConditionResult {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
     /// The decision.
-    pub decision: Decision,
+    pub decision: Decision<'static>,
     /// Per condition, in order.
     pub conditions: Vec<ConditionResult>,
     /// The whole-evaluation error (the shared budget ran out), if any.
@@ -394,7 +412,7 @@ impl MatchConditions {
         &self,
         bytes: &[u8],
         policy: FailurePolicy,
-    ) -> Result<Decision, ReviewError> {
+    ) -> Result<Decision<'_>, ReviewError> {
         let request = self.read_review(bytes)?;
         Ok(self.decide(&Activation::from_request(&request), policy))
     }
@@ -472,7 +490,7 @@ impl MatchConditions {
     }
 
     /// Decides whether the webhook must be called.
-    pub fn decide(&self, activation: &Activation<'_>, policy: FailurePolicy) -> Decision {
+    pub fn decide(&self, activation: &Activation<'_>, policy: FailurePolicy) -> Decision<'_> {
         let mut first_false: Option<usize> = None;
         let mut errors: Vec<String> = Vec::new();
         let completed = self.run(activation, |i, step| match step {
@@ -507,7 +525,7 @@ impl MatchConditions {
         first_false: Option<usize>,
         errors: &[String],
         policy: FailurePolicy,
-    ) -> Decision {
+    ) -> Decision<'_> {
         if !completed {
             return match policy {
                 FailurePolicy::Fail => Decision::Reject {
@@ -518,7 +536,7 @@ impl MatchConditions {
         }
         if let Some(i) = first_false {
             return Decision::Skip {
-                condition: self.conditions.get(i).map(|c| c.name.clone()),
+                condition: self.conditions.get(i).map(|c| Cow::Borrowed(&*c.name)),
             };
         }
         if !errors.is_empty() {
@@ -572,7 +590,9 @@ impl MatchConditions {
                 r.cost = cost;
             }
         });
-        let decision = self.conclude(completed, first_false, &errors, policy);
+        let decision = self
+            .conclude(completed, first_false, &errors, policy)
+            .into_owned();
         Report {
             decision,
             conditions: results,

@@ -25,7 +25,7 @@ fn request() -> serde_json::Value {
     })
 }
 
-fn decide(conds: &[(&str, &str)], policy: FailurePolicy) -> Decision {
+fn decide(conds: &[(&str, &str)], policy: FailurePolicy) -> Decision<'static> {
     let env = Environment::latest();
     let mcs: Vec<MatchCondition> = conds
         .iter()
@@ -33,10 +33,12 @@ fn decide(conds: &[(&str, &str)], policy: FailurePolicy) -> Decision {
         .collect();
     let compiled = MatchConditions::compile(&env, &mcs).unwrap();
     let req = request();
-    compiled.decide(&Activation::from_request(&req), policy)
+    compiled
+        .decide(&Activation::from_request(&req), policy)
+        .into_owned()
 }
 
-fn skip(name: &str) -> Decision {
+fn skip(name: &str) -> Decision<'_> {
     Decision::Skip {
         condition: Some(name.into()),
     }
