@@ -260,7 +260,7 @@ pub struct HookOutcome {
     /// The decision.
     pub decision: HookDecision,
     /// The matchConditions evaluation, when the conditions were evaluated.
-    pub conditions: Option<Report>,
+    pub conditions: Option<Report<'static>>,
 }
 
 /// Identifies a webhook of the dispatcher.
@@ -547,7 +547,7 @@ impl Dispatcher {
         request: &Json,
         namespaces: &dyn NamespaceLister,
         cel_requests: &mut CelRequests,
-    ) -> (HookDecision, Option<Report>) {
+    ) -> (HookDecision, Option<Report<'static>>) {
         let skip = |r| (HookDecision::Skip(r), None);
         if is_exempt_kind(&attrs.kind) {
             return skip(SkipReason::ExemptKind);
@@ -601,7 +601,7 @@ impl Dispatcher {
                 HookDecision::Reject(Rejection::forbidden(&attrs.resource, &attrs.name, message))
             }
         };
-        (decision, Some(report))
+        (decision, Some(report.into_owned()))
     }
 
     fn match_rules(

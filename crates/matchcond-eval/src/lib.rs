@@ -138,30 +138,61 @@ pub enum ConditionOutcome {
     NotEvaluated,
 }
 
-/// The result of one condition, for explaining a decision.
+/// The result of one condition, for explaining a decision (borrowing the condition's
+/// name and expression from the [`MatchConditions`]; [`ConditionResult::into_owned`]
+/// detaches it).
 #[derive(Clone, Debug, PartialEq)]
-pub struct ConditionResult {
+pub struct ConditionResult<'a> {
     /// The condition's name.
-    pub name: Arc<str>,
+    pub name: Cow<'a, str>,
     /// The expression.
-    pub expression: String,
+    pub expression: Cow<'a, str>,
     /// What it evaluated to.
     pub outcome: ConditionOutcome,
     /// The runtime cost it was charged.
     pub cost: u64,
 }
 
-/// A decision with the result of every condition.
+/// A decision with the result of every condition (borrowing names and expressions from
+/// the [`MatchConditions`]; [`Report::into_owned`] detaches it).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Report {
+pub struct Report<'a> {
     /// The decision.
-    pub decision: Decision<'static>,
+    pub decision: Decision<'a>,
     /// Per condition, in order.
-    pub conditions: Vec<ConditionResult>,
+    pub conditions: Vec<ConditionResult<'a>>,
     /// The whole-evaluation error (the shared budget ran out), if any.
     pub evaluation_error: Option<String>,
     /// Total cost charged.
     pub total_cost: u64,
+}
+
+impl ConditionResult<'_> {
+    /// The same result, owning the name and expression.
+    pub fn into_owned(self) -> ConditionResult<'static> {
+        ConditionResult {
+            name: Cow::Owned(self.name.into_owned()),
+            expression: Cow::Owned(self.expression.into_owned()),
+            outcome: self.outcome,
+            cost: self.cost,
+        }
+    }
+}
+
+impl Report<'_> {
+    /// The same report, owning every name and expression.
+    pub fn into_owned(self) -> Report<'static> {
+        Report {
+            decision: self.decision.into_owned(),
+            conditions: self
+                .conditions
+                .into_iter()
+                .map(ConditionResult::into_owned)
+                .collect(),
+            evaluation_error: self.evaluation_error,
+            total_cost: self.total_cost,
+        }
+    }
 }
 
 /// A problem with a webhook's conditions, worded as the apiserver's validation words it
@@ -551,13 +582,13 @@ impl MatchConditions {
     }
 
     /// Decides, and reports every condition's value or error and cost.
-    pub fn explain(&self, activation: &Activation<'_>, policy: FailurePolicy) -> Report {
-        let mut results: Vec<ConditionResult> = self
+    pub fn explain(&self, activation: &Activation<'_>, policy: FailurePolicy) -> Report<'_> {
+        let mut results: Vec<ConditionResult<'_>> = self
             .conditions
             .iter()
             .map(|c| ConditionResult {
-                name: c.name.clone(),
-                expression: c.expression.clone(),
+                name: Cow::Borrowed(&*c.name),
+                expression: Cow::Borrowed(&c.expression),
                 outcome: ConditionOutcome::NotEvaluated,
                 cost: 0,
             })
@@ -590,9 +621,7 @@ impl MatchConditions {
                 r.cost = cost;
             }
         });
-        let decision = self
-            .conclude(completed, first_false, &errors, policy)
-            .into_owned();
+        let decision = self.conclude(completed, first_false, &errors, policy);
         Report {
             decision,
             conditions: results,
