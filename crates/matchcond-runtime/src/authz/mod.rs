@@ -49,7 +49,7 @@ mod static_rules;
 use std::any::Any;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 use serde_json::Value as Json;
 
@@ -346,22 +346,45 @@ where
     }
 }
 
-/// Shared empty text, so that unset check fields do not allocate.
-static EMPTY: LazyLock<Arc<str>> = LazyLock::new(|| Arc::from(""));
+/// A field of a check: empty text costs nothing (no allocation and no shared reference
+/// count: threads building checks at once touch nothing in common), other text is shared
+/// by the copies the builders make.
+#[derive(Clone, Debug, Default)]
+struct Text(Option<Arc<str>>);
 
-fn text(s: &str) -> Arc<str> {
-    if s.is_empty() {
-        EMPTY.clone()
-    } else {
-        Arc::from(s)
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.0.as_deref().unwrap_or("")
     }
 }
 
-/// The principal and authorizer every value derived from `authorizer` carries.
+fn text(s: &str) -> Text {
+    Text((!s.is_empty()).then(|| Arc::from(s)))
+}
+
+/// The principal and authorizer every value derived from `authorizer` carries, behind one
+/// reference count of the evaluation's own: the builders' copies do not touch the
+/// authorizer's count, which the threads sharing the authorizer have in common.
 #[derive(Clone)]
-struct Principal {
-    user: Arc<UserInfo>,
+struct Principal(Arc<PrincipalParts>);
+
+struct PrincipalParts {
+    user: UserInfo,
     authorizer: Arc<dyn Authorizer>,
+}
+
+impl Principal {
+    fn new(user: UserInfo, authorizer: Arc<dyn Authorizer>) -> Self {
+        Principal(Arc::new(PrincipalParts { user, authorizer }))
+    }
+}
+
+impl std::ops::Deref for Principal {
+    type Target = PrincipalParts;
+    fn deref(&self) -> &PrincipalParts {
+        &self.0
+    }
 }
 
 impl fmt::Debug for Principal {
@@ -414,10 +437,7 @@ impl AuthorizerValue {
     /// The value for a principal.
     pub fn new(user: UserInfo, authorizer: Arc<dyn Authorizer>) -> Self {
         AuthorizerValue {
-            principal: Principal {
-                user: Arc::new(user),
-                authorizer,
-            },
+            principal: Principal::new(user, authorizer),
         }
     }
 
@@ -456,10 +476,10 @@ impl AuthorizerValue {
             return Err(library_error("Invalid service account namespace"));
         }
         Ok(AuthorizerValue {
-            principal: Principal {
-                user: Arc::new(UserInfo::service_account(namespace, name)),
-                authorizer: self.principal.authorizer.clone(),
-            },
+            principal: Principal::new(
+                UserInfo::service_account(namespace, name),
+                Arc::clone(&self.principal.authorizer),
+            ),
         })
     }
 
@@ -474,7 +494,7 @@ opaque!(AuthorizerValue, AUTHORIZER_TYPE);
 #[derive(Clone, Debug)]
 pub struct PathCheck {
     principal: Principal,
-    path: Arc<str>,
+    path: Text,
 }
 
 impl PathCheck {
@@ -495,7 +515,7 @@ impl PathCheck {
     }
 
     fn describe(&self) -> String {
-        format!("path check of {}", self.path)
+        format!("path check of {}", &*self.path)
     }
 }
 
@@ -505,7 +525,7 @@ opaque!(PathCheck, PATH_CHECK_TYPE);
 #[derive(Clone, Debug)]
 pub struct GroupCheck {
     principal: Principal,
-    group: Arc<str>,
+    group: Text,
 }
 
 impl GroupCheck {
@@ -538,26 +558,26 @@ opaque!(GroupCheck, GROUP_CHECK_TYPE);
 #[derive(Clone, Debug)]
 pub struct ResourceCheck {
     principal: Principal,
-    group: Arc<str>,
-    resource: Arc<str>,
-    subresource: Arc<str>,
-    namespace: Arc<str>,
-    name: Arc<str>,
-    field_selector: Arc<str>,
-    label_selector: Arc<str>,
+    group: Text,
+    resource: Text,
+    subresource: Text,
+    namespace: Text,
+    name: Text,
+    field_selector: Text,
+    label_selector: Text,
 }
 
 impl ResourceCheck {
-    fn new(principal: Principal, group: Arc<str>, resource: Arc<str>) -> Self {
+    fn new(principal: Principal, group: Text, resource: Text) -> Self {
         ResourceCheck {
             principal,
             group,
             resource,
-            subresource: EMPTY.clone(),
-            namespace: EMPTY.clone(),
-            name: EMPTY.clone(),
-            field_selector: EMPTY.clone(),
-            label_selector: EMPTY.clone(),
+            subresource: Text::default(),
+            namespace: Text::default(),
+            name: Text::default(),
+            field_selector: Text::default(),
+            label_selector: Text::default(),
         }
     }
 
