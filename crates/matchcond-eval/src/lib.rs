@@ -288,7 +288,7 @@ pub fn validate_conditions(
 }
 
 struct Compiled {
-    name: Arc<str>,
+    name: String,
     expression: String,
     program: Result<Arc<Program>, CompileError>,
 }
@@ -384,7 +384,7 @@ impl MatchConditions {
         let conditions = conditions
             .iter()
             .map(|c| Compiled {
-                name: Arc::from(c.name.as_str()),
+                name: c.name.clone(),
                 expression: c.expression.clone(),
                 program: env.compile_condition(&c.expression),
             })
@@ -567,7 +567,10 @@ impl MatchConditions {
         }
         if let Some(i) = first_false {
             return Decision::Skip {
-                condition: self.conditions.get(i).map(|c| Cow::Borrowed(&*c.name)),
+                condition: self
+                    .conditions
+                    .get(i)
+                    .map(|c| Cow::Borrowed(c.name.as_str())),
             };
         }
         if !errors.is_empty() {
@@ -587,7 +590,7 @@ impl MatchConditions {
             .conditions
             .iter()
             .map(|c| ConditionResult {
-                name: Cow::Borrowed(&*c.name),
+                name: Cow::Borrowed(&c.name),
                 expression: Cow::Borrowed(&c.expression),
                 outcome: ConditionOutcome::NotEvaluated,
                 cost: 0,

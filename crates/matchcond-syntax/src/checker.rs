@@ -385,14 +385,8 @@ fn may_assign(p: &Type, a: &Type) -> bool {
     if matches!(p, Type::Param(_)) || matches!(a, Type::Param(_)) {
         return true;
     }
-    if is_dyn_or_error(p) || is_dyn_or_error(a) {
-        return true;
-    }
-    if let Type::Null = p {
-        return legacy_nullable(a);
-    }
-    if let Type::Null = a {
-        return legacy_nullable(p);
+    if let Some(decided) = assign_by_kind(p, a) {
+        return decided;
     }
     match (p, a) {
         (Type::Type(_), other) => matches!(other, Type::Type(_)),
@@ -402,6 +396,22 @@ fn may_assign(p: &Type, a: &Type) -> bool {
         (Type::Named(x, xp), Type::Named(y, yp)) => x == y && xp.len() == yp.len(),
         (x, y) => kind_rank(x) == kind_rank(y) && exact_eq(x, y),
     }
+}
+
+/// The assignability rules that decide on the kinds alone, before any type parameters are
+/// looked at: `dyn` or an error on either side is assignable, and `null` is assignable to
+/// and from the legacy nullable types. `None` when they do not decide.
+fn assign_by_kind(p: &Type, a: &Type) -> Option<bool> {
+    if is_dyn_or_error(p) || is_dyn_or_error(a) {
+        return Some(true);
+    }
+    if let Type::Null = p {
+        return Some(legacy_nullable(a));
+    }
+    if let Type::Null = a {
+        return Some(legacy_nullable(p));
+    }
+    None
 }
 
 impl<'a> Checker<'a> {
@@ -1143,14 +1153,8 @@ impl<'a> Checker<'a> {
             let (valid, _) = self.valid_substitution(t2, t1, depth);
             return valid;
         }
-        if is_dyn_or_error(t1) || is_dyn_or_error(t2) {
-            return true;
-        }
-        if let Type::Null = t1 {
-            return legacy_nullable(t2);
-        }
-        if let Type::Null = t2 {
-            return legacy_nullable(t1);
+        if let Some(decided) = assign_by_kind(t1, t2) {
+            return decided;
         }
         match (t1, t2) {
             (Type::Type(_), other) => matches!(other, Type::Type(_)),

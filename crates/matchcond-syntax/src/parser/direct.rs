@@ -479,27 +479,15 @@ impl<'a> Direct<'a> {
         let list_id = self.new_id();
         let mut elements = Vec::new();
         let mut optional_indices = Vec::new();
-        let la = self.peek(1)?;
-        if has(FIRST_OPTEXPR, la) {
-            loop {
-                let opt = self.opt_mark()?;
-                let e = self.expr()?;
-                if opt {
-                    optional_indices.push(u32::try_from(elements.len()).ok()?);
-                }
-                elements.push(e);
-                if !self.more()? {
-                    break;
-                }
-                self.advance()?;
+        self.items(tt::RBRACKET, |p| {
+            let opt = p.opt_mark()?;
+            let e = p.expr()?;
+            if opt {
+                optional_indices.push(u32::try_from(elements.len()).ok()?);
             }
-        } else if la != tt::COMMA && la != tt::RBRACKET {
-            return None;
-        }
-        if self.peek(1)? == tt::COMMA {
-            self.advance()?;
-        }
-        self.expect(tt::RBRACKET)?;
+            elements.push(e);
+            Some(())
+        })?;
         Some(Expr::new(
             list_id,
             open.start,
@@ -515,34 +503,44 @@ impl<'a> Direct<'a> {
         let open = self.expect(tt::LBRACE)?;
         let map_id = self.new_id();
         let mut entries = Vec::new();
+        self.items(tt::RBRACE, |p| {
+            let entry_id = p.new_id();
+            let optional = p.opt_mark()?;
+            let key = p.expr()?;
+            let col = p.expect(tt::COLON)?;
+            let value = p.expr()?;
+            entries.push(MapEntry {
+                id: entry_id,
+                offset: col.start,
+                key,
+                value,
+                optional,
+            });
+            Some(())
+        })?;
+        Some(Expr::new(map_id, open.start, ExprKind::Map { entries }))
+    }
+
+    /// The items of a list or map literal after its opening token: `item` parses one, and
+    /// they are separated by ',', with an optional trailing ',' before `close`.
+    fn items(&mut self, close: u8, mut item: impl FnMut(&mut Self) -> P<()>) -> P<()> {
         let la = self.peek(1)?;
         if has(FIRST_OPTEXPR, la) {
             loop {
-                let entry_id = self.new_id();
-                let optional = self.opt_mark()?;
-                let key = self.expr()?;
-                let col = self.expect(tt::COLON)?;
-                let value = self.expr()?;
-                entries.push(MapEntry {
-                    id: entry_id,
-                    offset: col.start,
-                    key,
-                    value,
-                    optional,
-                });
+                item(self)?;
                 if !self.more()? {
                     break;
                 }
                 self.advance()?;
             }
-        } else if la != tt::COMMA && la != tt::RBRACE {
+        } else if la != tt::COMMA && la != close {
             return None;
         }
         if self.peek(1)? == tt::COMMA {
             self.advance()?;
         }
-        self.expect(tt::RBRACE)?;
-        Some(Expr::new(map_id, open.start, ExprKind::Map { entries }))
+        self.expect(close)?;
+        Some(())
     }
 
     /// The '?' of an optional element or entry (only with optional syntax).
