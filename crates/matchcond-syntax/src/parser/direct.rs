@@ -330,12 +330,7 @@ impl<'a> Direct<'a> {
 
     fn select(&mut self, operand: Expr) -> P<Expr> {
         let op = self.expect(tt::DOT)?;
-        let opt = if self.peek(1)? == tt::QUESTIONMARK {
-            self.advance()?;
-            true
-        } else {
-            false
-        };
+        let opt = self.eat(tt::QUESTIONMARK)?;
         let id = self.tok(1)?;
         let name = match id.kind {
             tt::IDENTIFIER => self.text(id)?.to_string(),
@@ -389,12 +384,7 @@ impl<'a> Direct<'a> {
 
     fn index(&mut self, target: Expr) -> P<Expr> {
         let op = self.expect(tt::LBRACKET)?;
-        let opt = if self.peek(1)? == tt::QUESTIONMARK {
-            self.advance()?;
-            true
-        } else {
-            false
-        };
+        let opt = self.eat(tt::QUESTIONMARK)?;
         let op_id = self.new_id();
         let index = self.expr()?;
         self.expect(tt::RBRACKET)?;
@@ -536,20 +526,23 @@ impl<'a> Direct<'a> {
         } else if la != tt::COMMA && la != close {
             return None;
         }
-        if self.peek(1)? == tt::COMMA {
-            self.advance()?;
-        }
+        self.eat(tt::COMMA)?;
         self.expect(close)?;
         Some(())
     }
 
     /// The '?' of an optional element or entry (only with optional syntax).
     fn opt_mark(&mut self) -> P<bool> {
-        if self.peek(1)? != tt::QUESTIONMARK {
-            return Some(false);
-        }
-        if !self.optional_syntax {
+        if self.peek(1)? == tt::QUESTIONMARK && !self.optional_syntax {
             return None;
+        }
+        self.eat(tt::QUESTIONMARK)
+    }
+
+    /// Consumes the next token if it is of `kind`; whether it was.
+    fn eat(&mut self, kind: u8) -> P<bool> {
+        if self.peek(1)? != kind {
+            return Some(false);
         }
         self.advance()?;
         Some(true)
