@@ -125,24 +125,37 @@ fn read(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
 }
 
+/// Logs this server's events from `level` on, and its dependencies' warnings and errors.
 fn init_logging(level: LogLevel, format: LogFormat) {
+    use tracing_subscriber::filter::{LevelFilter, Targets};
+    use tracing_subscriber::layer::SubscriberExt as _;
+    use tracing_subscriber::util::SubscriberInitExt as _;
     let level = match level {
-        LogLevel::Error => tracing::Level::ERROR,
-        LogLevel::Warn => tracing::Level::WARN,
-        LogLevel::Info => tracing::Level::INFO,
-        LogLevel::Debug => tracing::Level::DEBUG,
-        LogLevel::Trace => tracing::Level::TRACE,
+        LogLevel::Error => LevelFilter::ERROR,
+        LogLevel::Warn => LevelFilter::WARN,
+        LogLevel::Info => LevelFilter::INFO,
+        LogLevel::Debug => LevelFilter::DEBUG,
+        LogLevel::Trace => LevelFilter::TRACE,
     };
+    let filter = Targets::new()
+        .with_target("matchcond_webhook_server", level)
+        .with_default(level.min(LevelFilter::WARN));
     let builder = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_max_level(level)
         .with_target(false);
     match format {
-        LogFormat::Text => builder.with_ansi(std::io::stderr().is_terminal()).init(),
+        LogFormat::Text => builder
+            .with_ansi(std::io::stderr().is_terminal())
+            .finish()
+            .with(filter)
+            .init(),
         LogFormat::Json => builder
             .json()
             .flatten_event(true)
             .with_current_span(false)
+            .finish()
+            .with(filter)
             .init(),
     }
 }

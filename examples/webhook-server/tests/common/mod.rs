@@ -304,13 +304,24 @@ impl Binary {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let first = match lines.next() {
-            Some(Ok(line)) => line,
-            other => {
+        // Standard output is read on a thread: the address line, then the route lines
+        // printed right after it.
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let first = match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok(line) => line,
+            Err(e) => {
+                let _ = child.kill();
                 let mut err = String::new();
                 let _ = child.stderr.take().unwrap().read_to_string(&mut err);
-                panic!("no address printed ({other:?}): {err}");
+                panic!("no address printed ({e}): {err}");
             }
         };
         let addr: SocketAddr = first
@@ -318,10 +329,10 @@ impl Binary {
             .unwrap()
             .parse()
             .unwrap();
-        let routes = lines
-            .map_while(Result::ok)
-            .take_while(|l| l.starts_with("  "))
-            .collect();
+        let mut routes = Vec::new();
+        while let Ok(line) = rx.recv_timeout(Duration::from_millis(500)) {
+            routes.push(line);
+        }
         Binary {
             child,
             addr,
