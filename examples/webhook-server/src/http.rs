@@ -423,7 +423,6 @@ async fn admission(State(app): State<Arc<App>>, request: Request) -> Response {
         let refusal = Refusal::method(&ctx.method, &ctx.path, "POST");
         return refuse(&app, &ctx, Some(body), false, refusal).await;
     }
-    let _webhook = app.metrics.webhook_inflight(index);
     let Some(_slot) = app.requests.try_take(1) else {
         let refusal = Refusal::busy(format!(
             "too many admission requests in flight (the limit is {}); retry",
@@ -432,6 +431,7 @@ async fn admission(State(app): State<Arc<App>>, request: Request) -> Response {
         return refuse(&app, &ctx, Some(body), false, refusal).await;
     };
     let _request = app.metrics.request_inflight();
+    let _webhook = app.metrics.webhook_inflight(index);
     let declared = content_length(&parts.headers);
     let mut held = app.metrics.bytes_inflight();
     let mut share = match declared {

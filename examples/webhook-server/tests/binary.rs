@@ -118,7 +118,7 @@ fn unusable_input_stops_the_server_with_code_2() {
 async fn serves_and_logs_each_review_at_debug_level() {
     let dir = TempDir::new("debug");
     let cert = dir.path("ca.pem");
-    let mut server = Binary::start(&[
+    let server = Binary::start(&[
         "--config",
         &examples("webhooks.yaml"),
         "--self-signed",
@@ -193,7 +193,7 @@ async fn the_self_signed_certificate_is_kept_across_restarts() {
         "--log-format",
         "json",
     ];
-    let mut first = Binary::start(&args);
+    let first = Binary::start(&args);
     assert!(first.addr.ip().is_loopback());
     let ca = CertificateDer::from_pem_file(&cert).unwrap();
     let kept = std::fs::read(&cert).unwrap();
@@ -210,7 +210,7 @@ async fn the_self_signed_certificate_is_kept_across_restarts() {
         "generated a self-signed certificate; later starts reuse it"
     );
     // The second start serves the same certificate: clients (the caBundle) keep trusting it.
-    let mut second = Binary::start(&args);
+    let second = Binary::start(&args);
     let reply = Client::connect(second.addr, &ca, false)
         .await
         .post("/inject", &review("pod-create.json"))
@@ -250,7 +250,7 @@ async fn listens_on_every_interface_with_a_port_alone() {
 async fn sigterm_drains_sixteen_slow_uploads() {
     let dir = TempDir::new("drain");
     let cert = dir.path("ca.pem");
-    let mut server = Binary::start(&[
+    let server = Binary::start(&[
         "--config",
         &examples("webhooks.yaml"),
         "--self-signed",

@@ -12,7 +12,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{data, examples, full, metric, parts, percentile, read, review, Client, Server};
+use common::{data, examples, full, metric, parts, read, review, Client, Server};
 use hyper::body::Bytes;
 use matchcond::KubeVersion;
 use matchcond_webhook_server::{Limits, Webhooks};
@@ -656,52 +656,6 @@ async fn a_body_that_does_not_arrive_in_time_gets_408() {
 }
 
 #[tokio::test]
-async fn http2_requests_multiplexed_on_one_connection_are_not_held_back() {
-    // 400 reviews, 16 at a time on one HTTP/2 connection. Without TCP_NODELAY on the
-    // server's socket, a response's frames written after one the client has not yet
-    // acknowledged wait for its delayed acknowledgement (40 ms on Linux): several
-    // percent of the requests took over 40 ms.
-    let server = Server::start(&examples("webhooks.yaml")).await;
-    let client = server.client(true).await;
-    let body = Bytes::from(review("pod-create.json").to_string());
-    let next = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let mut workers = Vec::new();
-    for _ in 0..16 {
-        let (mut client, body, next) = (client.clone(), body.clone(), next.clone());
-        workers.push(tokio::spawn(async move {
-            let mut times = Vec::new();
-            while next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < 400 {
-                let started = Instant::now();
-                let reply = client
-                    .request("POST", "/validate-pods", &[], full(body.clone()))
-                    .await
-                    .unwrap();
-                assert_eq!(reply.status, 200);
-                times.push(started.elapsed());
-            }
-            times
-        }));
-    }
-    let mut times = Vec::new();
-    for w in workers {
-        times.extend(w.await.unwrap());
-    }
-    times.sort_unstable();
-    assert_eq!(times.len(), 400);
-    let stalled = times
-        .iter()
-        .filter(|t| **t >= Duration::from_millis(38))
-        .count();
-    assert!(
-        stalled <= 2,
-        "{stalled} of 400 requests took 38 ms or more (p50 {:?}, p99 {:?})",
-        percentile(&times, 50.0),
-        percentile(&times, 99.0)
-    );
-    server.stop().await;
-}
-
-#[tokio::test]
 async fn tls_is_required_and_verified() {
     let server = Server::start(&examples("webhooks.yaml")).await;
     // A client that trusts another certificate fails the handshake.
@@ -851,23 +805,26 @@ async fn stopping_drains_and_readiness_follows() {
     }
     let addr = server.addr;
     let stopping = tokio::spawn(server.stop());
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    let started = Instant::now();
+    while TcpStream::connect(addr).await.is_ok() {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "still accepting"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     assert!(!app.is_ready());
-    assert!(TcpStream::connect(addr).await.is_err(), "still accepting");
     tx.send(Bytes::from(text.as_bytes()[50..].to_vec()))
         .await
         .unwrap();
     drop(tx);
     assert_eq!(pending.await.unwrap().json(), pod_create_called());
     let drained = stopping.await.unwrap();
+    // The probe above may have got a connection in before the listener closed.
+    assert!(drained.connections >= 1, "{drained:?}");
     assert_eq!(
-        (
-            drained.connections,
-            drained.requests,
-            drained.answered,
-            drained.abandoned
-        ),
-        (1, 1, 1, 0)
+        (drained.requests, drained.answered, drained.abandoned),
+        (1, 1, 0)
     );
 }
 

@@ -291,19 +291,33 @@ pub struct Binary {
     pub child: Child,
     pub addr: SocketAddr,
     pub routes: Vec<String>,
+    stderr: std::thread::JoinHandle<String>,
 }
 
 impl Binary {
     /// Starts the binary with the arguments, reads the address it listens on and the
     /// routes it prints.
     pub fn start(args: &[&str]) -> Binary {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_matchcond-webhook-server"))
+        Binary::start_program(env!("CARGO_BIN_EXE_matchcond-webhook-server"), args)
+    }
+
+    /// Starts another build of the server the same way.
+    pub fn start_program(program: &str, args: &[&str]) -> Binary {
+        let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
+        // Standard error is read on a thread as it comes (a full pipe would block the
+        // server).
+        let mut err = child.stderr.take().unwrap();
+        let stderr = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = err.read_to_string(&mut text);
+            text
+        });
         // Standard output is read on a thread: the address line, then the route lines
         // printed right after it.
         let stdout = child.stdout.take().unwrap();
@@ -319,9 +333,8 @@ impl Binary {
             Ok(line) => line,
             Err(e) => {
                 let _ = child.kill();
-                let mut err = String::new();
-                let _ = child.stderr.take().unwrap().read_to_string(&mut err);
-                panic!("no address printed ({e}): {err}");
+                let _ = child.wait();
+                panic!("no address printed ({e}): {}", stderr.join().unwrap());
             }
         };
         let addr: SocketAddr = first
@@ -337,6 +350,7 @@ impl Binary {
             child,
             addr,
             routes,
+            stderr,
         }
     }
 
@@ -349,18 +363,12 @@ impl Binary {
     }
 
     /// Waits for the exit (at most `limit`), returning its code and standard error.
-    pub fn wait(&mut self, limit: Duration) -> (Option<i32>, String) {
+    pub fn wait(mut self, limit: Duration) -> (Option<i32>, String) {
         let started = std::time::Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
-                let mut err = String::new();
-                self.child
-                    .stderr
-                    .take()
-                    .unwrap()
-                    .read_to_string(&mut err)
-                    .unwrap();
-                return (status.code(), err);
+                let stderr = std::mem::replace(&mut self.stderr, std::thread::spawn(String::new));
+                return (status.code(), stderr.join().unwrap());
             }
             assert!(started.elapsed() < limit, "the server did not exit");
             std::thread::sleep(Duration::from_millis(20));
