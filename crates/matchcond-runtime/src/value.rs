@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use serde_json::Value as Json;
 use smallvec::SmallVec;
@@ -195,10 +195,11 @@ impl<'a> Iterator for ListIter<'a, '_> {
 pub enum Map<'a> {
     /// A JSON object of the request, viewed in place (string keys).
     Json(&'a serde_json::Map<String, Json>),
-    /// An AdmissionRequest viewed in place as the apiserver exposes it in `request`:
-    /// without `object` and `oldObject`, without the `omitempty` fields that are empty
-    /// (`name`, `namespace`, `subResource`, `requestSubResource`) or null (`options`), and
-    /// with `dryRun` always present (`false` unless the request says `true`).
+    /// An AdmissionRequest viewed in place as the apiserver exposes it in `request`: the
+    /// members of the AdmissionRequest it builds from the admission attributes (`uid` empty,
+    /// `object`, `oldObject` and a missing `options` null, `resource` the original request's,
+    /// struct members at their zero values, empty `omitempty` strings absent, `dryRun`
+    /// always present); see [`crate::activation::REQUEST_FIELDS`].
     Request(&'a serde_json::Map<String, Json>),
     /// Entries borrowed from the program (constants).
     Borrowed(&'a MapData<'a>),
@@ -466,30 +467,26 @@ pub fn json_equal(a: &Json, b: &Json) -> bool {
     }
 }
 
-/// Whether an entry of an AdmissionRequest shows in the `request` view (`dryRun` is
-/// synthesised separately).
-pub(crate) fn request_entry_visible(k: &str, v: &Json) -> bool {
-    match crate::activation::request_field_index(k) {
-        Some(i) => request_field_visible(i, v),
-        None => !matches!(k, "object" | "oldObject"),
-    }
-}
+/// `null`, for the members of the `request` view that are null (`object`, `oldObject`, an
+/// absent `options`).
+static JSON_NULL: Json = Json::Null;
 
-/// Whether a member of an AdmissionRequest, by its [`crate::activation::REQUEST_FIELDS`]
-/// index, shows in the `request` view: `name`, `namespace`, `subResource` and
-/// `requestSubResource` not when empty (`omitempty`), `options` not when null, and the
-/// request's own `dryRun` never (the view's is synthesised).
-pub(crate) fn request_field_visible(index: usize, v: &Json) -> bool {
-    match index {
-        0 => false,
-        2 | 3 | 8 | 10 => !matches!(v, Json::String(s) if s.is_empty()),
-        5 => !v.is_null(),
-        _ => true,
-    }
-}
+/// `""`, for the `request` view's `uid` and an absent `operation`.
+static JSON_EMPTY_STRING: Json = Json::String(String::new());
 
 /// `false`, for the `dryRun` of a request that does not say.
 static JSON_FALSE: Json = Json::Bool(false);
+
+/// The zero `GroupVersionKind`, for a request without `kind` or `requestKind`.
+static ZERO_GVK: LazyLock<Json> =
+    LazyLock::new(|| serde_json::json!({"group": "", "version": "", "kind": ""}));
+
+/// The zero `GroupVersionResource`, for a request without `resource` or `requestResource`.
+static ZERO_GVR: LazyLock<Json> =
+    LazyLock::new(|| serde_json::json!({"group": "", "version": "", "resource": ""}));
+
+/// The zero `UserInfo` (every member `omitempty`), for a request without `userInfo`.
+static EMPTY_OBJECT: LazyLock<Json> = LazyLock::new(|| Json::Object(serde_json::Map::new()));
 
 /// The `dryRun` the `request` view shows for the request's own `dryRun` member: a boolean
 /// as given, `false` otherwise.
@@ -500,17 +497,61 @@ pub(crate) fn request_dry_run_node(given: Option<&Json>) -> &Json {
     }
 }
 
-/// The `dryRun` of an AdmissionRequest view.
-fn request_dry_run(m: &serde_json::Map<String, Json>) -> bool {
-    matches!(request_dry_run_node(m.get("dryRun")), Json::Bool(true))
+/// A member of an AdmissionRequest view by its [`crate::activation::REQUEST_FIELDS`] index,
+/// as the apiserver builds `request` for matchConditions (`CreateAdmissionRequest` from the
+/// admission attributes, converted to unstructured): `None` when the view has no such member.
+///
+/// - `uid` is always `""` (the review's uid is not the attributes'), `object` and
+///   `oldObject` always `null`, `options` `null` when the request has none, `dryRun` `false`
+///   unless the request says `true`;
+/// - `kind` is the kind the webhook sees (the converted kind), while `resource`,
+///   `requestResource`, `requestKind` and the subresources are the original request's
+///   (`requestResource` of the review, which differs from its `resource` when the request was
+///   converted to the webhook's version);
+/// - struct members are present at their zero values when the request lacks them
+///   (`{"group": "", "version": "", "kind": ""}`, `""`, `{}`); the `omitempty` strings
+///   (`name`, `namespace`, `subResource`, `requestSubResource`) are absent when empty.
+///
+/// A member given as `null` reads as absent (as Go decodes it); a review lacking
+/// `requestKind`/`requestResource` was not converted, so the one stands for the other.
+pub(crate) fn request_view_field(m: &serde_json::Map<String, Json>, index: usize) -> Option<&Json> {
+    use crate::activation::request_fields as f;
+    let given = |k: &str| json_member(m, k).filter(|v| !v.is_null());
+    let non_empty = |k: &str| given(k).filter(|v| !matches!(v, Json::String(s) if s.is_empty()));
+    match index {
+        f::DRY_RUN => Some(request_dry_run_node(json_member(m, "dryRun"))),
+        f::KIND => Some(
+            given("kind")
+                .or_else(|| given("requestKind"))
+                .unwrap_or(&ZERO_GVK),
+        ),
+        f::REQUEST_KIND => Some(
+            given("requestKind")
+                .or_else(|| given("kind"))
+                .unwrap_or(&ZERO_GVK),
+        ),
+        f::RESOURCE | f::REQUEST_RESOURCE => Some(
+            given("requestResource")
+                .or_else(|| given("resource"))
+                .unwrap_or(&ZERO_GVR),
+        ),
+        f::SUB_RESOURCE | f::REQUEST_SUB_RESOURCE => {
+            non_empty("requestSubResource").or_else(|| non_empty("subResource"))
+        }
+        f::NAME => non_empty("name"),
+        f::NAMESPACE => non_empty("namespace"),
+        f::OBJECT | f::OLD_OBJECT => Some(&JSON_NULL),
+        f::OPERATION => Some(given("operation").unwrap_or(&JSON_EMPTY_STRING)),
+        f::OPTIONS => Some(given("options").unwrap_or(&JSON_NULL)),
+        f::UID => Some(&JSON_EMPTY_STRING),
+        f::USER_INFO => Some(given("userInfo").unwrap_or(&EMPTY_OBJECT)),
+        _ => None,
+    }
 }
 
 /// A field of an AdmissionRequest view, as a JSON node.
 pub(crate) fn request_field<'a>(m: &'a serde_json::Map<String, Json>, k: &str) -> Option<&'a Json> {
-    match crate::activation::request_field_index(k) {
-        Some(i) => crate::activation::lookup(m, i),
-        None => json_member(m, k).filter(|v| request_entry_visible(k, v)),
-    }
+    request_view_field(m, crate::activation::request_field_index(k)?)
 }
 
 /// A field of an AdmissionRequest view.
@@ -523,12 +564,9 @@ impl<'a> Map<'a> {
     pub fn len(&self) -> usize {
         match self {
             Map::Json(m) => m.len(),
-            Map::Request(m) => {
-                m.iter()
-                    .filter(|(k, v)| request_entry_visible(k, v))
-                    .count()
-                    + 1
-            }
+            Map::Request(m) => (0..crate::activation::REQUEST_FIELDS.len())
+                .filter(|&i| request_view_field(m, i).is_some())
+                .count(),
             Map::Borrowed(m) => m.len(),
             Map::Shared(m) => m.len(),
         }
@@ -649,44 +687,31 @@ impl<'a> Iterator for MapIter<'a, '_> {
     }
 }
 
-/// Iterator over the entries of an AdmissionRequest view, in the object's order with
-/// `dryRun` at its sorted place.
+/// Iterator over the entries of an AdmissionRequest view, in the order of
+/// [`crate::activation::REQUEST_FIELDS`] (by name).
 pub struct RequestIter<'a> {
-    inner: std::iter::Peekable<serde_json::map::Iter<'a>>,
-    /// `dryRun`, until it has been yielded.
-    dry_run: Option<bool>,
+    map: &'a serde_json::Map<String, Json>,
+    /// The next index into the request fields.
+    next: usize,
 }
 
 impl<'a> RequestIter<'a> {
-    fn new(m: &'a serde_json::Map<String, Json>) -> Self {
-        RequestIter {
-            inner: m.iter().peekable(),
-            dry_run: Some(request_dry_run(m)),
-        }
+    fn new(map: &'a serde_json::Map<String, Json>) -> Self {
+        RequestIter { map, next: 0 }
     }
 }
 
 impl<'a> Iterator for RequestIter<'a> {
     type Item = (Value<'a>, Value<'a>);
     fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            let dry_run_first = match self.inner.peek() {
-                Some((k, _)) => k.as_str() > "dryRun",
-                None => true,
-            };
-            if dry_run_first {
-                if let Some(b) = self.dry_run.take() {
-                    return Some((Value::String(Str::Borrowed("dryRun")), Value::Bool(b)));
-                }
-            }
-            let (k, v) = self.inner.next()?;
-            if request_entry_visible(k, v) {
-                return Some((
-                    Value::String(Str::Borrowed(k.as_str())),
-                    Value::from_json(v),
-                ));
+        while let Some(&name) = crate::activation::REQUEST_FIELDS.get(self.next) {
+            let i = self.next;
+            self.next += 1;
+            if let Some(v) = request_view_field(self.map, i) {
+                return Some((Value::String(Str::Borrowed(name)), Value::from_json(v)));
             }
         }
+        None
     }
 }
 

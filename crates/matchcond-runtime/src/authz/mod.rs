@@ -770,16 +770,23 @@ pub struct RequestResource<'r> {
 }
 
 impl<'r> RequestResource<'r> {
-    /// Reads an AdmissionRequest; absent fields are empty.
+    /// Reads an AdmissionRequest as its `request` view shows it (the original request's
+    /// resource and subresource, which a converted review gives as `requestResource` and
+    /// `requestSubResource`); absent fields are empty.
     pub fn from_request(request: &'r Json) -> Self {
+        use crate::activation::request_fields as f;
         let get = |v: Option<&'r Json>| v.and_then(Json::as_str).unwrap_or("");
-        let resource = request.get("resource");
+        let Json::Object(m) = request else {
+            return RequestResource::default();
+        };
+        let field = |i| crate::value::request_view_field(m, i);
+        let resource = field(f::RESOURCE);
         RequestResource {
             group: get(resource.and_then(|r| r.get("group"))),
             resource: get(resource.and_then(|r| r.get("resource"))),
-            subresource: get(request.get("subResource")),
-            namespace: get(request.get("namespace")),
-            name: get(request.get("name")),
+            subresource: get(field(f::SUB_RESOURCE)),
+            namespace: get(field(f::NAMESPACE)),
+            name: get(field(f::NAME)),
         }
     }
 }
