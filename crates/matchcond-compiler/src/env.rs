@@ -87,6 +87,10 @@ pub struct Features {
     pub two_var_comprehensions: bool,
     /// The lists extension (`sortBy` macro) (1.34+).
     pub lists_ext: bool,
+    /// `%e` of `string.format` writes narrow no-break spaces around `×`: golang.org/x/text
+    /// before v0.23.0, which Kubernetes up to 1.32 is built with. A property of the binary
+    /// (not of the compatibility version).
+    pub spaced_scientific_format: bool,
 }
 
 impl Features {
@@ -138,7 +142,14 @@ impl Features {
             literal_validators: at(29),
             two_var_comprehensions: at(32),
             lists_ext: at(34),
+            spaced_scientific_format: !at(33),
         }
+    }
+
+    /// The run-time behaviours of the function implementations these features select.
+    pub fn behaviours(&self) -> matchcond_runtime::functions::Behaviours {
+        matchcond_runtime::functions::Behaviours::new()
+            .with_spaced_scientific_format(self.spaced_scientific_format)
     }
 }
 

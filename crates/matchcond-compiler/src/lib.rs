@@ -255,11 +255,14 @@ impl Environment {
             EnvMode::StoredExpressions => version,
             EnvMode::NewExpressions => version.previous(),
         };
-        let features = Features::for_version(effective);
+        let mut features = Features::for_version(effective);
+        // What the Go code does at run time is the binary's, whatever the compatibility
+        // version of the declarations.
+        features.spaced_scientific_format = Features::for_version(version).spaced_scientific_format;
         let variables = match_condition_variables();
         let checker = env::checker_env(&features, &variables);
         let parser = env::parser_options(&features);
-        let implementations = planner::implementations(&checker.functions);
+        let implementations = planner::implementations(&checker.functions, features.behaviours());
         let globals = variables.iter().map(|(n, _)| n.clone()).collect();
         Environment {
             inner: Arc::new(EnvInner {

@@ -69,12 +69,15 @@ const TYPE_CONVERSIONS: [&str; 10] = [
 /// per environment).
 pub(crate) type Implementations = HashMap<&'static str, Implementation, NameHasher>;
 
-/// The implementations of the overloads of `functions`.
-pub(crate) fn implementations(functions: &NameMap<Function>) -> Implementations {
+/// The implementations of the overloads of `functions`, with the given run-time behaviours.
+pub(crate) fn implementations(
+    functions: &NameMap<Function>,
+    behaviours: matchcond_runtime::functions::Behaviours,
+) -> Implementations {
     let mut out = Implementations::default();
     for f in functions.values() {
         for o in &f.overloads {
-            if let Some(imp) = implementation(o.id) {
+            if let Some(imp) = matchcond_runtime::functions::implementation_with(o.id, behaviours) {
                 out.insert(o.id, imp);
             }
         }

@@ -119,3 +119,43 @@ fn literal_validators_start_at_1_29() {
         "{err}"
     );
 }
+
+/// The value of an expression evaluated in the stored environment of a version.
+fn value_at(version: KubeVersion, mode: EnvMode, expr: &str) -> String {
+    let env = Environment::with_mode(version, mode);
+    let program = env
+        .compile(expr, &matchcond_compiler::CompileOptions::default())
+        .unwrap();
+    let act = matchcond_runtime::Activation::empty();
+    program.evaluate(&act, None).result.unwrap().to_string()
+}
+
+/// `%e` follows the golang.org/x/text the binary is built with: v0.23.0 (Kubernetes 1.33)
+/// dropped the narrow no-break spaces around the times sign. The binary decides, not the
+/// compatibility version of the new-expressions environment.
+#[test]
+fn scientific_format_follows_the_binarys_x_text() {
+    let expr = "'%e'.format([1.5])";
+    let unspaced = "\"1.500000×10⁰⁰\"";
+    let spaced = "\"1.500000\u{202f}×\u{202f}10⁰⁰\"";
+    for minor in 29..=32 {
+        let v = KubeVersion::new(1, minor);
+        assert_eq!(
+            value_at(v, EnvMode::StoredExpressions, expr),
+            spaced,
+            "1.{minor}"
+        );
+    }
+    for minor in 33..=36 {
+        let v = KubeVersion::new(1, minor);
+        assert_eq!(
+            value_at(v, EnvMode::StoredExpressions, expr),
+            unspaced,
+            "1.{minor}"
+        );
+    }
+    assert_eq!(
+        value_at(KubeVersion::V1_33, EnvMode::NewExpressions, expr),
+        unspaced
+    );
+}

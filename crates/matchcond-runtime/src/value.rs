@@ -269,16 +269,46 @@ impl<'a> MapData<'a> {
         }
     }
 
-    /// The position of a key.
+    /// The position of a key, as cel-go finds one (`Find` of its map of values): the key
+    /// itself (same type and value), else a double that is an integer as an int and then
+    /// as a uint, an int as a uint, a uint as an int. An int is never found as a double:
+    /// `{1.0: 'a'}[1]` has no such key, while `{1: 'a'}[1.0]` is `'a'`.
     fn position(&self, k: &Value<'_>) -> Option<usize> {
+        if let Some(i) = self.exact_position(k) {
+            return Some(i);
+        }
+        match *k {
+            Value::Double(d) => {
+                let as_int =
+                    double_to_int_lossless(d).and_then(|i| self.exact_position(&Value::Int(i)));
+                as_int.or_else(|| {
+                    double_to_uint_lossless(d).and_then(|u| self.exact_position(&Value::Uint(u)))
+                })
+            }
+            Value::Int(i) => u64::try_from(i)
+                .ok()
+                .and_then(|u| self.exact_position(&Value::Uint(u))),
+            Value::Uint(u) => i64::try_from(u)
+                .ok()
+                .and_then(|i| self.exact_position(&Value::Int(i))),
+            _ => None,
+        }
+    }
+
+    /// The position of a key of the same type and value.
+    fn exact_position(&self, k: &Value<'_>) -> Option<usize> {
         if self.entries.len() < Self::INDEXED_FROM {
-            return self.entries.iter().position(|(ek, _)| key_equals(ek, k));
+            return self
+                .entries
+                .iter()
+                .position(|(ek, _)| same_literal_key(ek, k));
         }
         let candidates = self.index.get(&key_hash(k)?)?;
-        candidates
-            .iter()
-            .copied()
-            .find(|&i| self.entries.get(i).is_some_and(|(ek, _)| key_equals(ek, k)))
+        candidates.iter().copied().find(|&i| {
+            self.entries
+                .get(i)
+                .is_some_and(|(ek, _)| same_literal_key(ek, k))
+        })
     }
 
     /// Builds a map, failing on a repeated key (`Failed with repeated key`) or a key of a
@@ -307,25 +337,10 @@ impl<'a> MapData<'a> {
     /// Adds an entry of a map literal as cel-go builds one: any value may be a key, and a
     /// repeated key (the same type and value) keeps the last value, in the first key's place.
     pub fn insert_literal(&mut self, k: Value<'a>, v: Value<'a>) {
-        let scan = |entries: &[(Value<'a>, Value<'a>)]| {
-            entries.iter().position(|e| same_literal_key(&e.0, &k))
-        };
         let found = if key_hash(&k).is_none() {
-            scan(&self.entries)
+            self.entries.iter().position(|e| same_literal_key(&e.0, &k))
         } else {
-            match self.position(&k) {
-                Some(i)
-                    if self
-                        .entries
-                        .get(i)
-                        .is_some_and(|e| same_literal_key(&e.0, &k)) =>
-                {
-                    Some(i)
-                }
-                // An equal key of another type (`1` and `1u`): only one of the same type counts.
-                Some(_) => scan(&self.entries),
-                None => None,
-            }
+            self.exact_position(&k)
         };
         match found.and_then(|i| self.entries.get_mut(i)) {
             Some(e) => e.1 = v,
@@ -343,7 +358,8 @@ impl<'a> MapData<'a> {
         Ok(())
     }
 
-    /// Looks a key up, with CEL's numeric key equivalence (`1`, `1u` and `1.0` are one key).
+    /// Looks a key up as cel-go does (see [`MapData::position`]: `1.0` finds `1` and `1u`, `1`
+    /// finds `1u` and `1u` finds `1`, but neither finds `1.0`).
     pub fn get(&self, k: &Value<'_>) -> Option<&Value<'a>> {
         self.position(k)
             .and_then(|i| self.entries.get(i))
@@ -366,8 +382,27 @@ impl<'a> MapData<'a> {
     }
 }
 
-/// Whether two map literal keys are one key (same type and value; values of other types,
-/// like lists, are never the same key).
+/// cel-go's `doubleToInt64Lossless`: the int a double is exactly, strictly inside the range
+/// of ints.
+fn double_to_int_lossless(d: f64) -> Option<i64> {
+    if !d.is_finite() || d <= i64::MIN as f64 || d >= i64::MAX as f64 {
+        return None;
+    }
+    let i = d as i64;
+    (i as f64 == d).then_some(i)
+}
+
+/// cel-go's `doubleToUint64Lossless`: the uint a double is exactly, below the largest uint.
+fn double_to_uint_lossless(d: f64) -> Option<u64> {
+    if !d.is_finite() || d < 0.0 || d >= u64::MAX as f64 {
+        return None;
+    }
+    let u = d as u64;
+    (u as f64 == d).then_some(u)
+}
+
+/// Whether two map keys are one key (same type and value, as Go compares the keys of a
+/// map of values; values of other types, like lists, are never the same key).
 fn same_literal_key(a: &Value<'_>, b: &Value<'_>) -> bool {
     match (a, b) {
         (Value::String(x), Value::String(y)) => x.as_str() == y.as_str(),
@@ -715,13 +750,46 @@ impl<'a> Iterator for RequestIter<'a> {
     }
 }
 
-/// A point in time, UTC, with nanosecond precision.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A point in time with nanosecond precision, and the UTC offset it is shown in.
+///
+/// Like Go's `time.Time`, a timestamp keeps the offset it was parsed with
+/// (`timestamp('2023-12-31T23:59:59-05:00')`), and arithmetic keeps it: `string()` and the
+/// accessors without a time zone (`getHours()`) read the time at that offset. Equality,
+/// ordering and hashing compare the instant only.
+#[derive(Clone, Copy, Debug)]
 pub struct Timestamp {
     /// Seconds since the Unix epoch.
     pub secs: i64,
     /// Nanoseconds, 0..1e9.
     pub nanos: u32,
+    /// Seconds east of UTC of the offset the time is shown in (0: UTC).
+    pub offset: i32,
+}
+
+impl PartialEq for Timestamp {
+    fn eq(&self, other: &Self) -> bool {
+        (self.secs, self.nanos) == (other.secs, other.nanos)
+    }
+}
+
+impl Eq for Timestamp {}
+
+impl PartialOrd for Timestamp {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Timestamp {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (self.secs, self.nanos).cmp(&(other.secs, other.nanos))
+    }
+}
+
+impl Hash for Timestamp {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        (self.secs, self.nanos).hash(state);
+    }
 }
 
 impl Timestamp {
@@ -735,7 +803,16 @@ impl Timestamp {
         if !(Self::MIN_SECS..=Self::MAX_SECS).contains(&secs) || nanos >= 1_000_000_000 {
             return None;
         }
-        Some(Timestamp { secs, nanos })
+        Some(Timestamp {
+            secs,
+            nanos,
+            offset: 0,
+        })
+    }
+
+    /// The same instant shown at another UTC offset (seconds east of UTC).
+    pub fn with_offset(self, offset: i32) -> Self {
+        Timestamp { offset, ..self }
     }
 
     /// Total nanoseconds since the epoch.
@@ -1174,10 +1251,11 @@ impl fmt::Display for Value<'_> {
                 }
                 f.write_str("}")
             }
+            // cel-go's `String()` of a timestamp is in UTC.
             Value::Timestamp(t) => write!(
                 f,
                 "timestamp(\"{}\")",
-                crate::functions::time::format_rfc3339(t)
+                crate::functions::time::format_rfc3339(&t.with_offset(0))
             ),
             Value::Duration(d) => write!(
                 f,

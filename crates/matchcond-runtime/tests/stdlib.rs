@@ -1087,7 +1087,8 @@ fn timestamps_through_the_registry() {
         later,
         Value::Timestamp(Timestamp {
             secs: 1_234_568_130,
-            nanos: 0
+            nanos: 0,
+            ..
         })
     ));
     assert_eq!(

@@ -33,9 +33,47 @@ static IMPLEMENTATIONS: std::sync::LazyLock<std::collections::HashMap<&'static s
             .collect()
     });
 
-/// The implementation of an overload.
+/// The implementation of an overload (as the newest modelled Kubernetes version behaves;
+/// see [`implementation_with`]).
 pub fn implementation(overload_id: &str) -> Option<Function> {
     IMPLEMENTATIONS.get(overload_id).copied()
+}
+
+/// Run-time behaviours of the Go code behind a function that differ between Kubernetes
+/// versions although the function's declaration does not (a library's fix, a dependency's
+/// new version). The default is the newest modelled version's behaviour.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Behaviours {
+    /// `%e` of `string.format` writes narrow no-break spaces around `×`
+    /// (`2.718280\u{202f}×\u{202f}10⁰⁰`), as golang.org/x/text before v0.23.0 does
+    /// (Kubernetes up to 1.32).
+    pub spaced_scientific_format: bool,
+}
+
+impl Behaviours {
+    /// The newest modelled version's behaviours.
+    pub const fn new() -> Self {
+        Behaviours {
+            spaced_scientific_format: false,
+        }
+    }
+
+    /// With [`Behaviours::spaced_scientific_format`] set as given.
+    pub const fn with_spaced_scientific_format(mut self, on: bool) -> Self {
+        self.spaced_scientific_format = on;
+        self
+    }
+}
+
+/// The implementation of an overload under the given behaviours.
+pub fn implementation_with(overload_id: &str, behaviours: Behaviours) -> Option<Function> {
+    match overload_id {
+        "string_format" if behaviours.spaced_scientific_format => {
+            Some(ext::format::string_format_spaced)
+        }
+        _ => implementation(overload_id),
+    }
 }
 
 /// Calls a regex function whose pattern was a constant, compiled when the program was

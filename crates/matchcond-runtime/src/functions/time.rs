@@ -197,10 +197,11 @@ fn conversion_error(from: &str, to: &str) -> EvalError {
     EvalError::invalid_argument(format!("type conversion error from '{from}' to '{to}'"))
 }
 
-/// `timestamp + nanos`, failing with `timestamp overflow` outside the timestamp range.
+/// `timestamp + nanos`, failing with `timestamp overflow` outside the timestamp range; the
+/// result keeps the timestamp's offset.
 fn add_checked<'a>(t: &Timestamp, nanos: i64) -> R<'a> {
     Timestamp::from_total_nanos(t.total_nanos() + i128::from(nanos))
-        .map(Value::Timestamp)
+        .map(|r| Value::Timestamp(r.with_offset(t.offset)))
         .ok_or_else(timestamp_overflow)
 }
 
@@ -418,10 +419,11 @@ fn civil(t: &Timestamp, offset_seconds: i64) -> Civil {
     }
 }
 
-/// A timestamp accessor in UTC: `ts.f()`.
+/// A timestamp accessor at the timestamp's own offset (UTC unless it was parsed with
+/// another): `ts.f()`.
 fn accessor<'a>(name: &str, args: &[Value<'a>], field: fn(&Civil) -> i64) -> R<'a> {
     match args {
-        [Value::Timestamp(t)] => Ok(Value::Int(field(&civil(t, 0)))),
+        [Value::Timestamp(t)] => Ok(Value::Int(field(&civil(t, i64::from(t.offset))))),
         _ => Err(EvalError::no_such_overload(name, args)),
     }
 }
@@ -506,10 +508,11 @@ fn offset_in_zone(zone: &chrono_tz::Tz, secs: i64) -> i64 {
     }
 }
 
-/// `string(timestamp)`: RFC 3339 in UTC with the fraction of a second trimmed of trailing
-/// zeros (Go's `time.RFC3339Nano`): `2009-02-13T23:31:30Z`, `…30.5Z`.
+/// `string(timestamp)`: RFC 3339 at the timestamp's offset with the fraction of a second
+/// trimmed of trailing zeros (Go's `time.RFC3339Nano`): `2009-02-13T23:31:30Z`, `…30.5Z`,
+/// `2023-12-31T23:59:59-05:00`.
 pub fn format_rfc3339(t: &Timestamp) -> String {
-    let c = civil(t, 0);
+    let c = civil(t, i64::from(t.offset));
     let mut s = format!(
         "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
         c.year, c.month, c.day, c.hour, c.minute, c.second
@@ -519,8 +522,20 @@ pub fn format_rfc3339(t: &Timestamp) -> String {
         s.push('.');
         s.push_str(frac.trim_end_matches('0'));
     }
-    s.push('Z');
+    push_offset(&mut s, t.offset, ":");
     s
+}
+
+/// Appends a UTC offset as Go's `Z07:00` writes it: `Z` for UTC, else `±hh<sep>mm`.
+pub(crate) fn push_offset(s: &mut String, offset: i32, sep: &str) {
+    if offset == 0 {
+        s.push('Z');
+        return;
+    }
+    let sign = if offset < 0 { '-' } else { '+' };
+    let minutes = offset.unsigned_abs() / 60;
+    s.push(sign);
+    s.push_str(&format!("{:02}{sep}{:02}", minutes / 60, minutes % 60));
 }
 
 /// Go's `time.Parse(time.RFC3339, text)` followed by cel-go's range check: `None` when Go
@@ -620,7 +635,12 @@ pub fn parse_rfc3339(text: &str) -> Option<Result<Timestamp, EvalError>> {
     let day = u32::try_from(day).ok()?;
     let secs =
         days_from_civil(year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second - offset;
-    Some(Timestamp::new(secs, u32::try_from(nanos).ok()?).ok_or_else(timestamp_overflow))
+    let offset = i32::try_from(offset).ok()?;
+    Some(
+        Timestamp::new(secs, u32::try_from(nanos).ok()?)
+            .map(|t| t.with_offset(offset))
+            .ok_or_else(timestamp_overflow),
+    )
 }
 
 #[cfg(test)]
@@ -788,8 +808,65 @@ mod tests {
                 "timestamp_to_string",
                 &[ts("2009-02-14T01:31:30+02:00")]
             )),
-            "2009-02-13T23:31:30Z"
+            "2009-02-14T01:31:30+02:00"
         );
+    }
+
+    /// A timestamp keeps the offset it was parsed with, as Go's `time.Time` keeps its
+    /// location: `string()` and the accessors without a time zone read the time there, and
+    /// adding or subtracting a duration keeps it (cel-go's `addTimeDurationChecked` ends with
+    /// `.In(x.Location())`). Equality compares instants.
+    #[test]
+    fn timestamps_keep_their_offset() {
+        let t = ts("2023-12-31T23:59:59-05:00");
+        assert_eq!(
+            string(call("timestamp_to_string", std::slice::from_ref(&t))),
+            "2023-12-31T23:59:59-05:00"
+        );
+        let int = |r: Result<Value<'_>, EvalError>| match r {
+            Ok(Value::Int(i)) => i,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(int(call("timestamp_to_year", std::slice::from_ref(&t))), 2023);
+        assert_eq!(int(call("timestamp_to_hours", std::slice::from_ref(&t))), 23);
+        assert_eq!(
+            int(call(
+                "timestamp_to_hours_with_tz",
+                &[t.clone(), Value::string("UTC")]
+            )),
+            4
+        );
+        let later = call(
+            "add_timestamp_duration",
+            &[
+                t.clone(),
+                Value::Duration(Duration {
+                    nanos: 2_000_000_000,
+                }),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            string(call("timestamp_to_string", &[later])),
+            "2024-01-01T00:00:01-05:00"
+        );
+        assert!(t == ts("2024-01-01T04:59:59Z"));
+        assert_eq!(
+            string(call(
+                "timestamp_to_string",
+                &[ts("2023-06-01T10:00:00+05:30")]
+            )),
+            "2023-06-01T10:00:00+05:30"
+        );
+        assert_eq!(
+            string(call(
+                "timestamp_to_string",
+                &[ts("2023-06-01T10:00:00+00:00")]
+            )),
+            "2023-06-01T10:00:00Z"
+        );
+        // int(), epoch seconds, is the instant's.
+        assert_eq!(int(call("timestamp_to_int64", &[t])), 1_704_085_199);
     }
 
     #[test]

@@ -31,7 +31,7 @@ use super::Function;
 use crate::error::{ErrorKind, EvalError};
 
 mod compare;
-mod format;
+pub(crate) mod format;
 mod gofmt;
 mod guard;
 mod k8s_lists;
