@@ -10,7 +10,9 @@ use matchcond_syntax::checker::{NameHasher, NameMap, OverloadSet};
 use matchcond_syntax::decls::Overload;
 
 use matchcond_runtime::functions::{self, implementation, Function as Implementation};
-use matchcond_runtime::plan::{Attr, AttrRoot, Call, Candidate, Fold, Node, Qual, QualKind};
+use matchcond_runtime::plan::{
+    singleton_dispatch, Attr, AttrRoot, Call, Candidate, Dispatch, Fold, Node, Qual, QualKind,
+};
 use matchcond_runtime::value::{Bin, List, Map, MapData, Str, TypeName, Value};
 use matchcond_runtime::{Activation, EvalError};
 use matchcond_syntax::ast::{Comprehension, Expr, ExprKind, Literal};
@@ -563,23 +565,49 @@ impl<'c> Planner<'c> {
             }
         }
 
-        let mut candidates = Vec::with_capacity(overloads.clone().count());
-        for o in overloads {
+        // Which overloads run is decided as cel-go's planner and function bindings decide
+        // it: a function with one implementation for all its overloads (a singleton binding)
+        // dispatches on the values whatever the checker chose; one overload is guarded by its
+        // parameter types; several are tried in declaration order.
+        let declared = resolved
+            .map(|(f, _)| f)
+            .or_else(|| self.functions.get(name));
+        let static_count = overloads.clone().count();
+        let dispatch = match singleton_dispatch(name) {
+            Some(d) => d,
+            None if static_count == 1 => Dispatch::Guarded,
+            None => Dispatch::Dynamic,
+        };
+        let chosen: Vec<&Overload> = match dispatch {
+            Dispatch::Singleton(_) => declared
+                .map(|f| {
+                    f.overloads
+                        .iter()
+                        .filter(|o| o.params.len() == planned.len())
+                        .collect()
+                })
+                .unwrap_or_default(),
+            Dispatch::Guarded => overloads.collect(),
+            Dispatch::Dynamic | Dispatch::Unguarded => Overloads {
+                function: declared,
+                set: None,
+                member,
+                arity: planned.len(),
+                next: 0,
+            }
+            .collect(),
+        };
+        let mut candidates = Vec::with_capacity(chosen.len());
+        for o in chosen {
             let id = o.id;
             let Some(func) = self.implementation(id) else {
                 return Err(format!("no such overload: {name} ({id})"));
             };
-            let params = match resolved {
-                // The overload itself: overload ids are unique within a function.
-                Some(_) => o.params.clone(),
-                None => self
-                    .functions
-                    .get(name)
-                    .and_then(|f| f.overloads.iter().find(|d| d.id == id))
-                    .map(|d| d.params.clone())
-                    .unwrap_or_default(),
-            };
-            candidates.push(Candidate { id, params, func });
+            candidates.push(Candidate {
+                id,
+                params: o.params.clone(),
+                func,
+            });
         }
         if candidates.is_empty() {
             return Ok(Node::Error(EvalError::new(
@@ -609,6 +637,7 @@ impl<'c> Planner<'c> {
             args: planned,
             regex,
             non_strict,
+            dispatch,
         };
 
         // Conversions of constants happen once, now.

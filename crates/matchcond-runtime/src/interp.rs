@@ -19,7 +19,7 @@ use crate::cost;
 use crate::error::{ErrorKind, EvalError};
 use crate::functions;
 use crate::limits;
-use crate::plan::{Attr, AttrRoot, Call, Fold, Node, Qual, QualKind};
+use crate::plan::{Attr, AttrRoot, Call, Dispatch, Fold, Node, Qual, QualKind};
 use crate::value::{values_equal, Bin, List, Map, MapData, Optional, Str, Value};
 use matchcond_syntax::Type;
 
@@ -140,6 +140,23 @@ pub fn value_matches_type(v: &Value<'_>, t: &Type) -> bool {
     }
 }
 
+/// Whether a value may be passed for a parameter, as cel-go's type guards decide
+/// (`Type.IsAssignableRuntimeType`): by the value's type, a list by its first element and a
+/// map by its first entry (an empty one always).
+pub fn value_assignable(v: &Value<'_>, t: &Type) -> bool {
+    match (t, v) {
+        (Type::List(elem), Value::List(l)) => match l.get(0) {
+            Some(first) => value_assignable(&first, elem),
+            None => true,
+        },
+        (Type::Map(kt, vt), Value::Map(m)) => match m.iter().next() {
+            Some((k, val)) => value_assignable(&k, kt) && value_assignable(&val, vt),
+            None => true,
+        },
+        _ => value_matches_type(v, t),
+    }
+}
+
 /// Where the in-place walk of an attribute's field chain stopped.
 enum Walk<'a> {
     /// At this qualifier, with the node reached (if any qualifier was applied) and whether
@@ -223,7 +240,8 @@ impl<'a> Interp<'a, '_> {
         match cv? {
             Value::Bool(true) => self.eval_branch(t),
             Value::Bool(false) => self.eval_branch(f),
-            other => Err(EvalError::no_such_overload("_?_:_", &[other])),
+            // cel-go: `ValOrErr(cond, "no such overload")`.
+            _ => Err(EvalError::no_such_overload_bare()),
         }
     }
 
@@ -290,11 +308,11 @@ impl<'a> Interp<'a, '_> {
                 return Ok(Value::Bool(decisive));
             }
         }
-        let name = if is_or { "_||_" } else { "_&&_" };
         for v in [lv, rv] {
             match v {
                 Ok(Value::Bool(_)) => {}
-                Ok(other) => return Err(EvalError::no_such_overload(name, &[other])),
+                // cel-go: `MaybeNoSuchOverloadErr(val)`.
+                Ok(_) => return Err(EvalError::no_such_overload_bare()),
                 Err(e) => return Err(e),
             }
         }
@@ -690,34 +708,65 @@ impl<'a> Interp<'a, '_> {
     }
 
     fn invoke(&mut self, c: &'a Call, vals: &[Value<'a>]) -> R<'a> {
-        if let Some(re) = &c.regex {
-            return functions::call_with_regex(&c.function, re, vals);
-        }
-        match c.candidates.as_slice() {
-            [only] => (only.func)(vals),
-            many => {
-                // Try the overloads whose parameter types admit the values; an overload
-                // that finds the values are not its own (a list of other elements) answers
-                // "no such overload" and the next one is tried.
-                for cand in many {
-                    if cand.params.len() == vals.len()
+        let func = match c.dispatch {
+            Dispatch::Singleton(t) => {
+                let refused = || match t {
+                    Some(t) if !vals.first().is_some_and(|v| t.of(v)) => {
+                        EvalError::no_such_overload_of(&c.function)
+                    }
+                    _ => EvalError::no_such_overload_bare(),
+                };
+                let Some(cand) = c.candidates.iter().find(|cand| {
+                    cand.params.len() == vals.len()
                         && cand
                             .params
                             .iter()
                             .zip(vals.iter())
                             .all(|(t, v)| value_matches_type(v, t))
-                    {
-                        match (cand.func)(vals) {
-                            Err(e) if e.kind == ErrorKind::NoSuchOverload => continue,
-                            other => return other,
-                        }
-                    }
-                }
-                Err(EvalError::no_such_overload(&c.function, vals))
+                }) else {
+                    return Err(refused());
+                };
+                // One implementation answers for every overload: a value its method does
+                // not take is its bare "no such overload".
+                let r = match &c.regex {
+                    Some(re) => functions::call_with_regex(&c.function, re, vals),
+                    None => (cand.func)(vals),
+                };
+                return r.map_err(|e| match e.kind {
+                    ErrorKind::NoSuchOverload => refused(),
+                    _ => e,
+                });
             }
+            Dispatch::Guarded | Dispatch::Dynamic => {
+                let found = c.candidates.iter().find(|cand| {
+                    cand.params.len() == vals.len()
+                        && cand
+                            .params
+                            .iter()
+                            .zip(vals.iter())
+                            .all(|(t, v)| value_assignable(v, t))
+                });
+                match found {
+                    Some(cand) => cand.func,
+                    None => return Err(EvalError::no_such_overload(&c.function, vals)),
+                }
+            }
+            Dispatch::Unguarded => {
+                match c
+                    .candidates
+                    .iter()
+                    .find(|cand| cand.params.len() == vals.len())
+                {
+                    Some(cand) => cand.func,
+                    None => return Err(EvalError::no_such_overload(&c.function, vals)),
+                }
+            }
+        };
+        match &c.regex {
+            Some(re) => functions::call_with_regex(&c.function, re, vals),
+            None => func(vals),
         }
     }
-
     fn eval_fold(&mut self, f: &'a Fold) -> R<'a> {
         let range = self.eval(&f.range)?;
         let init = self.eval(&f.init);

@@ -419,11 +419,11 @@ fn civil(t: &Timestamp, offset_seconds: i64) -> Civil {
     }
 }
 
-/// A timestamp accessor at the timestamp's own offset (UTC unless it was parsed with
-/// another): `ts.f()`.
+/// A timestamp accessor in UTC, whatever offset the timestamp was parsed with (cel-go's
+/// standard library passes its UTC zone): `ts.f()`.
 fn accessor<'a>(name: &str, args: &[Value<'a>], field: fn(&Civil) -> i64) -> R<'a> {
     match args {
-        [Value::Timestamp(t)] => Ok(Value::Int(field(&civil(t, i64::from(t.offset))))),
+        [Value::Timestamp(t)] => Ok(Value::Int(field(&civil(t, 0)))),
         _ => Err(EvalError::no_such_overload(name, args)),
     }
 }
@@ -813,9 +813,9 @@ mod tests {
     }
 
     /// A timestamp keeps the offset it was parsed with, as Go's `time.Time` keeps its
-    /// location: `string()` and the accessors without a time zone read the time there, and
-    /// adding or subtracting a duration keeps it (cel-go's `addTimeDurationChecked` ends with
-    /// `.In(x.Location())`). Equality compares instants.
+    /// location: `string()` shows it, and adding or subtracting a duration keeps it (cel-go's
+    /// `addTimeDurationChecked` ends with `.In(x.Location())`). The accessors without a time
+    /// zone read UTC (the standard library passes its UTC zone). Equality compares instants.
     #[test]
     fn timestamps_keep_their_offset() {
         let t = ts("2023-12-31T23:59:59-05:00");
@@ -827,8 +827,11 @@ mod tests {
             Ok(Value::Int(i)) => i,
             other => panic!("{other:?}"),
         };
-        assert_eq!(int(call("timestamp_to_year", std::slice::from_ref(&t))), 2023);
-        assert_eq!(int(call("timestamp_to_hours", std::slice::from_ref(&t))), 23);
+        assert_eq!(
+            int(call("timestamp_to_year", std::slice::from_ref(&t))),
+            2024
+        );
+        assert_eq!(int(call("timestamp_to_hours", std::slice::from_ref(&t))), 4);
         assert_eq!(
             int(call(
                 "timestamp_to_hours_with_tz",
@@ -1006,7 +1009,7 @@ mod tests {
         let e = call("duration_to_hours", &[ts("2009-02-13T23:31:30Z")]).unwrap_err();
         assert_eq!(
             e.message,
-            "no such overload: getHours applied to (google.protobuf.Timestamp)"
+            "no such overload: getHours(google.protobuf.Timestamp)"
         );
     }
 
@@ -1124,7 +1127,7 @@ mod tests {
         let e = call("add_timestamp_duration", &[dur("1s"), dur("1s")]).unwrap_err();
         assert_eq!(
             e.message,
-            "no such overload: _+_ applied to (google.protobuf.Duration, google.protobuf.Duration)"
+            "no such overload: _+_(google.protobuf.Duration, google.protobuf.Duration)"
         );
     }
 
@@ -1329,12 +1332,12 @@ mod tests {
         let e = call("timestamp_to_hours_with_tz", &[t.clone(), Value::Int(1)]).unwrap_err();
         assert_eq!(e.kind, ErrorKind::NoSuchOverload);
         let e = call("timestamp_to_hours", &[s("x")]).unwrap_err();
-        assert_eq!(e.message, "no such overload: getHours applied to (string)");
+        assert_eq!(e.message, "no such overload: getHours(string)");
         // Each overload takes exactly its own arguments.
         let e = call("timestamp_to_hours", &[t.clone(), s("UTC")]).unwrap_err();
         assert_eq!(
             e.message,
-            "no such overload: getHours applied to (google.protobuf.Timestamp, string)"
+            "no such overload: getHours(google.protobuf.Timestamp, string)"
         );
         for (id, _) in FUNCTIONS {
             if id.starts_with("timestamp_to_") && id.ends_with("tz") {
