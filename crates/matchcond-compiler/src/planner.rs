@@ -629,6 +629,15 @@ impl<'c> Planner<'c> {
         }
 
         let non_strict = name == "@not_strictly_false" || name == "__not_strictly_false__";
+        // Which calls cel-go's planner makes variadic (`planCall`): three or more arguments,
+        // the function-level dispatcher (bound as a variadic function) when the checker left
+        // several overloads, overloads bound as variadic functions (`string_format`), and the
+        // calls its regular expression optimization rebuilds around a constant pattern.
+        let varargs = planned.len() >= 3
+            || (planned.len() == 2
+                && (regex.is_some()
+                    || dispatch == Dispatch::Dynamic
+                    || single == Some("string_format")));
         let call = Call {
             cost: matchcond_runtime::cost::classify(name, single),
             function: name.into(),
@@ -638,6 +647,7 @@ impl<'c> Planner<'c> {
             regex,
             non_strict,
             dispatch,
+            varargs,
         };
 
         // Conversions of constants happen once, now.

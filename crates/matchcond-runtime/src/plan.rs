@@ -153,6 +153,13 @@ pub struct Call {
     pub cost: crate::cost::CostKind,
     /// How the implementation is chosen at run time.
     pub dispatch: Dispatch,
+    /// cel-go evaluates the arguments one by one and stops at the first error (its
+    /// `evalVarArgs`: calls of three or more arguments, a function's dispatcher over several
+    /// overloads, overloads bound as variadic functions, regular expression calls with a
+    /// constant pattern). The arguments after an error are then not evaluated, and the call
+    /// is not charged unless the error was the last argument's (the cost tracker charges a
+    /// call only once every argument has been observed).
+    pub varargs: bool,
 }
 
 /// How cel-go chooses a call's implementation at run time (its planner's `planCall` with the

@@ -143,6 +143,87 @@ pub fn tracked_cost(overload: Option<&str>, args: &[Value<'_>], result: &Value<'
     }
 }
 
+/// The internal error cel-go reports when the lists extension's cost tracker for an overload
+/// fails on the call's arguments (it converts an argument to a list, or a depth to an int,
+/// without checking, and the interpreter recovers the panic): the tracker runs after every
+/// charged call, whatever the call returned, so an erroneous argument (`errored`, a bit per
+/// argument) or a value of another type ends the evaluation.
+pub fn cost_tracker_failure(
+    overload: Option<&str>,
+    args: &[Value<'_>],
+    errored: u64,
+) -> Option<EvalError> {
+    let id = overload?;
+    let failed = |i: usize| errored & 1u64.checked_shl(i as u32).unwrap_or(0) != 0;
+    let lister = |i: usize| -> Option<EvalError> {
+        let go_type = if failed(i) {
+            "*types.Err"
+        } else {
+            match args.get(i)? {
+                Value::List(_) => return None,
+                other => go_type_name(other),
+            }
+        };
+        Some(internal_error(format!(
+            "interface conversion: {go_type} is not traits.Lister: missing method Add"
+        )))
+    };
+    match id {
+        "list_distinct" => lister(0),
+        _ if id.starts_with("list_") && id.ends_with("_sortByAssociatedKeys") => lister(1),
+        _ if id.starts_with("list_") && id.ends_with("_sort") => lister(0),
+        "list_flatten_int" => {
+            let go_type = if failed(1) {
+                "*types.Err"
+            } else {
+                match args.get(1)? {
+                    Value::Int(_) => return None,
+                    other => go_type_name(other),
+                }
+            };
+            Some(internal_error(format!(
+                "interface conversion: ref.Val is {go_type}, not types.Int"
+            )))
+        }
+        _ => None,
+    }
+}
+
+/// cel-go's `internal error: …` of a recovered panic.
+fn internal_error(message: String) -> EvalError {
+    EvalError::new(
+        crate::error::ErrorKind::Other,
+        format!("internal error: {message}"),
+    )
+}
+
+/// The Go type (`%T`) of the cel-go value behind a value.
+fn go_type_name(v: &Value<'_>) -> &'static str {
+    match v {
+        Value::Null => "types.Null",
+        Value::Bool(_) => "types.Bool",
+        Value::Int(_) => "types.Int",
+        Value::Uint(_) => "types.Uint",
+        Value::Double(_) => "types.Double",
+        Value::String(_) => "types.String",
+        Value::Bytes(_) => "types.Bytes",
+        Value::Timestamp(_) => "types.Timestamp",
+        Value::Duration(_) => "types.Duration",
+        Value::List(_) => "*types.baseList",
+        Value::Map(_) => "*types.baseMap",
+        Value::Optional(_) => "*types.Optional",
+        Value::Type(_) => "*types.Type",
+        Value::Opaque(o) => match o.type_name() {
+            "kubernetes.Quantity" => "cel.Quantity",
+            "net.IP" => "cel.IP",
+            "net.CIDR" => "cel.CIDR",
+            "kubernetes.URL" => "cel.URL",
+            "kubernetes.Semver" => "cel.Semver",
+            _ => "types.Err",
+        },
+    }
+}
+
 /// True when a library's own cost tracker prices this overload.
 pub fn has_tracker(overload: Option<&str>) -> bool {
     tracked_cost(overload, &[], &Value::Null).is_some()
