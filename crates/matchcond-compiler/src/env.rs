@@ -91,6 +91,10 @@ pub struct Features {
     /// before v0.23.0, which Kubernetes up to 1.32 is built with. A property of the binary
     /// (not of the compatibility version).
     pub spaced_scientific_format: bool,
+    /// Quantity `add` and `sub` leave their receiver unchanged (`q.DeepCopy()`, from
+    /// Kubernetes 1.37); before, a decimal-backed receiver shares its decimal with the result
+    /// and changes with it. A property of the binary.
+    pub quantity_add_sub_deep_copy: bool,
 }
 
 impl Features {
@@ -143,6 +147,7 @@ impl Features {
             two_var_comprehensions: at(32),
             lists_ext: at(34),
             spaced_scientific_format: !at(33),
+            quantity_add_sub_deep_copy: at(37),
         }
     }
 
@@ -150,6 +155,7 @@ impl Features {
     pub fn behaviours(&self) -> matchcond_runtime::functions::Behaviours {
         matchcond_runtime::functions::Behaviours::new()
             .with_spaced_scientific_format(self.spaced_scientific_format)
+            .with_quantity_add_sub_deep_copy(self.quantity_add_sub_deep_copy)
     }
 }
 

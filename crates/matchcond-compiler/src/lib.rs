@@ -258,7 +258,9 @@ impl Environment {
         let mut features = Features::for_version(effective);
         // What the Go code does at run time is the binary's, whatever the compatibility
         // version of the declarations.
-        features.spaced_scientific_format = Features::for_version(version).spaced_scientific_format;
+        let binary = Features::for_version(version);
+        features.spaced_scientific_format = binary.spaced_scientific_format;
+        features.quantity_add_sub_deep_copy = binary.quantity_add_sub_deep_copy;
         let variables = match_condition_variables();
         let checker = env::checker_env(&features, &variables);
         let parser = env::parser_options(&features);

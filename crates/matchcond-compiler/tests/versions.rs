@@ -159,3 +159,39 @@ fn scientific_format_follows_the_binarys_x_text() {
         unspaced
     );
 }
+
+/// Quantity `add`/`sub` change a decimal-backed receiver up to 1.36 (`copy := *q` shares its
+/// `*inf.Dec`), and leave it from 1.37 (`q.DeepCopy()`); their results are pointers, which
+/// `Quantity.Equal` refuses as its argument in both.
+#[test]
+fn quantity_add_and_sub_change_their_receiver_up_to_1_36() {
+    let changed = "[quantity('1.5Gi')].all(q, q.add(1).isGreaterThan(quantity('1.5Gi')) \
+                   && q.isGreaterThan(quantity('1.5Gi')))";
+    assert_eq!(
+        value_at(KubeVersion::V1_36, EnvMode::StoredExpressions, changed),
+        "true"
+    );
+    assert_eq!(
+        value_at(KubeVersion::V1_28, EnvMode::StoredExpressions, changed),
+        "true"
+    );
+    let v1_37 = KubeVersion::new(1, 37);
+    assert_eq!(
+        value_at(v1_37, EnvMode::StoredExpressions, changed),
+        "false"
+    );
+    // The binary decides, not the compatibility version.
+    assert_eq!(value_at(v1_37, EnvMode::NewExpressions, changed), "false");
+    for v in [KubeVersion::V1_36, v1_37] {
+        let env = Environment::kubernetes(v);
+        let program = env
+            .compile(
+                "quantity('2') == quantity('1').add(1)",
+                &matchcond_compiler::CompileOptions::default(),
+            )
+            .unwrap();
+        let act = matchcond_runtime::Activation::empty();
+        let err = program.evaluate(&act, None).result.unwrap_err();
+        assert_eq!(err.message, "no such overload", "{v}");
+    }
+}

@@ -1148,12 +1148,12 @@ pub fn values_equal(a: &Value<'_>, b: &Value<'_>) -> bool {
         }
         (Value::Map(Map::Json(x)), Value::Map(Map::Json(y))) => json_equal_objects(x, y),
         (Value::List(x), Value::List(y)) => {
-            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| values_equal(&p, &q))
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| element_equal(&p, &q))
         }
         (Value::Map(x), Value::Map(y)) => {
             x.len() == y.len()
                 && x.iter().all(|(k, v)| match y.get(&k) {
-                    Some(w) => values_equal(&v, &w),
+                    Some(w) => element_equal(&v, &w),
                     None => false,
                 })
         }
@@ -1165,8 +1165,20 @@ pub fn values_equal(a: &Value<'_>, b: &Value<'_>) -> bool {
             (Some(p), Some(q)) => values_equal(&p, &q),
             _ => false,
         },
-        (Value::Opaque(x), Value::Opaque(y)) => x.equals(y.as_ref()),
+        // The library's `Equal`; one that refuses the other value (an error in cel-go) is
+        // not equality (`in`, `distinct` and `contains` look for `true`).
+        (Value::Opaque(x), Value::Opaque(_)) => x.equal_value(b) == Some(true),
         _ => false,
+    }
+}
+
+/// Equality of two elements of lists, or values of maps, being compared: cel-go's list and
+/// map `Equal` stop only at `false`, so an element whose library `Equal` refuses the other
+/// (an error) does not make the aggregates unequal.
+fn element_equal(a: &Value<'_>, b: &Value<'_>) -> bool {
+    match (a, b) {
+        (Value::Opaque(x), Value::Opaque(_)) => x.equal_value(b) != Some(false),
+        _ => values_equal(a, b),
     }
 }
 

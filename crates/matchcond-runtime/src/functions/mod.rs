@@ -49,6 +49,10 @@ pub struct Behaviours {
     /// (`2.718280\u{202f}×\u{202f}10⁰⁰`), as golang.org/x/text before v0.23.0 does
     /// (Kubernetes up to 1.32).
     pub spaced_scientific_format: bool,
+    /// Quantity `add` and `sub` work on a deep copy of the receiver (Kubernetes 1.37:
+    /// `q.DeepCopy()`) instead of a shallow one that shares a decimal-backed receiver's
+    /// decimal and so changes the receiver too (up to 1.36: `copy := *q`).
+    pub quantity_add_sub_deep_copy: bool,
 }
 
 impl Behaviours {
@@ -56,7 +60,14 @@ impl Behaviours {
     pub const fn new() -> Self {
         Behaviours {
             spaced_scientific_format: false,
+            quantity_add_sub_deep_copy: false,
         }
+    }
+
+    /// With [`Behaviours::quantity_add_sub_deep_copy`] set as given.
+    pub const fn with_quantity_add_sub_deep_copy(mut self, on: bool) -> Self {
+        self.quantity_add_sub_deep_copy = on;
+        self
     }
 
     /// With [`Behaviours::spaced_scientific_format`] set as given.
@@ -71,6 +82,14 @@ pub fn implementation_with(overload_id: &str, behaviours: Behaviours) -> Option<
     match overload_id {
         "string_format" if behaviours.spaced_scientific_format => {
             Some(ext::format::string_format_spaced)
+        }
+        "quantity_add" | "quantity_add_int" | "quantity_sub" | "quantity_sub_int"
+            if behaviours.quantity_add_sub_deep_copy =>
+        {
+            k8s::quantity::DEEP_COPY_FUNCTIONS
+                .iter()
+                .find(|(id, _)| *id == overload_id)
+                .map(|(_, f)| *f)
         }
         _ => implementation(overload_id),
     }
