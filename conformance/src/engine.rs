@@ -169,8 +169,11 @@ impl Engine for MatchcondEngine {
                 value: to_cel(&v),
                 cost: out.cost,
             },
+            // As the apiserver's condition evaluator reports it: the error of the expression,
+            // prefixed with the expression (`expression '…' resulted in error: …`), so that an
+            // expectation written with or without the prefix matches.
             Err(e) => ExprOutcome::EvalError {
-                message: e.to_string(),
+                message: format!("expression '{}' resulted in error: {e}", input.expression),
                 cost: Some(out.cost),
             },
         })
@@ -308,6 +311,31 @@ mod tests {
                     ..AuthzRule::default()
                 },
             ],
+        }
+    }
+
+    /// An evaluation error reads as the apiserver's condition evaluator gives it, so that
+    /// expectations written with or without the prefix both match.
+    #[test]
+    fn evaluation_errors_carry_the_condition_evaluators_prefix() {
+        let engine = MatchcondEngine::new();
+        let input = ExprInput {
+            expression: "1 / 0 == 1",
+            request: None,
+            bindings: Vec::new(),
+            authorizer: None,
+            disable_check: false,
+            cost_limit: None,
+        };
+        match engine.eval(&input).unwrap() {
+            ExprOutcome::EvalError { message, cost } => {
+                assert_eq!(
+                    message,
+                    "expression '1 / 0 == 1' resulted in error: division by zero"
+                );
+                assert_eq!(cost, Some(2));
+            }
+            other => panic!("{other:?}"),
         }
     }
 
