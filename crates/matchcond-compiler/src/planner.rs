@@ -648,6 +648,7 @@ impl<'c> Planner<'c> {
             non_strict,
             dispatch,
             varargs,
+            tracked: functions::tracked_argument(single),
         };
 
         // Conversions of constants happen once, now.

@@ -663,7 +663,10 @@ impl<'a> Interp<'a, '_> {
                 }
             }
         }
-        if let Some(e) = functions::cost_tracker_failure(c.overload, &vals, errored) {
+        if let Some(e) = c
+            .tracked
+            .and_then(|t| functions::cost_tracker_failure(t, &vals, errored))
+        {
             // cel-go's cost tracker for this overload fails on the arguments after the
             // call; the interpreter turns the failure into an internal error of the whole
             // evaluation.

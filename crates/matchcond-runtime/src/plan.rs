@@ -160,6 +160,9 @@ pub struct Call {
     /// is not charged unless the error was the last argument's (the cost tracker charges a
     /// call only once every argument has been observed).
     pub varargs: bool,
+    /// The argument the overload's cost tracker converts unchecked (see
+    /// [`crate::functions::cost_tracker_failure`]).
+    pub tracked: Option<crate::functions::TrackedArgument>,
 }
 
 /// How cel-go chooses a call's implementation at run time (its planner's `planCall` with the

@@ -774,19 +774,44 @@ impl<'r> RequestResource<'r> {
     /// resource and subresource, which a converted review gives as `requestResource` and
     /// `requestSubResource`); absent fields are empty.
     pub fn from_request(request: &'r Json) -> Self {
-        use crate::activation::request_fields as f;
-        let get = |v: Option<&'r Json>| v.and_then(Json::as_str).unwrap_or("");
         let Json::Object(m) = request else {
             return RequestResource::default();
         };
-        let field = |i| crate::value::request_view_field(m, i);
-        let resource = field(f::RESOURCE);
+        // One pass over the request's members (the view's rules, see
+        // `value::request_view_field`: null reads as absent, an empty subresource as none, a
+        // review without `requestResource` / `requestSubResource` was not converted).
+        let (mut request_resource, mut resource) = (None, None);
+        let (mut request_sub, mut sub) = ("", "");
+        let (mut namespace, mut name) = ("", "");
+        for (k, v) in m {
+            let text = || v.as_str().unwrap_or("");
+            match k.as_str() {
+                "requestResource" if !v.is_null() => request_resource = Some(v),
+                "resource" if !v.is_null() => resource = Some(v),
+                "requestSubResource" => request_sub = text(),
+                "subResource" => sub = text(),
+                "namespace" => namespace = text(),
+                "name" => name = text(),
+                _ => {}
+            }
+        }
+        let resource = request_resource.or(resource);
+        let get = |field: &str| {
+            resource
+                .and_then(|r| r.get(field))
+                .and_then(Json::as_str)
+                .unwrap_or("")
+        };
         RequestResource {
-            group: get(resource.and_then(|r| r.get("group"))),
-            resource: get(resource.and_then(|r| r.get("resource"))),
-            subresource: get(field(f::SUB_RESOURCE)),
-            namespace: get(field(f::NAMESPACE)),
-            name: get(field(f::NAME)),
+            group: get("group"),
+            resource: get("resource"),
+            subresource: if request_sub.is_empty() {
+                sub
+            } else {
+                request_sub
+            },
+            namespace,
+            name,
         }
     }
 }

@@ -162,36 +162,57 @@ pub fn tracked_cost(overload: Option<&str>, args: &[Value<'_>], result: &Value<'
     }
 }
 
-/// The internal error cel-go reports when the lists extension's cost tracker for an overload
-/// fails on the call's arguments (it converts an argument to a list, or a depth to an int,
-/// without checking, and the interpreter recovers the panic): the tracker runs after every
-/// charged call, whatever the call returned, so an erroneous argument (`errored`, a bit per
+/// What the lists extension's cost tracker of an overload converts without checking (see
+/// [`cost_tracker_failure`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrackedArgument {
+    /// The argument at this position, to a list (`distinct`, `sort`: 0; `sortBy`'s keys: 1).
+    List(usize),
+    /// The depth of `flatten(int)`, to an int.
+    Depth,
+}
+
+/// The argument the cost tracker of an overload converts unchecked, if it has such a tracker
+/// (decided once, when the call is planned).
+pub fn tracked_argument(overload: Option<&str>) -> Option<TrackedArgument> {
+    let id = overload?;
+    match id {
+        "list_distinct" => Some(TrackedArgument::List(0)),
+        "list_flatten_int" => Some(TrackedArgument::Depth),
+        _ if id.starts_with("list_") && id.ends_with("_sortByAssociatedKeys") => {
+            Some(TrackedArgument::List(1))
+        }
+        _ if id.starts_with("list_") && id.ends_with("_sort") => Some(TrackedArgument::List(0)),
+        _ => None,
+    }
+}
+
+/// The internal error cel-go reports when the lists extension's cost tracker fails on the
+/// call's arguments (it converts an argument to a list, or a depth to an int, without
+/// checking, and the interpreter recovers the panic): the tracker runs after every charged
+/// call, whatever the call returned, so an erroneous argument (`errored`, a bit per
 /// argument) or a value of another type ends the evaluation.
 pub fn cost_tracker_failure(
-    overload: Option<&str>,
+    tracked: TrackedArgument,
     args: &[Value<'_>],
     errored: u64,
 ) -> Option<EvalError> {
-    let id = overload?;
     let failed = |i: usize| errored & 1u64.checked_shl(i as u32).unwrap_or(0) != 0;
-    let lister = |i: usize| -> Option<EvalError> {
-        let go_type = if failed(i) {
-            "*types.Err"
-        } else {
-            match args.get(i)? {
-                Value::List(_) => return None,
-                other => go_type_name(other),
-            }
-        };
-        Some(internal_error(format!(
-            "interface conversion: {go_type} is not traits.Lister: missing method Add"
-        )))
-    };
-    match id {
-        "list_distinct" => lister(0),
-        _ if id.starts_with("list_") && id.ends_with("_sortByAssociatedKeys") => lister(1),
-        _ if id.starts_with("list_") && id.ends_with("_sort") => lister(0),
-        "list_flatten_int" => {
+    match tracked {
+        TrackedArgument::List(i) => {
+            let go_type = if failed(i) {
+                "*types.Err"
+            } else {
+                match args.get(i)? {
+                    Value::List(_) => return None,
+                    other => go_type_name(other),
+                }
+            };
+            Some(internal_error(format!(
+                "interface conversion: {go_type} is not traits.Lister: missing method Add"
+            )))
+        }
+        TrackedArgument::Depth => {
             let go_type = if failed(1) {
                 "*types.Err"
             } else {
@@ -204,7 +225,6 @@ pub fn cost_tracker_failure(
                 "interface conversion: ref.Val is {go_type}, not types.Int"
             )))
         }
-        _ => None,
     }
 }
 
