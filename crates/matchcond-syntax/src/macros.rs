@@ -21,6 +21,8 @@ pub(crate) struct MacroSet {
     pub two_var: bool,
     /// `sortBy`.
     pub lists: bool,
+    /// `existsOne(x, p)`, the one-variable alias of `exists_one`.
+    pub exists_one_alias: bool,
 }
 
 /// The macros, by name, arity and call style.
@@ -51,7 +53,8 @@ pub(crate) fn lookup(name: &str, argc: usize, receiver: bool, set: MacroSet) -> 
     let m = match (name, argc) {
         ("all", 2) => Macro::All,
         ("exists", 2) => Macro::Exists,
-        ("exists_one" | "existsOne", 2) => Macro::ExistsOne,
+        ("exists_one", 2) => Macro::ExistsOne,
+        ("existsOne", 2) if set.exists_one_alias => Macro::ExistsOne,
         ("map", 2 | 3) => Macro::Map,
         ("filter", 2) => Macro::Filter,
         ("optMap", 2) if set.optional => Macro::OptMap,

@@ -40,6 +40,12 @@ pub struct ParserOptions {
     pub enable_two_var_comprehensions: bool,
     /// Expand the lists extension's `sortBy` macro.
     pub enable_lists_macros: bool,
+    /// Expand the one-variable `existsOne(x, p)` as `exists_one(x, p)` (cel-go's parser
+    /// macro list has it, but no environment of the apiserver declares it).
+    pub enable_exists_one_alias: bool,
+    /// Accept backquoted field names (``a.`b-c` ``); without it they are the parse error
+    /// ``unsupported syntax: '`'``, as in every apiserver environment.
+    pub enable_ident_escape_syntax: bool,
 }
 
 impl Default for ParserOptions {
@@ -53,6 +59,8 @@ impl Default for ParserOptions {
             enable_optional_syntax: true,
             enable_two_var_comprehensions: true,
             enable_lists_macros: true,
+            enable_exists_one_alias: false,
+            enable_ident_escape_syntax: false,
         }
     }
 }
@@ -152,11 +160,13 @@ pub fn parse(text: &str, options: &ParserOptions) -> Result<Parsed, Issues> {
         optional: options.enable_optional_syntax,
         two_var: options.enable_two_var_comprehensions,
         lists: options.enable_lists_macros,
+        exists_one_alias: options.enable_exists_one_alias,
     };
     if let Some((expr, next_id)) = direct::parse(
         text,
         options.max_recursion_depth,
         options.enable_optional_syntax,
+        options.enable_ident_escape_syntax,
         macros,
     ) {
         return Ok(Parsed {
@@ -194,6 +204,7 @@ fn parse_in_two_passes(
         errs,
         options.max_recursion_depth,
         options.enable_optional_syntax,
+        options.enable_ident_escape_syntax,
         macros,
     );
     let built = builder.visit(Some(root));
@@ -223,11 +234,13 @@ mod tests {
             optional: options.enable_optional_syntax,
             two_var: options.enable_two_var_comprehensions,
             lists: options.enable_lists_macros,
+            exists_one_alias: options.enable_exists_one_alias,
         };
         let direct = direct::parse(
             text,
             options.max_recursion_depth,
             options.enable_optional_syntax,
+            options.enable_ident_escape_syntax,
             macros,
         );
         let Some((expr, next_id)) = direct else {
@@ -249,6 +262,11 @@ mod tests {
             enable_optional_syntax: false,
             enable_two_var_comprehensions: false,
             enable_lists_macros: false,
+            ..ParserOptions::default()
+        });
+        sets.push(ParserOptions {
+            enable_exists_one_alias: true,
+            enable_ident_escape_syntax: true,
             ..ParserOptions::default()
         });
         for depth in [0, 1, 2, 3, 4, 5, 8, 12, 20] {

@@ -220,7 +220,8 @@ fn strip(s: &str) -> String {
 }
 
 /// The options of the reference parser tests: recursion depth 32, 4 recovery attempts,
-/// 4 lookahead tokens, only the standard macros, no optional syntax.
+/// 4 lookahead tokens, the parser's own macros (with the one-variable `existsOne`), no
+/// optional syntax, backquoted names accepted.
 fn test_options() -> ParserOptions {
     ParserOptions {
         max_recursion_depth: 32,
@@ -229,6 +230,8 @@ fn test_options() -> ParserOptions {
         enable_optional_syntax: false,
         enable_two_var_comprehensions: false,
         enable_lists_macros: false,
+        enable_exists_one_alias: true,
+        enable_ident_escape_syntax: true,
         ..ParserOptions::default()
     }
 }
@@ -249,13 +252,15 @@ fn reference_parser_table() {
     let mut skipped = 0;
     for (input, opts_text, want_tree, want_err) in celgo_cases::CASES {
         if opts_text.contains("EnableHiddenAccumulatorName(false)")
-            || opts_text.contains("EnableIdentEscapeSyntax(false)")
             || opts_text.contains("NewGlobalVarArgMacro")
         {
             skipped += 1;
             continue;
         }
         let mut opts = test_options();
+        if opts_text.contains("EnableIdentEscapeSyntax(false)") {
+            opts.enable_ident_escape_syntax = false;
+        }
         if opts_text.contains("EnableOptionalSyntax(true)") {
             opts.enable_optional_syntax = true;
         }
@@ -584,7 +589,11 @@ fn cel_spec_all_suites_parse() {
         if path.extension().is_some_and(|e| e == "yaml") {
             for (name, expr) in spec_expressions(&path) {
                 count += 1;
-                if let Err(e) = parse(&expr, &ParserOptions::default()) {
+                let options = ParserOptions {
+                    enable_ident_escape_syntax: true,
+                    ..ParserOptions::default()
+                };
+                if let Err(e) = parse(&expr, &options) {
                     failures.push(format!("{}: {name}: {expr}\n{e}", path.display()));
                 }
             }
@@ -758,6 +767,11 @@ fn literals() {
 
 #[test]
 fn escaped_identifiers_and_optionals() {
+    let escapes = ParserOptions {
+        enable_ident_escape_syntax: true,
+        ..ParserOptions::default()
+    };
+    let tree = |src: &str| strip(&with_kinds(&parse(src, &escapes).unwrap().expr));
     assert_eq!(
         tree("a.`b-c`"),
         strip("a^#1:*expr.Expr_IdentExpr#.b-c^#2:*expr.Expr_SelectExpr#")
@@ -769,6 +783,22 @@ fn escaped_identifiers_and_optionals() {
     assert_eq!(
         tree("M{?`x.y`: 1}"),
         strip("M{?x.y:1^#3:*expr.Constant_Int64Value#^#2:*expr.Expr_CreateStruct_Entry#}^#1:*expr.Expr_StructExpr#")
+    );
+    // Without the escape syntax (every apiserver environment), a backquoted name is an
+    // error where it stands, in a selection or a field initialiser.
+    let d = ParserOptions::default();
+    assert_eq!(
+        error("object.`foo.bar`", &d),
+        "ERROR: <input>:1:8: unsupported syntax: '`'\n | object.`foo.bar`\n | .......^"
+    );
+    assert_eq!(
+        error("a.?`b c` || x.`y`", &d),
+        "ERROR: <input>:1:4: unsupported syntax: '`'\n | a.?`b c` || x.`y`\n | ...^\n\
+         ERROR: <input>:1:15: unsupported syntax: '`'\n | a.?`b c` || x.`y`\n | ..............^"
+    );
+    assert_eq!(
+        error("M{`x`: 1, y: 2}", &d),
+        "ERROR: <input>:1:3: unsupported syntax: '`'\n | M{`x`: 1, y: 2}\n | ..^"
     );
     let p = parse("[a, ?b, ?c]", &ParserOptions::default()).unwrap();
     match p.expr.kind {
