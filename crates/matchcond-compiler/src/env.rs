@@ -33,8 +33,10 @@ impl KubeVersion {
     pub const V1_35: KubeVersion = KubeVersion::new(1, 35);
     /// Kubernetes 1.36.
     pub const V1_36: KubeVersion = KubeVersion::new(1, 36);
+    /// Kubernetes 1.37.
+    pub const V1_37: KubeVersion = KubeVersion::new(1, 37);
     /// The newest version this library models.
-    pub const LATEST: KubeVersion = KubeVersion::V1_36;
+    pub const LATEST: KubeVersion = KubeVersion::V1_37;
 
     /// A version.
     pub const fn new(major: u32, minor: u32) -> Self {
@@ -72,6 +74,21 @@ pub enum EnvMode {
     StoredExpressions,
 }
 
+/// Whether and how `string.format` calls are validated when compiling: cel-go's strings
+/// extension (version 1 and later) checks a literal format string against a list literal of
+/// arguments (`'%d'.format([1.5])` does not compile).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FormatValidation {
+    /// Not validated (cel-go before v0.20: Kubernetes 1.30 and older).
+    Off,
+    /// Validated, the message being reported as a Go format string, so that a `%` in it
+    /// reads as a verb (cel-go v0.20 to v0.22: Kubernetes 1.31 and 1.32).
+    MessageAsPattern,
+    /// Validated (cel-go v0.23 and later: Kubernetes 1.33 and newer).
+    On,
+}
+
 /// The language options and libraries in force.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Features {
@@ -87,6 +104,8 @@ pub struct Features {
     pub two_var_comprehensions: bool,
     /// The lists extension (`sortBy` macro) (1.34+).
     pub lists_ext: bool,
+    /// The compile-time validation of `string.format` calls (1.31+).
+    pub format_validation: FormatValidation,
 }
 
 impl Features {
@@ -138,6 +157,13 @@ impl Features {
             literal_validators: at(29),
             two_var_comprehensions: at(32),
             lists_ext: at(34),
+            format_validation: if at(33) {
+                FormatValidation::On
+            } else if at(31) {
+                FormatValidation::MessageAsPattern
+            } else {
+                FormatValidation::Off
+            },
         }
     }
 }
@@ -266,6 +292,14 @@ pub(crate) fn checker_env(features: &Features, variables: &[(String, Type)]) -> 
         ..CheckerEnv::default()
     };
     env.add_standard_type_idents();
+    // The apiserver's type provider also resolves its declared object types and its own
+    // scalar type names (`timestamp`, `duration`) as types, which the runtime cannot.
+    for name in env.object_types.keys() {
+        env.provider_types.insert(name.clone(), Type::named(name));
+    }
+    env.provider_types
+        .insert("timestamp".into(), Type::Timestamp);
+    env.provider_types.insert("duration".into(), Type::Duration);
     if features.optional_types {
         env.type_idents
             .insert("optional_type".into(), Type::optional(Type::Dyn));
@@ -326,7 +360,7 @@ mod tests {
     /// one overload of its function.
     #[test]
     fn overload_ids_are_unique_within_each_function() {
-        for minor in 28..=36 {
+        for minor in 28..=37 {
             let features = Features::for_version(KubeVersion::new(1, minor));
             let env = checker_env(&features, &match_condition_variables());
             assert!(env.functions.len() > 100);

@@ -34,10 +34,11 @@ use matchcond_runtime::plan::Node;
 use matchcond_runtime::{evaluate, Activation, Evaluation, Frame};
 use matchcond_syntax::ast::{Expr, ExprKind};
 use matchcond_syntax::checker::{self, CheckerEnv, NameMap};
+use matchcond_syntax::decls::Library;
 use matchcond_syntax::{parse, Issue, Issues, ParserOptions, Source, Type};
 
 pub use cache::{CacheStats, ProgramCache};
-pub use env::{match_condition_variables, EnvMode, Features, KubeVersion};
+pub use env::{match_condition_variables, EnvMode, Features, FormatValidation, KubeVersion};
 
 /// The per-expression runtime cost limit the apiserver sets (`PerCallLimit`).
 pub const PER_CALL_COST_LIMIT: u64 = 1_000_000;
@@ -211,6 +212,7 @@ struct EnvInner {
     version: KubeVersion,
     mode: EnvMode,
     features: Features,
+    validators: validators::CallValidators,
     parser: ParserOptions,
     checker: CheckerEnv,
     implementations: planner::Implementations,
@@ -255,7 +257,15 @@ impl Environment {
             EnvMode::StoredExpressions => version,
             EnvMode::NewExpressions => version.previous(),
         };
-        let features = Features::for_version(effective);
+        let mut features = Features::for_version(effective);
+        // The format validator comes with the binary's cel-go (given a strings extension
+        // that has `format`), whatever the compatibility version.
+        features.format_validation = if features.libraries.contains(&Library::StringsV2) {
+            Features::for_version(version).format_validation
+        } else {
+            FormatValidation::Off
+        };
+        let validators = validators::CallValidators::for_features(&features);
         let variables = match_condition_variables();
         let checker = env::checker_env(&features, &variables);
         let parser = env::parser_options(&features);
@@ -266,6 +276,7 @@ impl Environment {
                 version,
                 mode,
                 features,
+                validators,
                 parser,
                 checker,
                 implementations,
@@ -393,9 +404,7 @@ impl Environment {
         let mut issues: Vec<Issue> = Vec::new();
         if let Some(c) = &checked {
             validators::validate_homogeneous(&parsed.expr, c, &mut issues);
-        }
-        if self.inner.features.literal_validators {
-            validators::validate_literals(&parsed.expr, &mut issues);
+            validators::validate_calls(&parsed.expr, c, self.inner.validators, &mut issues);
         }
         if !issues.is_empty() {
             return Err(CompileError::Invalid(Issues::new(

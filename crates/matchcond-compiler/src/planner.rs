@@ -115,6 +115,11 @@ pub(crate) fn type_name(t: &Type) -> TypeName {
     TypeName::new_static(s)
 }
 
+/// cel-go's planner error for a name checked as a type that its type provider cannot find.
+fn undefined_type(name: &str) -> String {
+    format!("reference to undefined type: {name}")
+}
+
 fn literal_value(l: &Literal) -> Value<'static> {
     match l {
         Literal::Null => Value::Null,
@@ -230,7 +235,7 @@ impl<'c> Planner<'c> {
                 test_only,
             } => {
                 if !test_only {
-                    if let Some(node) = self.plan_qualified_name(e) {
+                    if let Some(node) = self.plan_qualified_name(e)? {
                         return Ok(node);
                     }
                 }
@@ -279,16 +284,17 @@ impl<'c> Planner<'c> {
     /// name), if it is one. (Kept out of [`Planner::plan`], whose frame is on the stack once
     /// per level of nesting.)
     #[inline(never)]
-    fn plan_qualified_name(&self, e: &Expr) -> Option<Node> {
+    fn plan_qualified_name(&self, e: &Expr) -> Result<Option<Node>, String> {
         match self.reference(e) {
             Some(Reference::Variable(n)) => {
                 if let Some(v) = self.variable(n) {
-                    return Some(v);
+                    return Ok(Some(v));
                 }
             }
             Some(Reference::TypeValue(t)) => {
-                return Some(Node::type_const(type_name(t)));
+                return Ok(Some(Node::type_const(type_name(t))));
             }
+            Some(Reference::UndefinedType(n)) => return Err(undefined_type(n)),
             _ => {}
         }
         if self.checked.is_none() {
@@ -300,20 +306,21 @@ impl<'c> Planner<'c> {
                     .unwrap_or(false);
                 if !root_local {
                     if let Some(v) = self.variable(&q) {
-                        return Some(v);
+                        return Ok(Some(v));
                     }
                     if let Some(t) = self.type_idents.get(&q) {
-                        return Some(Node::type_const(type_name(t)));
+                        return Ok(Some(Node::type_const(type_name(t))));
                     }
                 }
             }
         }
-        None
+        Ok(None)
     }
 
     fn plan_ident(&mut self, e: &'c Expr, name: &str) -> Result<Node, String> {
         match self.reference(e) {
             Some(Reference::TypeValue(t)) => return Ok(Node::type_const(type_name(t))),
+            Some(Reference::UndefinedType(n)) => return Err(undefined_type(n)),
             Some(Reference::Variable(n)) => {
                 if let Some(v) = self.variable(n) {
                     return Ok(v);
