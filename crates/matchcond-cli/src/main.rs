@@ -34,10 +34,11 @@
 //! unset or empty, unless `always`; uncoloured text is exactly the coloured text without
 //! its escape sequences. JSON output is never coloured.
 //!
-//! The Kubernetes version defaults to 1.34 (1.28 to 1.36 are modelled). An authorizer file
-//! holds a static authorizer table (`default: allow|deny|noOpinion`, `defaultReason`,
-//! `rules: [{user, verb, group, resource, subresource, namespace, name, path, fieldSelector,
-//! labelSelector, decision, reason, error}]`), at the top level or under an `authorizer` key.
+//! The Kubernetes version defaults to the newest modelled one, 1.37 (1.28 to 1.37 are
+//! modelled). An authorizer file holds a static authorizer table (`default:
+//! allow|deny|noOpinion`, `defaultReason`, `rules: [{user, verb, group, resource,
+//! subresource, namespace, name, path, fieldSelector, labelSelector, decision, reason,
+//! error}]`), at the top level or under an `authorizer` key.
 //!
 //! # Exit codes
 //!
@@ -165,7 +166,7 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         authorizer: Option<String>,
         /// The Kubernetes version (MAJOR.MINOR).
-        #[arg(long = "k8s-version", value_name = "V", default_value = "1.34", value_parser = input::parse_version)]
+        #[arg(long = "k8s-version", value_name = "V", default_value_t = matchcond::KubeVersion::LATEST, value_parser = input::parse_version)]
         k8s_version: matchcond::KubeVersion,
         /// The output format.
         #[arg(long, value_enum, default_value = "text")]
@@ -180,7 +181,7 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         old: Option<String>,
         /// The Kubernetes version (MAJOR.MINOR).
-        #[arg(long = "k8s-version", value_name = "V", default_value = "1.34", value_parser = input::parse_version)]
+        #[arg(long = "k8s-version", value_name = "V", default_value_t = matchcond::KubeVersion::LATEST, value_parser = input::parse_version)]
         k8s_version: matchcond::KubeVersion,
         /// The output format.
         #[arg(long, value_enum, default_value = "text")]
@@ -201,7 +202,7 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         authorizer: Option<String>,
         /// The Kubernetes version (MAJOR.MINOR).
-        #[arg(long = "k8s-version", value_name = "V", default_value = "1.34", value_parser = input::parse_version)]
+        #[arg(long = "k8s-version", value_name = "V", default_value_t = matchcond::KubeVersion::LATEST, value_parser = input::parse_version)]
         k8s_version: matchcond::KubeVersion,
         /// The output format.
         #[arg(long, value_enum, default_value = "text")]

@@ -323,7 +323,7 @@ fn eval_bad_version_and_options() {
     assert_eq!(r.code, 2);
     assert!(r
         .stderr
-        .contains("unsupported Kubernetes version \"1.2\" (supported: 1.28 to 1.36)"));
+        .contains("unsupported Kubernetes version \"1.2\" (supported: 1.28 to 1.37)"));
     let r = run(&["eval", "true", "--output", "xml"]);
     assert_eq!(r.code, 2);
 }

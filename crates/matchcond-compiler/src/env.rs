@@ -106,6 +106,29 @@ pub struct Features {
     pub lists_ext: bool,
     /// The compile-time validation of `string.format` calls (1.31+).
     pub format_validation: FormatValidation,
+    /// A result of the wrong type is reported with the type found (`must evaluate to bool
+    /// but got int`, 1.32+) rather than without it (`must evaluate to bool`).
+    pub result_type_message_names_actual: bool,
+}
+
+impl Features {
+    /// The features of the apiserver binary of `version` in `mode`: the libraries and
+    /// language options of the environment's version (the previous one for new
+    /// expressions), the validators and messages of the binary's own code and cel-go.
+    pub fn for_mode(version: KubeVersion, mode: EnvMode) -> Features {
+        let binary = Features::for_version(version);
+        if mode == EnvMode::StoredExpressions {
+            return binary;
+        }
+        let mut features = Features::for_version(version.previous());
+        features.format_validation = if features.libraries.contains(&Library::StringsV2) {
+            binary.format_validation
+        } else {
+            FormatValidation::Off
+        };
+        features.result_type_message_names_actual = binary.result_type_message_names_actual;
+        features
+    }
 }
 
 impl Features {
@@ -157,6 +180,7 @@ impl Features {
             literal_validators: at(29),
             two_var_comprehensions: at(32),
             lists_ext: at(34),
+            result_type_message_names_actual: at(32),
             format_validation: if at(33) {
                 FormatValidation::On
             } else if at(31) {

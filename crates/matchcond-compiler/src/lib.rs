@@ -34,7 +34,6 @@ use matchcond_runtime::plan::Node;
 use matchcond_runtime::{evaluate, Activation, Evaluation, Frame};
 use matchcond_syntax::ast::{Expr, ExprKind};
 use matchcond_syntax::checker::{self, CheckerEnv, NameMap};
-use matchcond_syntax::decls::Library;
 use matchcond_syntax::{parse, Issue, Issues, ParserOptions, Source, Type};
 
 pub use cache::{CacheStats, ProgramCache};
@@ -51,18 +50,29 @@ pub enum CompileError {
     #[error("compilation failed: {0}")]
     Invalid(Issues),
     /// The expression's type is not one the context accepts:
-    /// `must evaluate to bool but got int`.
-    #[error("must evaluate to {expected} but got {actual}")]
+    /// `must evaluate to bool but got int` (`must evaluate to bool` before Kubernetes 1.32).
+    #[error("must evaluate to {expected}{}", wrong_type_found(actual, *names_actual))]
     WrongResultType {
         /// The type required.
         expected: Type,
         /// The type found.
         actual: Type,
+        /// Whether the message names the type found (Kubernetes 1.32+).
+        names_actual: bool,
     },
     /// The program could not be built (for example an invalid constant regular expression):
     /// `program instantiation failed: …`.
     #[error("program instantiation failed: {0}")]
     Instantiation(String),
+}
+
+/// The end of the wrong-result-type message: ` but got <type>` where the version says so.
+fn wrong_type_found(actual: &Type, names_actual: bool) -> String {
+    if names_actual {
+        format!(" but got {actual}")
+    } else {
+        String::new()
+    }
 }
 
 impl CompileError {
@@ -253,18 +263,7 @@ impl Environment {
     /// The environment the apiserver of `version` uses in the given mode: new expressions
     /// are validated against the compatibility version (one minor version back).
     pub fn with_mode(version: KubeVersion, mode: EnvMode) -> Environment {
-        let effective = match mode {
-            EnvMode::StoredExpressions => version,
-            EnvMode::NewExpressions => version.previous(),
-        };
-        let mut features = Features::for_version(effective);
-        // The format validator comes with the binary's cel-go (given a strings extension
-        // that has `format`), whatever the compatibility version.
-        features.format_validation = if features.libraries.contains(&Library::StringsV2) {
-            Features::for_version(version).format_validation
-        } else {
-            FormatValidation::Off
-        };
+        let features = Features::for_mode(version, mode);
         let validators = validators::CallValidators::for_features(&features);
         let variables = match_condition_variables();
         let checker = env::checker_env(&features, &variables);
@@ -421,6 +420,7 @@ impl Environment {
                 return Err(CompileError::WrongResultType {
                     expected: expected.clone(),
                     actual: result_type,
+                    names_actual: self.inner.features.result_type_message_names_actual,
                 });
             }
         }

@@ -41,6 +41,7 @@ const INTRODUCED: &[(&str, u32)] = &[
     ("isSemver('1.0.0')", 33),
     ("lists.range(3).size() == 3", 34),
     ("[3, 1].sort() == [1, 3]", 34),
+    ("[1, 2].includes(2)", 37),
 ];
 
 #[test]
@@ -118,4 +119,112 @@ fn literal_validators_start_at_1_29() {
             .starts_with("program instantiation failed: "),
         "{err}"
     );
+}
+
+#[test]
+fn the_newest_version_is_the_default() {
+    assert_eq!(KubeVersion::LATEST, KubeVersion::V1_37);
+    assert_eq!(Environment::latest().version(), KubeVersion::V1_37);
+    // 1.37 validates new expressions against 1.36, which has no `includes`.
+    let expr = "'model-a'.includes('model-a')";
+    assert!(compiles((1, 37), EnvMode::StoredExpressions, expr));
+    assert!(!compiles((1, 37), EnvMode::NewExpressions, expr));
+    assert!(!compiles((1, 36), EnvMode::StoredExpressions, expr));
+}
+
+fn compile_error(version: (u32, u32), mode: EnvMode, expr: &str) -> String {
+    Environment::with_mode(KubeVersion::new(version.0, version.1), mode)
+        .compile_condition(expr)
+        .map(|_| String::from("compiles"))
+        .unwrap_or_else(|e| e.to_string())
+}
+
+#[test]
+fn format_calls_are_validated_from_1_31() {
+    let stored = EnvMode::StoredExpressions;
+    let expr = "'%v'.format([1]) == ''";
+    // cel-go v0.17 (1.30) has no format validator: the error is the evaluation's.
+    assert_eq!(compile_error((1, 30), stored, expr), "compiles");
+    let want = "compilation failed: ERROR: <input>:1:12: could not parse formatting clause: \
+                unrecognized formatting clause \"v\"\n | '%v'.format([1]) == ''\n | ...........^";
+    for minor in 31..=37 {
+        assert_eq!(compile_error((1, minor), stored, expr), want, "1.{minor}");
+    }
+    // The validator comes with the binary's cel-go: a 1.31 apiserver validates new
+    // expressions against the 1.30 libraries, with the 1.31 validator.
+    assert_eq!(compile_error((1, 31), EnvMode::NewExpressions, expr), want);
+    assert_eq!(
+        compile_error((1, 30), EnvMode::NewExpressions, expr),
+        "compiles"
+    );
+}
+
+#[test]
+fn format_messages_are_go_format_strings_on_1_31_and_1_32() {
+    // cel-go v0.20 to v0.22 passed the message to Sprintf as the format: the clause `%`
+    // followed by the closing quote reads as a verb without argument.
+    let expr = "'%.1%'.format([1]) == ''";
+    let message = |minor| {
+        let e = compile_error((1, minor), EnvMode::StoredExpressions, expr);
+        e.lines().next().unwrap_or_default().to_string()
+    };
+    for minor in [31, 32] {
+        assert_eq!(
+            message(minor),
+            "compilation failed: ERROR: <input>:1:14: could not parse formatting clause: \
+             unrecognized formatting clause \"%!\"(MISSING)",
+            "1.{minor}"
+        );
+    }
+    for minor in 33..=37 {
+        assert_eq!(
+            message(minor),
+            "compilation failed: ERROR: <input>:1:14: could not parse formatting clause: \
+             unrecognized formatting clause \"%\"",
+            "1.{minor}"
+        );
+    }
+}
+
+#[test]
+fn literal_arguments_of_any_kind_are_validated() {
+    let stored = EnvMode::StoredExpressions;
+    for (expr, message) in [
+        (
+            "timestamp(253402300800) == timestamp(0)",
+            "invalid timestamp argument",
+        ),
+        (
+            "timestamp(null) == timestamp(0)",
+            "invalid timestamp argument",
+        ),
+        ("duration(1) == duration('1s')", "invalid duration argument"),
+        ("'a'.matches('(')", "invalid matches argument"),
+    ] {
+        assert!(
+            compile_error((1, 29), stored, expr).contains(message),
+            "{expr}"
+        );
+        // Before the validators, the constant call fails when the program is built.
+        let e = compile_error((1, 28), stored, expr);
+        assert!(
+            e.starts_with("program instantiation failed: "),
+            "{expr}: {e}"
+        );
+    }
+}
+
+#[test]
+fn the_wrong_result_type_is_named_from_1_32() {
+    // compile.go: `must evaluate to %v` up to 1.31, `must evaluate to %v but got %v` since.
+    for (minor, want) in [
+        (30, "must evaluate to bool"),
+        (31, "must evaluate to bool"),
+        (32, "must evaluate to bool but got int"),
+        (37, "must evaluate to bool but got int"),
+    ] {
+        for mode in [EnvMode::StoredExpressions, EnvMode::NewExpressions] {
+            assert_eq!(compile_error((1, minor), mode, "1 + 1"), want, "1.{minor}");
+        }
+    }
 }
