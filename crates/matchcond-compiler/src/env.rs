@@ -106,6 +106,9 @@ pub struct Features {
     pub lists_ext: bool,
     /// The compile-time validation of `string.format` calls (1.31+).
     pub format_validation: FormatValidation,
+    /// Macros accumulate in the hidden `@result` and reject `__result__` as an iteration
+    /// variable (cel-go v0.23+: 1.33+); before, they accumulate in `__result__`.
+    pub hidden_accumulator_name: bool,
     /// A result of the wrong type is reported with the type found (`must evaluate to bool
     /// but got int`, 1.32+) rather than without it (`must evaluate to bool`).
     pub result_type_message_names_actual: bool,
@@ -127,6 +130,7 @@ impl Features {
             FormatValidation::Off
         };
         features.result_type_message_names_actual = binary.result_type_message_names_actual;
+        features.hidden_accumulator_name = binary.hidden_accumulator_name;
         features
     }
 }
@@ -181,6 +185,7 @@ impl Features {
             two_var_comprehensions: at(32),
             lists_ext: at(34),
             result_type_message_names_actual: at(32),
+            hidden_accumulator_name: at(33),
             format_validation: if at(33) {
                 FormatValidation::On
             } else if at(31) {
@@ -372,6 +377,7 @@ pub(crate) fn parser_options(features: &Features) -> ParserOptions {
         enable_optional_syntax: features.optional_types,
         enable_two_var_comprehensions: features.two_var_comprehensions,
         enable_lists_macros: features.lists_ext,
+        enable_hidden_accumulator_name: features.hidden_accumulator_name,
         ..ParserOptions::default()
     }
 }

@@ -228,3 +228,35 @@ fn the_wrong_result_type_is_named_from_1_32() {
         }
     }
 }
+
+#[test]
+fn macros_accumulate_in_a_hidden_variable_from_1_33() {
+    // cel-go before v0.23 expanded macros with the accumulator `__result__`, which an
+    // iteration variable of that name shadows; from v0.23 the accumulator is hidden and the
+    // name is refused.
+    let expr = "[1].all(__result__, true)";
+    for minor in 30..=32 {
+        assert_eq!(
+            compile_error((1, minor), EnvMode::StoredExpressions, expr),
+            "compilation failed: ERROR: <input>:1:8: found no matching overload for \
+             '@not_strictly_false' applied to '(int)'\n | [1].all(__result__, true)\n | .......^\n\
+             ERROR: <input>:1:8: expected type 'bool' but found 'int'\n | [1].all(__result__, true)\n \
+             | .......^",
+            "1.{minor}"
+        );
+    }
+    for minor in 33..=37 {
+        assert_eq!(
+            compile_error((1, minor), EnvMode::StoredExpressions, expr),
+            "compilation failed: ERROR: <input>:1:9: iteration variable overwrites accumulator \
+             variable\n | [1].all(__result__, true)\n | ........^",
+            "1.{minor}"
+        );
+    }
+    // The accumulator's name only matters when an expression names it.
+    assert!(compiles(
+        (1, 30),
+        EnvMode::StoredExpressions,
+        "[1, 2].all(x, x > 0)"
+    ));
+}

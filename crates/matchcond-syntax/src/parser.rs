@@ -46,6 +46,10 @@ pub struct ParserOptions {
     /// Accept backquoted field names (``a.`b-c` ``); without it they are the parse error
     /// ``unsupported syntax: '`'``, as in every apiserver environment.
     pub enable_ident_escape_syntax: bool,
+    /// Macros accumulate in the hidden `@result`, which no iteration variable (nor
+    /// `__result__`) may be named as (cel-go v0.23+, Kubernetes 1.33+); without it they
+    /// accumulate in `__result__`, which an iteration variable may shadow.
+    pub enable_hidden_accumulator_name: bool,
 }
 
 impl Default for ParserOptions {
@@ -61,6 +65,7 @@ impl Default for ParserOptions {
             enable_lists_macros: true,
             enable_exists_one_alias: false,
             enable_ident_escape_syntax: false,
+            enable_hidden_accumulator_name: true,
         }
     }
 }
@@ -161,6 +166,7 @@ pub fn parse(text: &str, options: &ParserOptions) -> Result<Parsed, Issues> {
         two_var: options.enable_two_var_comprehensions,
         lists: options.enable_lists_macros,
         exists_one_alias: options.enable_exists_one_alias,
+        legacy_accumulator: !options.enable_hidden_accumulator_name,
     };
     if let Some((expr, next_id)) = direct::parse(
         text,
@@ -235,6 +241,7 @@ mod tests {
             two_var: options.enable_two_var_comprehensions,
             lists: options.enable_lists_macros,
             exists_one_alias: options.enable_exists_one_alias,
+            legacy_accumulator: !options.enable_hidden_accumulator_name,
         };
         let direct = direct::parse(
             text,

@@ -804,7 +804,7 @@ pub(super) fn call_or_macro(
     args: Vec<Expr>,
 ) -> Result<Expr, MacroError> {
     if let Some(m) = macros::lookup(function, args.len(), target.is_some(), set) {
-        let mut h = Helper::new(next_id, off);
+        let mut h = Helper::new(next_id, off, set);
         let r = macros::expand(m, &mut h, target, args);
         if id + 1 == *next_id {
             *next_id -= 1;
