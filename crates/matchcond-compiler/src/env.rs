@@ -106,6 +106,10 @@ pub struct Features {
     pub lists_ext: bool,
     /// The compile-time validation of `string.format` calls (1.31+).
     pub format_validation: FormatValidation,
+    /// Calls are priced by the Kubernetes cost estimator (`StrictCostEnforcementForWebhooks`,
+    /// on by default from 1.32: an authorizer check costs 350,000); before, by cel-go's own
+    /// trackers and defaults alone.
+    pub strict_cost: bool,
     /// Macros accumulate in the hidden `@result` and reject `__result__` as an iteration
     /// variable (cel-go v0.23+: 1.33+); before, they accumulate in `__result__`.
     pub hidden_accumulator_name: bool,
@@ -131,6 +135,7 @@ impl Features {
         };
         features.result_type_message_names_actual = binary.result_type_message_names_actual;
         features.hidden_accumulator_name = binary.hidden_accumulator_name;
+        features.strict_cost = binary.strict_cost;
         features
     }
 }
@@ -186,6 +191,7 @@ impl Features {
             lists_ext: at(34),
             result_type_message_names_actual: at(32),
             hidden_accumulator_name: at(33),
+            strict_cost: at(32),
             format_validation: if at(33) {
                 FormatValidation::On
             } else if at(31) {

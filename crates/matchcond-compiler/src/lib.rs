@@ -438,6 +438,7 @@ impl Environment {
             scopes: Vec::new(),
             depth: 0,
             max_locals: 0,
+            strict_cost: self.inner.features.strict_cost,
         };
         let mut root = planner
             .plan(&parsed.expr)

@@ -91,6 +91,8 @@ pub(crate) struct Planner<'c> {
     pub scopes: Vec<(String, usize)>,
     pub depth: usize,
     pub max_locals: usize,
+    /// Calls are priced by the Kubernetes cost estimator (1.32+), else by cel-go alone.
+    pub strict_cost: bool,
 }
 
 /// The run-time name of a type value.
@@ -606,7 +608,11 @@ impl<'c> Planner<'c> {
 
         let non_strict = name == "@not_strictly_false" || name == "__not_strictly_false__";
         let call = Call {
-            cost: matchcond_runtime::cost::classify(name, single),
+            cost: if self.strict_cost {
+                matchcond_runtime::cost::classify(name, single)
+            } else {
+                matchcond_runtime::cost::classify_without_estimator(single)
+            },
             function: name.into(),
             overload: single,
             candidates,

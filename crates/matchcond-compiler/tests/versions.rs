@@ -260,3 +260,36 @@ fn macros_accumulate_in_a_hidden_variable_from_1_33() {
         "[1, 2].all(x, x > 0)"
     ));
 }
+
+fn cost(version: (u32, u32), expr: &str) -> u64 {
+    let env = Environment::kubernetes(KubeVersion::new(version.0, version.1));
+    let program = env.compile_condition(expr).unwrap();
+    let request = serde_json::json!({
+        "operation": "CREATE",
+        "userInfo": {"username": "alice"},
+        "object": {"spec": {"url": "https://example.com/a", "items": [3, 1, 2]}}
+    });
+    let activation = matchcond_runtime::Activation::from_request(&request).with_authorizer(
+        std::sync::Arc::new(matchcond_runtime::authz::StaticAuthorizer::new(
+            matchcond_runtime::authz::AuthzDecision::Allow,
+        )),
+    );
+    let out = program.evaluate(&activation, Some(matchcond_compiler::PER_CALL_COST_LIMIT));
+    assert!(out.result.is_ok(), "{expr}: {:?}", out.result);
+    out.cost
+}
+
+#[test]
+fn library_calls_are_priced_by_the_kubernetes_estimator_from_1_32() {
+    // StrictCostEnforcementForWebhooks (on by default from 1.32) installs the Kubernetes
+    // cost estimator; before, cel-go prices every library call at 1.
+    let check = "authorizer.group('').resource('pods').check('get').allowed()";
+    assert_eq!(cost((1, 31), check), 5);
+    assert_eq!(cost((1, 32), check), 350_004);
+    let sorted = "object.spec.items.isSorted() || true";
+    assert_eq!(cost((1, 31), sorted), 4);
+    assert_eq!(cost((1, 32), sorted), 6);
+    // cel-go's own defaults stay: startsWith by the receiver's length.
+    let starts = "object.spec.url.startsWith('https://')";
+    assert_eq!(cost((1, 31), starts), cost((1, 36), starts));
+}
