@@ -110,6 +110,9 @@ pub struct Features {
     /// on by default from 1.32: an authorizer check costs 350,000); before, by cel-go's own
     /// trackers and defaults alone.
     pub strict_cost: bool,
+    /// The grammar knows backquoted names (cel-go v0.23+: 1.33+), which are then refused
+    /// as `unsupported syntax`; before, a backquote is a token recognition error.
+    pub backquote_tokens: bool,
     /// Macros accumulate in the hidden `@result` and reject `__result__` as an iteration
     /// variable (cel-go v0.23+: 1.33+); before, they accumulate in `__result__`.
     pub hidden_accumulator_name: bool,
@@ -136,6 +139,7 @@ impl Features {
         features.result_type_message_names_actual = binary.result_type_message_names_actual;
         features.hidden_accumulator_name = binary.hidden_accumulator_name;
         features.strict_cost = binary.strict_cost;
+        features.backquote_tokens = binary.backquote_tokens;
         features
     }
 }
@@ -192,6 +196,7 @@ impl Features {
             result_type_message_names_actual: at(32),
             hidden_accumulator_name: at(33),
             strict_cost: at(32),
+            backquote_tokens: at(33),
             format_validation: if at(33) {
                 FormatValidation::On
             } else if at(31) {
@@ -384,6 +389,7 @@ pub(crate) fn parser_options(features: &Features) -> ParserOptions {
         enable_two_var_comprehensions: features.two_var_comprehensions,
         enable_lists_macros: features.lists_ext,
         enable_hidden_accumulator_name: features.hidden_accumulator_name,
+        backquote_tokens: features.backquote_tokens,
         ..ParserOptions::default()
     }
 }

@@ -293,3 +293,24 @@ fn library_calls_are_priced_by_the_kubernetes_estimator_from_1_32() {
     let starts = "object.spec.url.startsWith('https://')";
     assert_eq!(cost((1, 31), starts), cost((1, 36), starts));
 }
+
+#[test]
+fn backquoted_names_are_refused_by_every_version() {
+    let expr = "object.`foo.bar` == 1";
+    // cel-go v0.23+ (1.33+) parses them and refuses them without the escape syntax.
+    for minor in 33..=37 {
+        assert_eq!(
+            compile_error((1, minor), EnvMode::StoredExpressions, expr),
+            "compilation failed: ERROR: <input>:1:8: unsupported syntax: '`'\n | object.`foo.bar` == 1\n | .......^",
+            "1.{minor}"
+        );
+    }
+    // Before, the lexer has no such token.
+    for minor in 30..=32 {
+        let e = compile_error((1, minor), EnvMode::StoredExpressions, expr);
+        assert!(
+            e.starts_with("compilation failed: ERROR: <input>:1:8: Syntax error: token recognition error at: '`'"),
+            "1.{minor}: {e}"
+        );
+    }
+}

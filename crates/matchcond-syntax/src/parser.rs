@@ -46,6 +46,10 @@ pub struct ParserOptions {
     /// Accept backquoted field names (``a.`b-c` ``); without it they are the parse error
     /// ``unsupported syntax: '`'``, as in every apiserver environment.
     pub enable_ident_escape_syntax: bool,
+    /// Backquoted identifiers are tokens of the grammar (cel-go v0.23+, Kubernetes 1.33+:
+    /// without the escape syntax they are then ``unsupported syntax: '`'``); without it a
+    /// backquote is a token recognition error and syntax errors never expect one.
+    pub backquote_tokens: bool,
     /// Macros accumulate in the hidden `@result`, which no iteration variable (nor
     /// `__result__`) may be named as (cel-go v0.23+, Kubernetes 1.33+); without it they
     /// accumulate in `__result__`, which an iteration variable may shadow.
@@ -66,6 +70,7 @@ impl Default for ParserOptions {
             enable_exists_one_alias: false,
             enable_ident_escape_syntax: false,
             enable_hidden_accumulator_name: true,
+            backquote_tokens: true,
         }
     }
 }
@@ -88,6 +93,8 @@ struct Limits {
     error_reporting_limit: usize,
     error_recovery_limit: usize,
     lookahead_limit: usize,
+    /// [`ParserOptions::backquote_tokens`].
+    backquotes: bool,
 }
 
 /// The errors collected while parsing.
@@ -172,7 +179,7 @@ pub fn parse(text: &str, options: &ParserOptions) -> Result<Parsed, Issues> {
         text,
         options.max_recursion_depth,
         options.enable_optional_syntax,
-        options.enable_ident_escape_syntax,
+        options.enable_ident_escape_syntax && options.backquote_tokens,
         macros,
     ) {
         return Ok(Parsed {
@@ -197,6 +204,7 @@ fn parse_in_two_passes(
         error_reporting_limit: options.error_reporting_limit.max(1),
         error_recovery_limit: options.error_recovery_limit,
         lookahead_limit: options.error_recovery_lookahead_limit.max(1),
+        backquotes: options.backquote_tokens,
     };
     let mut rec = grammar::Recognizer::new(text, limits, SyntaxErrors::default());
     let root = rec.start();
@@ -247,7 +255,7 @@ mod tests {
             text,
             options.max_recursion_depth,
             options.enable_optional_syntax,
-            options.enable_ident_escape_syntax,
+            options.enable_ident_escape_syntax && options.backquote_tokens,
             macros,
         );
         let Some((expr, next_id)) = direct else {
@@ -274,6 +282,12 @@ mod tests {
         sets.push(ParserOptions {
             enable_exists_one_alias: true,
             enable_ident_escape_syntax: true,
+            ..ParserOptions::default()
+        });
+        sets.push(ParserOptions {
+            enable_ident_escape_syntax: true,
+            backquote_tokens: false,
+            enable_hidden_accumulator_name: false,
             ..ParserOptions::default()
         });
         for depth in [0, 1, 2, 3, 4, 5, 8, 12, 20] {

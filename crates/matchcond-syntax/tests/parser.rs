@@ -801,6 +801,26 @@ fn escaped_identifiers_and_optionals() {
         error("M{`x`: 1, y: 2}", &d),
         "ERROR: <input>:1:3: unsupported syntax: '`'\n | M{`x`: 1, y: 2}\n | ..^"
     );
+    // The grammar before cel-go v0.23 has no backquoted names: a backquote is a character
+    // no token starts with, and no error expects one.
+    let old = ParserOptions {
+        backquote_tokens: false,
+        ..ParserOptions::default()
+    };
+    assert_eq!(
+        error("object.`foo.bar`", &old),
+        "ERROR: <input>:1:8: Syntax error: token recognition error at: '`'\n | object.`foo.bar`\n | .......^\n\
+         ERROR: <input>:1:16: Syntax error: token recognition error at: '`'\n | object.`foo.bar`\n | ...............^"
+    );
+    assert_eq!(
+        error("a.?", &old),
+        "ERROR: <input>:1:4: Syntax error: mismatched input '<EOF>' expecting IDENTIFIER\n | a.?\n | ...^"
+    );
+    assert_eq!(
+        error("a.?", &d),
+        "ERROR: <input>:1:4: Syntax error: mismatched input '<EOF>' expecting {IDENTIFIER, ESC_IDENTIFIER}\n | a.?\n | ...^"
+    );
+    assert!(parse("'`' + a.b", &old).is_ok());
     let p = parse("[a, ?b, ?c]", &ParserOptions::default()).unwrap();
     match p.expr.kind {
         ExprKind::List {
