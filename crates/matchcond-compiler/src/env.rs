@@ -142,9 +142,7 @@ impl Features {
         features.backquote_tokens = binary.backquote_tokens;
         features
     }
-}
 
-impl Features {
     /// The options whose `[introduced, removed)` interval contains `v`, per base.go.
     pub fn for_version(v: KubeVersion) -> Features {
         let at = |minor: u32| v >= KubeVersion::new(1, minor);
