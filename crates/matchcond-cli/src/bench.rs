@@ -28,25 +28,25 @@ pub fn bench(quick: bool, output: Output, workload: Option<&str>) -> Result<u8, 
     let prepared = match Prepared::new(w) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("matchcond bench: {e}");
+            errln!("matchcond bench: {e}");
             return Ok(1);
         }
     };
     let verification = match harness::verify(&prepared) {
         Ok(v) => v,
         Err(e) => {
-            eprintln!("matchcond bench: {e}");
+            errln!("matchcond bench: {e}");
             return Ok(1);
         }
     };
-    eprintln!(
+    errln!(
         "matchcond bench: expected outcomes verified: {} condition results, {} decisions ({})",
         verification.conditions,
         verification.decisions,
         dir.display()
     );
     for n in &verification.notes {
-        eprintln!("matchcond bench: baseline left out: {n}");
+        errln!("matchcond bench: baseline left out: {n}");
     }
     let options = if quick {
         Options::quick()
@@ -57,10 +57,10 @@ pub fn bench(quick: bool, output: Output, workload: Option<&str>) -> Result<u8, 
         Output::Text => {
             print_header(&dir, &options);
             let rows = harness::run(&prepared, &verification, &options, |r| {
-                println!("{}", text_row(r))
+                outln!("{}", text_row(r))
             });
-            println!();
-            println!(
+            outln!();
+            outln!(
                 "{} rows; ns per decision, median of {} batches; parsed input, activation/conversion included.",
                 rows.len(),
                 options.batches
@@ -68,22 +68,35 @@ pub fn bench(quick: bool, output: Output, workload: Option<&str>) -> Result<u8, 
         }
         Output::Json => {
             let rows = harness::run(&prepared, &verification, &options, |_| {});
-            println!("{}", json_rows(&rows));
+            outln!(
+                "{}",
+                serde_json::json!({
+                    "schemaVersion": crate::lint_cmd::SCHEMA_VERSION,
+                    "rows": json_rows(&rows),
+                })
+            );
         }
     }
     Ok(0)
 }
 
 fn print_header(dir: &Path, options: &Options) {
-    println!(
+    outln!(
         "workload {} — {} ms per implementation and cell, {} batches",
         dir.display(),
         options.budget.as_millis(),
         options.batches
     );
-    println!(
+    outln!(
         "{:<8} {:<24} {:<14} {:>11} {:>11} {:>11} {:>12} {:>10}",
-        "set", "request", "decision", "engine", "floor", "cel crate", "engine/floor", "cel/engine"
+        "set",
+        "request",
+        "decision",
+        "engine",
+        "floor",
+        "cel crate",
+        "engine/floor",
+        "cel/engine"
     );
 }
 

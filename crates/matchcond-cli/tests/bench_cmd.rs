@@ -82,8 +82,9 @@ fn quick_json_rows_for_every_set_and_request() {
         "{}",
         r.stderr
     );
-    let rows: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    let rows = rows.as_array().unwrap();
+    let out: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(out["schemaVersion"], 1);
+    let rows = out["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 16);
     let mut seen = Vec::new();
     for row in rows {

@@ -134,6 +134,37 @@ impl Node {
         Some(node)
     }
 
+    /// Where a field path points (relative to this node): a scalar value's own position;
+    /// for an object or a list, the key that names it (or the list element's start).
+    /// `None` when some step is absent.
+    pub fn locate(&self, path: &str) -> Option<Position> {
+        let mut node = self;
+        let mut at = self.start;
+        for step in path_steps(path)? {
+            match step {
+                Step::Field(f) => {
+                    let Value::Map(entries) = &node.value else {
+                        return None;
+                    };
+                    let (k, v) = entries
+                        .iter()
+                        .rev()
+                        .find(|(k, _)| k.key_text().as_deref() == Some(f))?;
+                    at = match v.value {
+                        Value::Map(_) | Value::Seq(_) => k.start,
+                        _ => v.start,
+                    };
+                    node = v;
+                }
+                Step::Index(i) => {
+                    node = node.index(i)?;
+                    at = node.start;
+                }
+            }
+        }
+        Some(at)
+    }
+
     /// The text a scalar key stands for (a key `1` is the string `"1"`, as Kubernetes'
     /// YAML-to-JSON conversion makes it).
     pub fn key_text(&self) -> Option<Cow<'_, str>> {
