@@ -609,7 +609,7 @@ const TRAP_LINES: [&str; 20] = [
     "traps.yaml:21:7: warning[costLimit]: ValidatingWebhookConfiguration traps: webhooks[0].matchConditions[2].expression: this condition can cost 1050012 (3 authorizer check(s)), over the per-expression limit of 1000000: its evaluation is cancelled (\"operation cancelled: actual cost limit exceeded\") (failurePolicy Fail: the apiserver rejects these CREATE, UPDATE and DELETE requests instead of calling the webhook)",
     " | authorizer.group('').resource('pods').check('get').allowed() || authorizer.group('').resource('pods').check('list').allowed() || authorizer.group('').resource('pods').check('watch').allowed()",
     " | ^",
-    "  help: at most 2 authorizer checks (350,000 each) fit in one condition: put checks joined by && in separate conditions (the webhook is called only if all are true), or check one broader permission",
+    "  help: at most 2 authorizer checks (350,000 each) fit in one condition: check fewer permissions here (one broader permission), or move checks into conditions of their own",
 ];
 
 #[test]

@@ -329,10 +329,12 @@ fn analyze_webhook(
         report.cost = Some(CostRange::of(e.worst, e.fixed));
         if e.fixed.max > PER_CALL_COST_LIMIT {
             let always = e.fixed.min > PER_CALL_COST_LIMIT;
-            let help = if e.checks > 2 {
-                "at most 2 authorizer checks (350,000 each) fit in one condition: put checks joined by && in separate conditions (the webhook is called only if all are true), or check one broader permission"
-            } else {
-                "split the condition, or bound what it iterates over"
+            let conjunction = matches!(&expr.kind, ExprKind::Call { function, target: None, .. } if function == "_&&_");
+            let help = match (e.checks > 2, conjunction) {
+                (true, true) => "at most 2 authorizer checks (350,000 each) fit in one condition: put the operands of this && in separate conditions (the webhook is called only if all of them are true)",
+                (true, false) => "at most 2 authorizer checks (350,000 each) fit in one condition: check fewer permissions here (one broader permission), or move checks into conditions of their own",
+                (false, true) => "put the operands of this && in separate conditions, each under the limit",
+                (false, false) => "split the condition, or bound what it iterates over",
             };
             let mut f = Finding::new(
                 Severity::Warning,
@@ -368,23 +370,38 @@ fn analyze_webhook(
         checks += u64::from(e.checks);
     }
     if fixed_total.max > MATCH_CONDITIONS_BUDGET && !scope.worlds.is_empty() {
-        let other = fixed_total
-            .max
-            .saturating_sub(checks.saturating_mul(cost::CHECK_COST));
-        let fit = MATCH_CONDITIONS_BUDGET.saturating_sub(other) / (cost::CHECK_COST + 5);
         let always = fixed_total.min > MATCH_CONDITIONS_BUDGET;
-        let help = if checks > fit {
-            format!("at most {fit} authorizer checks fit in this webhook's budget ({checks} × 350,000 with the other costs is over 2,500,000): move the other checks to a second webhook with the same rules and clientConfig (each webhook has its own budget)")
+        // How many webhooks the conditions need, packed first-fit by their costs.
+        let mut bins: Vec<u64> = Vec::new();
+        for (_, e) in &estimates {
+            let c = charged(e.fixed).max;
+            match bins.iter_mut().find(|b| **b + c <= MATCH_CONDITIONS_BUDGET) {
+                Some(b) => *b += c,
+                None => bins.push(c),
+            }
+        }
+        let help = if checks > 0 {
+            let other = fixed_total
+                .max
+                .saturating_sub(checks.saturating_mul(cost::CHECK_COST));
+            let fit = MATCH_CONDITIONS_BUDGET.saturating_sub(other) / (cost::CHECK_COST + 5);
+            format!(
+                "at most {fit} of its {checks} authorizer checks (350,000 each) fit in one webhook's budget: spread the conditions over {} webhooks with the same rules and clientConfig (each webhook has its own budget of {MATCH_CONDITIONS_BUDGET})",
+                bins.len()
+            )
         } else {
-            "spread the conditions over several webhooks with the same rules (each webhook has its own budget)".to_owned()
+            format!(
+                "spread the conditions over {} webhooks with the same rules and clientConfig (each webhook has its own budget of {MATCH_CONDITIONS_BUDGET})",
+                bins.len()
+            )
         };
         let ops = truth::scope_operations(&scope);
         let mut f = Finding::new(
             Severity::Warning,
             Code::CostBudget,
             format!(
-                "the conditions of this webhook {} cost {} together, over the budget of {} they share: the apiserver stops with \"validation failed due to running out of cost budget, no further validation rules will be run\"{}",
-                if always { "always" } else { "can" },
+                "the conditions of this webhook {} {} together, over the budget of {} they share: the apiserver stops with \"validation failed due to running out of cost budget, no further validation rules will be run\"{}",
+                if always { "always cost at least" } else { "can cost" },
                 if always { fixed_total.min } else { fixed_total.max },
                 MATCH_CONDITIONS_BUDGET,
                 consequence(policy, &ops),
