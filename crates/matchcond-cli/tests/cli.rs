@@ -569,11 +569,11 @@ fn lint_json_clean() {
                             {
                                 "name": "team-pods.example.com",
                                 "operations": ["CREATE", "UPDATE"],
-                                "cost": {"min": 7, "max": 9, "fixedMax": 6},
+                                "cost": {"min": 4, "max": 9, "fixedMax": 6},
                                 "conditions": [
                                     // The comparisons with literals bound the costs.
-                                    {"name": "not-kube-system", "cost": {"min": 3, "max": 4, "fixedMax": 2}, "minimumVersion": "1.28"},
-                                    {"name": "payments-team", "cost": {"min": 4, "max": 5, "fixedMax": 4}, "minimumVersion": "1.28"},
+                                    {"name": "not-kube-system", "cost": {"min": 2, "max": 4, "fixedMax": 2}, "minimumVersion": "1.28"},
+                                    {"name": "payments-team", "cost": {"min": 2, "max": 5, "fixedMax": 4}, "minimumVersion": "1.28"},
                                 ],
                             },
                         ],

@@ -788,6 +788,23 @@ mod tests {
         }
         let e = read_documents(&text).error.unwrap();
         assert_eq!(e.message, "nesting deeper than 1000 levels");
+        // The deepest accepted nesting is read, converted and dropped on a 2 MiB stack.
+        let handle = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(|| {
+                let mut text = String::new();
+                for i in 0..999 {
+                    text.push_str(&" ".repeat(i));
+                    text.push_str("a:\n");
+                }
+                let d = read_documents(&text);
+                assert_eq!(d.error, None);
+                let json = d.documents[0].root.as_ref().unwrap().to_json();
+                drop(d);
+                json.is_object()
+            })
+            .unwrap();
+        assert!(handle.join().unwrap());
     }
 
     #[test]

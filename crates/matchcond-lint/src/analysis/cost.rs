@@ -94,6 +94,9 @@ struct Est {
     size: Option<Range>,
     kind: Kind,
     constant: bool,
+    /// An optional value (optional selection or index, or chained after one): selections
+    /// and indexes of it are charged only when it has a value.
+    optional: bool,
 }
 
 impl Est {
@@ -103,6 +106,7 @@ impl Est {
             size: None,
             kind: Kind::Scalar,
             constant: false,
+            optional: false,
         }
     }
 }
@@ -246,6 +250,7 @@ impl Estimator {
                     size,
                     kind,
                     constant: true,
+                    optional: false,
                 }
             }
             ExprKind::Ident(name) => {
@@ -256,6 +261,7 @@ impl Estimator {
                         size: *size,
                         kind: kind.clone(),
                         constant: false,
+                        optional: false,
                     };
                 }
                 let kind = match name.as_str() {
@@ -269,6 +275,7 @@ impl Estimator {
                     size: None,
                     kind,
                     constant: false,
+                    optional: false,
                 }
             }
             ExprKind::Select {
@@ -284,11 +291,17 @@ impl Estimator {
                     Kind::Struct(s) => struct_field(s, field),
                     _ => Kind::Dyn,
                 };
+                let step = if o.optional {
+                    Range { min: 0, max: 1 }
+                } else {
+                    Range::fixed(1)
+                };
                 Est {
-                    cost: o.cost.add(Range::fixed(1)),
+                    cost: o.cost.add(step),
                     size: None,
                     kind,
                     constant: false,
+                    optional: o.optional,
                 }
             }
             ExprKind::List { elements, .. } => {
@@ -309,6 +322,7 @@ impl Estimator {
                     size: Some(Range::fixed(elements.len() as u64)),
                     kind: Kind::List(Box::new(elem.unwrap_or(Kind::Dyn))),
                     constant,
+                    optional: false,
                 }
             }
             ExprKind::Map { entries } => {
@@ -328,6 +342,7 @@ impl Estimator {
                     size: Some(Range::fixed(entries.len() as u64)),
                     kind: Kind::Map,
                     constant,
+                    optional: false,
                 }
             }
             ExprKind::Struct { fields, .. } => {
@@ -375,6 +390,7 @@ impl Estimator {
                     size,
                     kind,
                     constant: false,
+                    optional: false,
                 }
             }
             ExprKind::Call {
@@ -403,6 +419,7 @@ impl Estimator {
             size,
             kind,
             constant,
+            optional: false,
         };
         match function {
             "_&&_" | "_||_" => {
@@ -442,14 +459,24 @@ impl Estimator {
                 );
             }
             "_?._" => {
-                return result(sum.add(Range { min: 0, max: 1 }), Kind::Dyn, None);
+                let mut r = result(sum.add(Range { min: 0, max: 1 }), Kind::Dyn, None);
+                r.optional = true;
+                return r;
             }
             "_[_]" | "_[?_]" => {
                 let elem = match kind_of(0) {
                     Some(Kind::List(k)) => *k,
                     _ => Kind::Dyn,
                 };
-                return result(sum.add(Range::fixed(1)), elem, None);
+                let operand_optional = arg(0).is_some_and(|x| x.optional);
+                let step = if operand_optional {
+                    Range { min: 0, max: 1 }
+                } else {
+                    Range::fixed(1)
+                };
+                let mut r = result(sum.add(step), elem, None);
+                r.optional = operand_optional || function == "_[?_]";
+                return r;
             }
             "or" | "orValue" => return result(sum, kind_of(0).unwrap_or(Kind::Dyn), None),
             _ => {}
@@ -549,10 +576,13 @@ impl Estimator {
         let is_text = |k: &Option<Kind>| matches!(k, Some(Kind::Str | Kind::Bytes | Kind::Dyn));
         let (cost, kind, out) = match function {
             "_==_" | "_!=_" | "_<_" | "_<=_" | "_>_" | "_>=_" => {
-                let smallest = size(self, 0).max.min(size(self, 1).max);
-                let min = u64::from(smallest > 0);
+                let (a, b) = (size(self, 0), size(self, 1));
                 (
-                    Range { min, max: smallest }.factor(TRAVERSAL),
+                    Range {
+                        min: a.min.min(b.min),
+                        max: a.max.min(b.max),
+                    }
+                    .factor(TRAVERSAL),
                     Kind::Scalar,
                     None,
                 )
@@ -625,9 +655,16 @@ mod tests {
 
     #[test]
     fn straight_line_costs_are_exact() {
-        // object (1) + two selections + equality with a 1-character bound.
-        assert_eq!(est("object.metadata.name == 'x'").worst, Range::fixed(4));
-        assert_eq!(est("request.operation == 'CREATE'").worst, Range::fixed(3));
+        // object (1) + two selections + equality bounded by the 1-character literal (0 for
+        // an empty name).
+        assert_eq!(
+            est("object.metadata.name == 'x'").worst,
+            Range { min: 3, max: 4 }
+        );
+        assert_eq!(
+            est("request.operation == 'CREATE'").worst,
+            Range { min: 2, max: 3 }
+        );
         assert_eq!(est("request.dryRun != true").worst, Range::fixed(3));
         assert_eq!(est("has(object.metadata)").worst, Range::fixed(1));
     }
@@ -660,6 +697,53 @@ mod tests {
         let e = est("[1, 2, 3].all(x, x > 0)");
         assert!(e.worst.max < 100, "{e:?}");
         assert_eq!(e.worst, e.fixed);
+    }
+
+    /// The run time's cost lies in the estimate's range, on the example reviews.
+    #[test]
+    fn run_time_costs_lie_in_the_estimates() {
+        use matchcond_compiler::Environment;
+        use matchcond_runtime::Activation;
+        let env = Environment::kubernetes(KubeVersion::V1_34);
+        let dir = format!("{}/../../examples/reviews", env!("CARGO_MANIFEST_DIR"));
+        let expressions = [
+            "request.operation == 'CREATE'",
+            "request.namespace != 'kube-system'",
+            "request.dryRun != true",
+            "!('system:nodes' in request.userInfo.groups)",
+            "object.?metadata.?labels['app'].orValue('') == 'web'",
+            "object.?metadata.?annotations[?'sidecar.example.com/inject'].orValue('true') != 'false'",
+            "request.operation != 'UPDATE' || object.spec != oldObject.spec",
+            "has(object.metadata) && object.metadata.name.startsWith('web')",
+            "request.userInfo.username.endsWith(':admin') || request.userInfo.username.contains('system')",
+            "object.?spec.?containers.orValue([]).all(c, c.image.matches('^registry[.]example[.]com/'))",
+            "object.?spec.?containers.orValue([]).exists(c, c.name + '-x' == 'web-x')",
+            "object.?metadata.?labels.orValue({}).all(k, k.size() < 64)",
+            "[1, 2, 3].map(x, x * 2).size() == 3",
+            "request.resource.group + '/' + request.resource.resource != 'apps/deployments'",
+            "size(request.userInfo.groups) > 0 && request.userInfo.groups[0] != ''",
+            "request.operation in ['CREATE', 'UPDATE'] ? object != null : oldObject != null",
+        ];
+        let mut checked = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            let review: serde_json::Value = serde_json::from_str(&text).unwrap();
+            let activation = Activation::from_request(&review["request"]);
+            for text in expressions {
+                let program = env.compile_condition(text).unwrap();
+                let out = program.evaluate(&activation, None);
+                let parsed = parse(text, &ParserOptions::default()).unwrap();
+                let e = estimate(&parsed.expr, KubeVersion::V1_34);
+                assert!(
+                    e.worst.min <= out.cost && out.cost <= e.worst.max,
+                    "{text}: run time {} outside {:?}",
+                    out.cost,
+                    e.worst
+                );
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 3 * expressions.len());
     }
 
     #[test]

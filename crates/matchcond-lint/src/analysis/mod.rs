@@ -33,6 +33,41 @@ impl Envs<'_> {
     }
 }
 
+/// The deepest syntax tree analysed: deeper expressions (far beyond what conditions are in
+/// practice) are validated but not analysed, so that linting never needs a large stack.
+pub(crate) const MAX_ANALYSED_DEPTH: usize = 100;
+
+/// The depth of a syntax tree, counted up to just over [`MAX_ANALYSED_DEPTH`].
+fn depth(e: &Expr, d: usize) -> usize {
+    if d > MAX_ANALYSED_DEPTH {
+        return d;
+    }
+    let d = d + 1;
+    let deepest = |es: &mut dyn Iterator<Item = &Expr>| es.map(|c| depth(c, d)).max().unwrap_or(d);
+    match &e.kind {
+        ExprKind::Literal(_) | ExprKind::Ident(_) => d,
+        ExprKind::Select { operand, .. } => depth(operand, d),
+        ExprKind::Call { target, args, .. } => {
+            deepest(&mut target.as_deref().into_iter().chain(args.iter()))
+        }
+        ExprKind::List { elements, .. } => deepest(&mut elements.iter()),
+        ExprKind::Map { entries } => {
+            deepest(&mut entries.iter().flat_map(|en| [&en.key, &en.value]))
+        }
+        ExprKind::Struct { fields, .. } => deepest(&mut fields.iter().map(|f| &f.value)),
+        ExprKind::Comprehension(c) => deepest(
+            &mut [
+                &c.iter_range,
+                &c.accu_init,
+                &c.loop_condition,
+                &c.loop_step,
+                &c.result,
+            ]
+            .into_iter(),
+        ),
+    }
+}
+
 /// One condition, parsed and (when valid at run time) compiled.
 struct Condition<'c> {
     index: usize,
@@ -152,7 +187,10 @@ fn analyze_webhook(
     for (j, c) in hook.match_conditions.iter().enumerate() {
         let trimmed = c.expression.trim();
         let lead = c.expression.find(trimmed).unwrap_or(0);
-        let expr = env.and_then(|e| e.parse(trimmed).ok()).map(|p| p.expr);
+        let expr = env
+            .and_then(|e| e.parse(trimmed).ok())
+            .map(|p| p.expr)
+            .filter(|e| depth(e, 0) <= MAX_ANALYSED_DEPTH);
         let compiles =
             !trimmed.is_empty() && env.is_some_and(|e| e.compile_condition(trimmed).is_ok());
         conditions.push(Condition {
