@@ -302,7 +302,10 @@ fn minimum_versions() {
     );
     assert_eq!(
         c.findings[0].message().split(" (1.33:").next().unwrap(),
-        "accepted on create by Kubernetes 1.34 to 1.36; refused by 1.28 to 1.33"
+        format!(
+            "accepted on create by Kubernetes 1.34 to {}; refused by 1.28 to 1.33",
+            KubeVersion::LATEST
+        )
     );
 }
 

@@ -704,7 +704,7 @@ impl<'s> Walker<'s> {
         facts: &Facts,
     ) -> bool {
         let Some(last) = map.last() else { return false };
-        if map.len() < 3 || !ABSENT_MAPS.contains(&last.as_str()) || self.path_root(map).is_none() {
+        if map.len() < 2 || !ABSENT_MAPS.contains(&last.as_str()) || self.path_root(map).is_none() {
             return false;
         }
         if facts.is_present(map)

@@ -364,6 +364,19 @@ fn maps_that_may_be_absent() {
     ] {
         assert_eq!(codes(text, ops), [], "{text}");
     }
+    // A ConfigMap's data (a member of the object itself).
+    assert_eq!(
+        codes("'config.yaml' in object.data", ops),
+        [Code::AbsentMap]
+    );
+    assert_eq!(
+        codes("object.data['config.yaml'].size() > 0", ops),
+        [Code::AbsentMap]
+    );
+    assert_eq!(
+        codes("has(object.data) && 'config.yaml' in object.data", ops),
+        []
+    );
     // Maps of other things are not flagged as absent.
     assert_eq!(
         codes("'a' in object.spec.template.metadata.labels", ops),
