@@ -22,8 +22,8 @@
 //!   configurations, in dispatch order, for the AdmissionReview. Every namespace exists and
 //!   has the labels of `--namespace-labels` plus `kubernetes.io/metadata.name: <name>` (as
 //!   the apiserver sets it).
-//! * `matchcond bench [--quick] [--output text|json] [--workload DIR]` runs the shared
-//!   benchmark workload in-process: it first checks every condition and decision against the
+//! * `matchcond bench [--quick] [--output text|json] [--workload DIR]` runs the benchmark
+//!   workload in-process (the repository's, compiled in, or the one in `DIR`): it first checks every condition and decision against the
 //!   workload's expected outcomes, then prints, per condition set and request, the median ns
 //!   per decision of the engine, a hand-written Rust floor and the `cel` crate (JSON: rows
 //!   `{"set", "request", "engine_ns", "floor_ns", "cel_crate_ns"}`, `null` where a baseline
@@ -207,7 +207,7 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         output: Output,
     },
-    /// Verify and time the shared benchmark workload: engine, hand-written floor, cel crate.
+    /// Verify and time the benchmark workload: engine, hand-written floor, cel crate.
     Bench {
         /// A short run (rough times; every answer is still checked).
         #[arg(long)]
@@ -215,7 +215,7 @@ enum Command {
         /// The output format.
         #[arg(long, value_enum, default_value = "text")]
         output: Output,
-        /// The workload directory (default: ../shared/bench from here or the repository).
+        /// A workload directory in the same layout (default: the built-in workload).
         #[arg(long, value_name = "DIR")]
         workload: Option<String>,
     },
