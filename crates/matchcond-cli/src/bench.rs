@@ -1,11 +1,11 @@
-//! `matchcond bench`: the shared benchmark workload (`../shared/bench`), verified against
+//! `matchcond bench`: the benchmark workload (built in, or `--workload DIR`), verified against
 //! its expected outcomes, then timed per condition set × request for the engine, the
 //! hand-written floor and the `cel` crate (see the `matchcond-bench` crate).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use matchcond_bench::harness::{self, Options, Prepared, Row, Timing};
-use matchcond_bench::{default_workload_dir, Workload};
+use matchcond_bench::Workload;
 use serde_json::{json, Value as Json};
 
 use crate::input::InputError;
@@ -15,16 +15,12 @@ use crate::Output;
 /// the table or the JSON rows are printed), 1 when one differs, 2 when the workload
 /// cannot be loaded.
 pub fn bench(quick: bool, output: Output, workload: Option<&str>) -> Result<u8, InputError> {
-    let dir: PathBuf = match workload {
-        Some(d) => PathBuf::from(d),
-        None => default_workload_dir().ok_or_else(|| {
-            InputError(
-                "bench: no workload found (../shared/bench); give one with --workload DIR"
-                    .to_string(),
-            )
-        })?,
-    };
-    let w = Workload::load(&dir).map_err(|e| InputError(e.to_string()))?;
+    let w = match workload {
+        Some(d) => Workload::load(Path::new(d)),
+        None => Workload::builtin(),
+    }
+    .map_err(|e| InputError(e.to_string()))?;
+    let dir = w.dir.clone();
     let prepared = match Prepared::new(w) {
         Ok(p) => p,
         Err(e) => {

@@ -111,7 +111,7 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         output: Output,
     },
-    /// Verify and time the shared benchmark workload: engine, hand-written floor, cel crate.
+    /// Verify and time the benchmark workload: engine, hand-written floor, cel crate.
     #[command(after_help = BENCH_HELP)]
     Bench {
         /// A short run (rough times; every answer is still checked).
@@ -120,7 +120,7 @@ enum Command {
         /// The output format.
         #[arg(long, value_enum, default_value = "text")]
         output: Output,
-        /// The workload directory (default: ../shared/bench from here or the repository).
+        /// A workload directory in the same layout (default: the built-in workload).
         #[arg(long, value_name = "DIR")]
         workload: Option<String>,
     },
