@@ -50,6 +50,14 @@ impl MatchcondEngine {
         }
     }
 
+    /// The engine with backquoted field names accepted or not (see
+    /// [`Environment::with_ident_escape_syntax`]).
+    pub fn with_ident_escape_syntax(self, enable: bool) -> MatchcondEngine {
+        MatchcondEngine {
+            env: self.env.with_ident_escape_syntax(enable),
+        }
+    }
+
     fn literal(&self, expression: &str) -> Result<Value<'static>, String> {
         let program = self
             .env

@@ -23,6 +23,9 @@ options:
   --filter SUBSTRING           run only cases whose `suite :: name` contains SUBSTRING
   --k8s-version V              the Kubernetes version whose apiserver is modelled (1.28 to
                                the newest, 1.37, the default)
+  --ident-escape-syntax        accept backquoted field names in expressions (the CEL
+                               specification's syntax, cel-go's EnableIdentEscapeSyntax;
+                               no apiserver enables it)
   --verbose                    report passed and skipped cases too
   -h, --help                   show this help
 ";
@@ -36,6 +39,7 @@ struct Args {
     known_failures: Option<PathBuf>,
     write_known_failures: Option<PathBuf>,
     k8s_version: Option<KubeVersion>,
+    ident_escape_syntax: bool,
     help: bool,
 }
 
@@ -76,6 +80,7 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
             "--" => only_paths = true,
             "-h" | "--help" => parsed.help = true,
             "--verbose" if inline.is_none() => parsed.options.verbose = true,
+            "--ident-escape-syntax" if inline.is_none() => parsed.ident_escape_syntax = true,
             "--filter" => parsed.options.filter = Some(value("--filter")?),
             "--k8s-version" => parsed.k8s_version = Some(parse_version(&value("--k8s-version")?)?),
             "--known-failures" => {
@@ -125,11 +130,13 @@ fn main() -> ExitCode {
     let options = args.options.clone();
     let known_for_run = known.clone();
     let version = args.k8s_version.unwrap_or(KubeVersion::LATEST);
+    let ident_escape_syntax = args.ident_escape_syntax;
     let worker = std::thread::Builder::new()
         .name("conformance".to_owned())
         .stack_size(STACK_SIZE)
         .spawn(move || {
-            let engine = MatchcondEngine::for_version(version);
+            let engine =
+                MatchcondEngine::for_version(version).with_ident_escape_syntax(ident_escape_syntax);
             let stdout = std::io::stdout();
             let mut out = stdout.lock();
             run(&engine, &options, known_for_run.as_ref(), &mut out)

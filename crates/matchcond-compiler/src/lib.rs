@@ -263,11 +263,27 @@ impl Environment {
     /// The environment the apiserver of `version` uses in the given mode: new expressions
     /// are validated against the compatibility version (one minor version back).
     pub fn with_mode(version: KubeVersion, mode: EnvMode) -> Environment {
+        Environment::build(version, mode, false)
+    }
+
+    /// This environment, with backquoted field names accepted or not
+    /// (``object.metadata.labels.`app.kubernetes.io/name` ``): cel-go's
+    /// `EnableIdentEscapeSyntax` parser option, which the CEL specification describes and
+    /// no apiserver enables — the apiserver refuses such names (`unsupported syntax: '`'`),
+    /// so expressions compile here that it rejects. Off by default; it applies where the
+    /// grammar knows backquotes (Kubernetes 1.33 and newer). The result has a cache of its
+    /// own.
+    pub fn with_ident_escape_syntax(&self, enable: bool) -> Environment {
+        Environment::build(self.version(), self.mode(), enable)
+    }
+
+    fn build(version: KubeVersion, mode: EnvMode, ident_escape_syntax: bool) -> Environment {
         let features = Features::for_mode(version, mode);
         let validators = validators::CallValidators::for_features(&features);
         let variables = match_condition_variables();
         let checker = env::checker_env(&features, &variables);
-        let parser = env::parser_options(&features);
+        let mut parser = env::parser_options(&features);
+        parser.enable_ident_escape_syntax = ident_escape_syntax;
         let implementations = planner::implementations(&checker.functions);
         let globals = variables.iter().map(|(n, _)| n.clone()).collect();
         Environment {

@@ -314,3 +314,23 @@ fn backquoted_names_are_refused_by_every_version() {
         );
     }
 }
+
+#[test]
+fn backquoted_names_are_an_opt_in_where_the_grammar_knows_them() {
+    let env = Environment::kubernetes(KubeVersion::V1_37).with_ident_escape_syntax(true);
+    let program = env
+        .compile_condition("object.`app.kubernetes.io/name` == 'web'")
+        .unwrap();
+    assert_eq!(
+        program.expression(),
+        "object.`app.kubernetes.io/name` == 'web'"
+    );
+    // Turned off again, the apiserver's refusal.
+    assert!(env
+        .with_ident_escape_syntax(false)
+        .compile_condition("object.`a.b` == 1")
+        .is_err());
+    // 1.32's grammar has no backquote token: the option changes nothing there.
+    let old = Environment::kubernetes(KubeVersion::V1_32).with_ident_escape_syntax(true);
+    assert!(old.compile_condition("object.`a.b` == 1").is_err());
+}

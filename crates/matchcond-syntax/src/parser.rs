@@ -362,7 +362,7 @@ mod tests {
             items[(self.next() % items.len() as u64) as usize]
         }
         fn chance(&mut self, n: u64) -> bool {
-            self.next() % n == 0
+            self.next().is_multiple_of(n)
         }
         fn expr(&mut self, depth: u32, out: &mut String) {
             if depth > 4 || self.chance(3) {

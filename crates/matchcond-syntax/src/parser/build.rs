@@ -345,7 +345,7 @@ impl<'r, 'a> Builder<'r, 'a> {
     }
 
     fn visit_unary(&mut self, function: &str, ops: &[T], member: Option<N>) -> V<Expr> {
-        if ops.len() % 2 == 0 {
+        if ops.len().is_multiple_of(2) {
             return self.visit(member);
         }
         let op_id = self.new_id();

@@ -305,7 +305,7 @@ impl<'a> Direct<'a> {
 
     /// The operand of `count` prefix operators: an odd count calls `function` once.
     fn unary_op(&mut self, function: &str, off: u32, count: usize) -> P<Expr> {
-        if count % 2 == 0 {
+        if count.is_multiple_of(2) {
             return self.member();
         }
         let op_id = self.new_id();
