@@ -96,6 +96,8 @@ pub(crate) struct Planner<'c> {
     pub scopes: Vec<(String, usize)>,
     pub depth: usize,
     pub max_locals: usize,
+    /// Calls are priced by the Kubernetes cost estimator (1.32+), else by cel-go alone.
+    pub strict_cost: bool,
 }
 
 /// The run-time name of a type value.
@@ -118,6 +120,11 @@ pub(crate) fn type_name(t: &Type) -> TypeName {
         Type::Named(n, _) => return TypeName(Cow::Owned(n.to_string())),
     };
     TypeName::new_static(s)
+}
+
+/// cel-go's planner error for a name checked as a type that its type provider cannot find.
+fn undefined_type(name: &str) -> String {
+    format!("reference to undefined type: {name}")
 }
 
 fn literal_value(l: &Literal) -> Value<'static> {
@@ -235,7 +242,7 @@ impl<'c> Planner<'c> {
                 test_only,
             } => {
                 if !test_only {
-                    if let Some(node) = self.plan_qualified_name(e) {
+                    if let Some(node) = self.plan_qualified_name(e)? {
                         return Ok(node);
                     }
                 }
@@ -284,16 +291,17 @@ impl<'c> Planner<'c> {
     /// name), if it is one. (Kept out of [`Planner::plan`], whose frame is on the stack once
     /// per level of nesting.)
     #[inline(never)]
-    fn plan_qualified_name(&self, e: &Expr) -> Option<Node> {
+    fn plan_qualified_name(&self, e: &Expr) -> Result<Option<Node>, String> {
         match self.reference(e) {
             Some(Reference::Variable(n)) => {
                 if let Some(v) = self.variable(n) {
-                    return Some(v);
+                    return Ok(Some(v));
                 }
             }
             Some(Reference::TypeValue(t)) => {
-                return Some(Node::type_const(type_name(t)));
+                return Ok(Some(Node::type_const(type_name(t))));
             }
+            Some(Reference::UndefinedType(n)) => return Err(undefined_type(n)),
             _ => {}
         }
         if self.checked.is_none() {
@@ -305,20 +313,21 @@ impl<'c> Planner<'c> {
                     .unwrap_or(false);
                 if !root_local {
                     if let Some(v) = self.variable(&q) {
-                        return Some(v);
+                        return Ok(Some(v));
                     }
                     if let Some(t) = self.type_idents.get(&q) {
-                        return Some(Node::type_const(type_name(t)));
+                        return Ok(Some(Node::type_const(type_name(t))));
                     }
                 }
             }
         }
-        None
+        Ok(None)
     }
 
     fn plan_ident(&mut self, e: &'c Expr, name: &str) -> Result<Node, String> {
         match self.reference(e) {
             Some(Reference::TypeValue(t)) => return Ok(Node::type_const(type_name(t))),
+            Some(Reference::UndefinedType(n)) => return Err(undefined_type(n)),
             Some(Reference::Variable(n)) => {
                 if let Some(v) = self.variable(n) {
                     return Ok(v);
@@ -639,7 +648,11 @@ impl<'c> Planner<'c> {
                     || dispatch == Dispatch::Dynamic
                     || single == Some("string_format")));
         let call = Call {
-            cost: matchcond_runtime::cost::classify(name, single),
+            cost: if self.strict_cost {
+                matchcond_runtime::cost::classify(name, single)
+            } else {
+                matchcond_runtime::cost::classify_without_estimator(single)
+            },
             function: name.into(),
             overload: single,
             candidates,

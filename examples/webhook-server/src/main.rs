@@ -95,6 +95,23 @@ fn run(args: Args) -> Result<(), String> {
         .map_err(|_| format!("{}: not UTF-8 text", args.config.display()))?;
     let webhooks = Webhooks::from_text(&text, args.k8s_version)
         .map_err(|e| format!("{}: {e}", args.config.display()))?;
+    // The traps the apiserver accepts but that fail at run time: reported, not refused.
+    let report = matchcond::lint::Linter::new(args.k8s_version)
+        .with_compatibility(false)
+        .lint_text(&text);
+    for f in report
+        .findings()
+        .filter(|f| f.severity() == matchcond::lint::Severity::Warning)
+    {
+        let at = f.position().map(|p| format!("{p}: ")).unwrap_or_default();
+        eprintln!(
+            "matchcond-webhook-server: {}:{at}warning[{}]: {}: {}",
+            args.config.display(),
+            f.code(),
+            f.path(),
+            f.message()
+        );
+    }
     let tls = match (&args.cert, &args.key) {
         (Some(cert), Some(key)) => server_config(&read(cert)?, &read(key)?)
             .map_err(|e| format!("{}: {e}", cert.display()))?,

@@ -5,9 +5,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
-use matchcond::dispatch::{
-    parse_documents, Attributes, Configuration, HookKind, LoadError, Rejection, Validator,
-};
+use matchcond::dispatch::load::{load_text, Severity};
+use matchcond::dispatch::{Attributes, Configuration, HookKind, Rejection, Validator};
 use matchcond::eval::aggregate_messages;
 use matchcond::runtime::authz::{AuthzDecision, StaticAuthorizer};
 use matchcond::{
@@ -113,26 +112,19 @@ impl Webhooks {
     /// every webhook's matchConditions once. Two webhooks of one kind with the same name
     /// are refused: the server routes by name.
     pub fn from_text(text: &str, version: KubeVersion) -> Result<Webhooks, ConfigError> {
-        let mut configurations: Vec<Configuration> = Vec::new();
-        let docs = parse_documents(text).map_err(|e| ConfigError(e.to_string()))?;
-        for (index, doc) in docs.iter().enumerate() {
-            if doc.is_null() {
-                continue;
-            }
-            let loaded = matchcond::dispatch::load_documents(&doc.to_string()).map_err(|e| {
-                let e = match e {
-                    LoadError::Document { source, .. } => *source,
-                    other => other,
-                };
-                ConfigError(format!("document {index}: {e}"))
-            })?;
-            configurations.extend(loaded);
+        // Strict loading, as kubectl's field validation: unknown, duplicate or mistyped
+        // fields are refused with their line and column; other kinds are skipped.
+        let loaded = load_text(text);
+        let errors: Vec<String> = loaded
+            .diagnostics()
+            .into_iter()
+            .filter(|d| d.severity() == Severity::Error)
+            .map(ToString::to_string)
+            .collect();
+        if !errors.is_empty() {
+            return Err(ConfigError(errors.join("\n")));
         }
-        if configurations.is_empty() {
-            return Err(ConfigError(
-                "no ValidatingWebhookConfiguration or MutatingWebhookConfiguration found".into(),
-            ));
-        }
+        let configurations: Vec<Configuration> = loaded.configurations().cloned().collect();
         let validator = Validator::new(version);
         let mut problems = Vec::new();
         for c in &configurations {

@@ -556,11 +556,23 @@ fn configurations_the_server_refuses() {
         "validating webhook \"same.example.com\" is defined twice (configurations \"first\" and \"second\"); the server routes by webhook name"
     );
     let err = Webhooks::from_text("kind: Pod\n", KubeVersion::V1_34).unwrap_err();
-    assert_eq!(err.to_string(), "document 0: unsupported kind \"Pod\"");
+    assert_eq!(
+        err.to_string(),
+        "1:1: no ValidatingWebhookConfiguration or MutatingWebhookConfiguration found"
+    );
     let err = Webhooks::from_text("", KubeVersion::V1_34).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "no ValidatingWebhookConfiguration or MutatingWebhookConfiguration found"
+        "1:1: no ValidatingWebhookConfiguration or MutatingWebhookConfiguration found"
+    );
+    // Strict loading: a typo'd field is refused with its path and position.
+    let text = read(&examples("webhooks.yaml")).replace("matchConditions:", "matchCondition:");
+    let err = Webhooks::from_text(&text, KubeVersion::V1_34).unwrap_err();
+    assert!(
+        err.to_string().starts_with(
+            "21:5: webhooks[0].matchCondition: unknown field (did you mean matchConditions?)"
+        ),
+        "{err}"
     );
 }
 

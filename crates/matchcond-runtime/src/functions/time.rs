@@ -83,6 +83,11 @@ pub static FUNCTIONS: &[(&str, Function)] = &[
         [Value::Duration(d)] => Ok(Value::Duration(*d)),
         _ => Err(EvalError::no_such_overload("duration", a)),
     }),
+    // Declared by cel-go, but an int does not convert to a duration.
+    ("int64_to_duration", |a| match a {
+        [Value::Int(_)] => Err(conversion_error("int", "google.protobuf.Duration")),
+        _ => Err(EvalError::no_such_overload("duration", a)),
+    }),
     ("string_to_duration", |a| match a {
         [Value::String(s)] => parse_duration(s)
             .map(duration)
@@ -974,6 +979,10 @@ mod tests {
         assert_eq!(
             error(call("string_to_duration", &[s("1x")])),
             "type conversion error from 'string' to 'google.protobuf.Duration'"
+        );
+        assert_eq!(
+            error(call("int64_to_duration", &[Value::Int(1)])),
+            "type conversion error from 'int' to 'google.protobuf.Duration'"
         );
         assert_eq!(string(call("duration_to_string", &[dur("1h30m")])), "5400s");
         assert_eq!(int(call("duration_to_int64", &[dur("1s")])), 1_000_000_000);

@@ -107,19 +107,30 @@ pub(crate) fn format_with(fmt: &str, list: &List<'_>, sci: Scientific) -> Result
 
 /// A parsed formatting clause.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Clause {
+pub enum Clause {
+    /// `%s`
     Str,
+    /// `%d`
     Decimal,
+    /// `%f`, with its precision.
     Fixed(Option<u64>),
+    /// `%e`, with its precision.
     Scientific(Option<u64>),
+    /// `%b`
     Binary,
-    Hex { upper: bool },
+    /// `%x` / `%X`
+    Hex {
+        /// `%X`
+        upper: bool,
+    },
+    /// `%o`
     Octal,
 }
 
 /// Parses the clause after a `%`: an optional precision and the verb. Returns the number of
-/// bytes read.
-fn parse_clause(t: &[u8]) -> Result<(usize, Clause), String> {
+/// bytes read, or cel-go's message without its `could not parse formatting clause: ` prefix
+/// (`unrecognized formatting clause "v"`). `t` must not be empty.
+pub fn parse_clause(t: &[u8]) -> Result<(usize, Clause), String> {
     let (read, precision) =
         parse_precision(t).map_err(|e| format!("error while parsing precision: {e}"))?;
     let verb = t.get(read).copied().unwrap_or(0);

@@ -42,6 +42,10 @@ mod sets;
 mod sort;
 mod strings;
 
+/// The formatting clauses of `string.format`, for the compile-time validation of literal
+/// format strings.
+pub use format::{parse_clause as parse_format_clause, Clause as FormatClause};
+
 // The test data has values such as 2.71828 and 3.14 that are not meant as constants.
 #[cfg(test)]
 #[allow(clippy::approx_constant)]
