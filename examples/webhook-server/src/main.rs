@@ -77,8 +77,9 @@ struct Args {
     /// they are reused instead of generating a new certificate.
     #[arg(long, value_name = "FILE", requires = "write_cert")]
     write_key: Option<PathBuf>,
-    /// The Kubernetes version whose CEL environment and validation apply (MAJOR.MINOR).
-    #[arg(long = "k8s-version", value_name = "V", default_value = "1.34", value_parser = parse_version)]
+    /// The Kubernetes version whose CEL environment and validation apply (MAJOR.MINOR;
+    /// default: the newest modelled).
+    #[arg(long = "k8s-version", value_name = "V", default_value = "1.37", value_parser = parse_version)]
     k8s_version: KubeVersion,
     /// List every condition's outcome in the responses' warnings (kubectl shows them to
     /// the user who made the request).
@@ -248,7 +249,14 @@ fn run(args: Args) -> Result<ExitCode, String> {
     let text = read(&args.config)?;
     let text = String::from_utf8(text)
         .map_err(|_| format!("{}: not UTF-8 text", args.config.display()))?;
-    let webhooks = Webhooks::from_text(&text, args.k8s_version)
+    let loaded = matchcond_webhook_server::config::load(&text, args.k8s_version)
+        .map_err(|e| format!("{}: {e}", args.config.display()))?;
+    // The traps the apiserver accepts but that fail or cost too much at run time: logged,
+    // not refused (`matchcond lint` explains each).
+    for w in &loaded.warnings {
+        tracing::warn!(config = %args.config.display(), "lint: {w}");
+    }
+    let webhooks = Webhooks::compile(&loaded.configurations, args.k8s_version)
         .map_err(|e| format!("{}: {e}", args.config.display()))?
         .with_warnings(args.warnings);
     let serving = serving_certificate(&args)?;

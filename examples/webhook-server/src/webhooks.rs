@@ -258,8 +258,8 @@ impl Webhooks {
     /// same name, two webhooks served at one path, and a webhook at one of the server's
     /// own paths ([`RESERVED_PATHS`]) are refused.
     pub fn from_text(text: &str, version: KubeVersion) -> Result<Webhooks, ConfigError> {
-        let configurations = crate::config::load(text, version)?;
-        Webhooks::compile(&configurations, version)
+        let loaded = crate::config::load(text, version)?;
+        Webhooks::compile(&loaded.configurations, version)
     }
 
     /// Compiles checked configurations (see [`Webhooks::from_text`]).

@@ -851,10 +851,22 @@ fn configurations_the_server_refuses() {
          path \"/validate/a.clash.example.com\" would serve several webhooks: mutating webhook \"d.clash.example.com\" (its clientConfig.service.path) and validating webhook \"a.clash.example.com\" (its /validate/<name> route)"
     );
     let err = Webhooks::from_text("kind: Pod\n", KubeVersion::V1_34).unwrap_err();
-    assert_eq!(err.to_string(), "document 0: unsupported kind \"Pod\"");
+    assert_eq!(
+        err.to_string(),
+        "1:1: no ValidatingWebhookConfiguration or MutatingWebhookConfiguration found"
+    );
     let err = Webhooks::from_text("", KubeVersion::V1_34).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "no ValidatingWebhookConfiguration or MutatingWebhookConfiguration found"
+        "1:1: no ValidatingWebhookConfiguration or MutatingWebhookConfiguration found"
+    );
+    // Strict loading: a typo'd field is refused with its path and position.
+    let text = read(&examples("webhooks.yaml")).replace("matchConditions:", "matchCondition:");
+    let err = Webhooks::from_text(&text, KubeVersion::V1_34).unwrap_err();
+    assert!(
+        err.to_string().starts_with(
+            "21:5: webhooks[0].matchCondition: unknown field (did you mean matchConditions?)"
+        ),
+        "{err}"
     );
 }
