@@ -38,8 +38,10 @@
 //! ```
 
 pub use matchcond_compiler as compiler;
+#[cfg(feature = "dispatch")]
 pub use matchcond_dispatch as dispatch;
 pub use matchcond_eval as eval;
+#[cfg(feature = "lint")]
 pub use matchcond_lint as lint;
 pub use matchcond_runtime as runtime;
 pub use matchcond_syntax as syntax;
@@ -53,7 +55,10 @@ pub use matchcond_eval::{
 };
 pub use matchcond_runtime::{Activation, EvalError, Value};
 
-/// The README's examples, compiled and run as doc tests.
+#[cfg(feature = "kube")]
+pub mod kube;
+
+/// The README's examples, compiled and run as doc tests (they use every feature).
 #[doc = include_str!("../README.md")]
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "dispatch", feature = "lint", feature = "kube"))]
 pub struct ReadmeDoctests;

@@ -48,13 +48,11 @@ impl KubeVersion {
         KubeVersion::new(self.major, self.minor.saturating_sub(1))
     }
 
-    /// Parses `1.34` or `v1.34`.
+    /// Reads the major and minor version from what a cluster reports (`1.34`, `v1.34.2`,
+    /// `1.34+`, `v1.34.2-eks-…`, `v1.34.2+k3s1`), modelled or not; `str::parse` also checks
+    /// the modelled range and gives typed errors.
     pub fn parse(s: &str) -> Option<Self> {
-        let s = s.trim().trim_start_matches('v');
-        let mut parts = s.split('.');
-        let major = parts.next()?.parse().ok()?;
-        let minor = parts.next()?.parse().ok()?;
-        Some(KubeVersion::new(major, minor))
+        crate::version::read(s)
     }
 }
 

@@ -25,6 +25,7 @@ mod env;
 mod memo;
 mod planner;
 mod validators;
+mod version;
 
 use std::fmt;
 use std::sync::Arc;
@@ -39,6 +40,7 @@ use matchcond_syntax::{parse, Issue, Issues, ParserOptions, Source, Type};
 
 pub use cache::{CacheStats, ProgramCache};
 pub use env::{match_condition_variables, EnvMode, Features, FormatValidation, KubeVersion};
+pub use version::ParseKubeVersionError;
 
 /// The per-expression runtime cost limit the apiserver sets (`PerCallLimit`).
 pub const PER_CALL_COST_LIMIT: u64 = 1_000_000;

@@ -30,7 +30,14 @@
 //! ```
 
 pub mod names;
+mod policy;
 mod raw;
+#[cfg(feature = "k8s-openapi")]
+mod webhook;
+
+pub use policy::ParseFailurePolicyError;
+#[cfg(feature = "k8s-openapi")]
+pub use webhook::{WebhookConditions, WebhookError};
 
 use std::borrow::Cow;
 use std::fmt;
@@ -81,13 +88,9 @@ pub enum FailurePolicy {
 }
 
 impl FailurePolicy {
-    /// Parses `Fail` / `Ignore`.
+    /// Parses `Fail` / `Ignore` (`str::parse` gives the error).
     pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "Fail" => Some(FailurePolicy::Fail),
-            "Ignore" => Some(FailurePolicy::Ignore),
-            _ => None,
-        }
+        s.parse().ok()
     }
 }
 

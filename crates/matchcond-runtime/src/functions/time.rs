@@ -9,10 +9,6 @@
 //! was parsed with (`timestamp('2024-01-01T10:00:00+02:00')` renders with `+02:00`); the
 //! value model here keeps only the instant.
 
-use std::str::FromStr;
-
-use chrono::{Offset, TimeZone};
-
 use super::go_strconv;
 use super::Function;
 use crate::error::{ErrorKind, EvalError};
@@ -477,19 +473,40 @@ fn zone_offset(t: &Timestamp, name: &str) -> Result<i64, EvalError> {
     if name.contains("..") || name.starts_with('/') || name.starts_with('\\') {
         return Err(tz_error(String::from("time: invalid location name")));
     }
+    named_zone_offset(t, name)
+}
+
+/// The UTC offset of an IANA zone at an instant, from chrono-tz's database.
+#[cfg(feature = "tz")]
+fn named_zone_offset(t: &Timestamp, name: &str) -> Result<i64, EvalError> {
+    use std::str::FromStr;
     let zone =
         chrono_tz::Tz::from_str(name).map_err(|_| tz_error(format!("unknown time zone {name}")))?;
     Ok(offset_in_zone(&zone, t.secs))
 }
 
+/// Without the time zone database (the `tz` feature) a named zone cannot be resolved: an
+/// error says so (never a different answer).
+#[cfg(not(feature = "tz"))]
+fn named_zone_offset(_: &Timestamp, name: &str) -> Result<i64, EvalError> {
+    Err(tz_error(format!(
+        "time zone {name} needs the IANA time zone database, which this build of matchcond \
+         lacks (enable the `tz` feature)"
+    )))
+}
+
 /// The first year from which the offset is computed from a year with the same calendar
 /// inside the range the zone tables list transitions for (they end in 2099; Go applies the
 /// zone's final rule to every later year).
+#[cfg(feature = "tz")]
 const FINAL_RULE_FROM: i64 = 2090;
 /// The 28 years the final rule is read from.
+#[cfg(feature = "tz")]
 const FINAL_RULE_YEARS: std::ops::Range<i64> = 2062..2090;
 
+#[cfg(feature = "tz")]
 fn offset_in_zone(zone: &chrono_tz::Tz, secs: i64) -> i64 {
+    use chrono::{Offset, TimeZone};
     let days = secs.div_euclid(86_400);
     let (year, _, _) = civil_from_days(days);
     let mut secs = secs;
@@ -1174,6 +1191,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "tz")]
     fn accessors_with_zones() {
         let t = ts("2009-02-13T23:31:30Z");
         let t2 = ts("2009-02-13T02:00:00Z");
@@ -1315,6 +1333,40 @@ mod tests {
     }
 
     #[test]
+    #[cfg(not(feature = "tz"))]
+    fn named_zones_need_the_time_zone_database() {
+        let t = ts("2009-02-13T23:31:30Z");
+        let e = call(
+            "timestamp_to_hours_with_tz",
+            &[t.clone(), s("Europe/Paris")],
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.message,
+            "time zone Europe/Paris needs the IANA time zone database, which this build of \
+             matchcond lacks (enable the `tz` feature)"
+        );
+        assert_eq!(e.kind, ErrorKind::InvalidArgument);
+        // What needs no database still answers.
+        for (tz, hours) in [
+            ("UTC", 23),
+            ("", 23),
+            ("Local", 23),
+            ("+01:00", 0),
+            ("-02:30", 21),
+        ] {
+            assert_eq!(
+                int(call("timestamp_to_hours_with_tz", &[t.clone(), s(tz)])),
+                hours,
+                "{tz}"
+            );
+        }
+        let e = call("timestamp_to_hours_with_tz", &[t.clone(), s("../etc")]).unwrap_err();
+        assert_eq!(e.message, "time: invalid location name");
+    }
+
+    #[test]
+    #[cfg(feature = "tz")]
     fn zone_errors() {
         let t = ts("2009-02-13T23:31:30Z");
         let cases = [

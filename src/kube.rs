@@ -1,0 +1,339 @@
+//! kube-rs integration: decide on the AdmissionRequest a kube-rs webhook server already
+//! holds, and take conditions from k8s-openapi's webhook types.
+//!
+//! [`KubeRequest`] turns kube's typed `AdmissionRequest<DynamicObject>` (or
+//! `AdmissionRequest<T>` for a k8s-openapi type `T`) into the request the apiserver sends,
+//! in the shape of its typed `admission.k8s.io/v1` AdmissionRequest: members Go omits when
+//! empty are omitted (kube keeps them as `null`), `kind`, `resource`, `requestKind` and
+//! `requestResource` carry exactly their three members, `userInfo` its non-empty members.
+//! [`KubeRequest::activation`] binds it. From a `DynamicObject` the object's members are
+//! moved, not copied; only its typed metadata is serialised.
+//!
+//! `object` and `oldObject` are what the Rust types carry: a `DynamicObject` keeps every
+//! member of the object except where k8s-openapi's `ObjectMeta` drops `null` members
+//! (`metadata.creationTimestamp: null`, which Go sends for an unset timestamp, becomes
+//! absent); a typed `T` keeps what k8s-openapi models of it. Conditions that read such
+//! members see the difference; everything else decides as on the raw review.
+//!
+//! Deciding on `serde_json::to_value(&request)` of kube's request also gives the
+//! apiserver's decision (the `request` view reads `null` as absent and shows the declared
+//! members of the request's structures only), at a higher cost per decision: prefer
+//! [`KubeRequest`].
+//!
+//! ```
+//! use kube_core::admission::{AdmissionRequest, AdmissionReview};
+//! use kube_core::DynamicObject;
+//! use matchcond::kube::KubeRequest;
+//! use matchcond::{Decision, Environment, FailurePolicy, KubeVersion, MatchCondition, MatchConditions};
+//!
+//! let env = Environment::kubernetes(KubeVersion::V1_34);
+//! let conditions = MatchConditions::compile(&env, &[
+//!     MatchCondition::new("not-kube-system", "request.namespace != 'kube-system'"),
+//! ]).unwrap();
+//! let body = br#"{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+//!   "request": {"uid": "1", "operation": "CREATE", "name": "shop",
+//!     "kind": {"group": "", "version": "v1", "kind": "Namespace"},
+//!     "resource": {"group": "", "version": "v1", "resource": "namespaces"},
+//!     "userInfo": {"username": "alice"},
+//!     "object": {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "shop"}}}}"#;
+//! let review: AdmissionReview<DynamicObject> = serde_json::from_slice(body).unwrap();
+//! let request: AdmissionRequest<DynamicObject> = review.try_into().unwrap();
+//! // A Namespace is cluster-scoped: `request.namespace` is absent, as in the apiserver.
+//! let request = KubeRequest::from_dynamic(request).unwrap();
+//! let decision = conditions.decide(&request.activation(), FailurePolicy::Fail);
+//! assert_eq!(decision, Decision::Reject {
+//!     message: "expression 'request.namespace != 'kube-system'' resulted in error: \
+//!               no such key: namespace".into(),
+//! });
+//! ```
+
+use kube_core::admission::{AdmissionRequest, AdmissionReview, Operation};
+use kube_core::{DynamicObject, GroupVersionKind, GroupVersionResource, Resource};
+use serde_json::{Map, Value as Json};
+
+use matchcond_runtime::Activation;
+
+pub use matchcond_eval::{WebhookConditions, WebhookError};
+
+/// Why a kube-rs AdmissionReview or AdmissionRequest could not be taken.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RequestError {
+    /// The AdmissionReview has no `request`.
+    #[error("the AdmissionReview has no request")]
+    NoRequest,
+    /// An object (or the request's options) did not serialise to JSON.
+    #[error("cannot serialise the request's {member}: {source}")]
+    Serialize {
+        /// `object`, `oldObject` or `options`.
+        member: &'static str,
+        /// serde_json's error.
+        source: serde_json::Error,
+    },
+}
+
+/// An AdmissionRequest of kube-rs, as the apiserver sends it: bind it with
+/// [`KubeRequest::activation`] (see the [module](self) docs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct KubeRequest {
+    json: Json,
+}
+
+impl KubeRequest {
+    /// Takes a request with `DynamicObject`s, moving their members (no copy of the objects).
+    pub fn from_dynamic(request: AdmissionRequest<DynamicObject>) -> Result<Self, RequestError> {
+        let AdmissionRequest {
+            types: _,
+            uid,
+            kind,
+            resource,
+            sub_resource,
+            request_kind,
+            request_resource,
+            request_sub_resource,
+            name,
+            namespace,
+            operation,
+            user_info,
+            object,
+            old_object,
+            dry_run,
+            options,
+        } = request;
+        let mut m = Map::new();
+        put_header(
+            &mut m,
+            Header {
+                uid,
+                kind,
+                resource,
+                sub_resource,
+                request_kind,
+                request_resource,
+                request_sub_resource,
+                name,
+                namespace,
+                operation: &operation,
+                user_info,
+                dry_run,
+            },
+        );
+        if let Some(o) = object {
+            m.insert("object".into(), dynamic_json(o, "object")?);
+        }
+        if let Some(o) = old_object {
+            m.insert("oldObject".into(), dynamic_json(o, "oldObject")?);
+        }
+        if let Some(o) = options {
+            put_present(&mut m, "options", o.0);
+        }
+        Ok(KubeRequest {
+            json: Json::Object(m),
+        })
+    }
+
+    /// Takes the request of a review with `DynamicObject`s (see
+    /// [`KubeRequest::from_dynamic`]).
+    pub fn from_review(review: AdmissionReview<DynamicObject>) -> Result<Self, RequestError> {
+        Self::from_dynamic(review.request.ok_or(RequestError::NoRequest)?)
+    }
+
+    /// Takes a request with objects of any serialisable type (a k8s-openapi type such as
+    /// `Pod`, or a `DynamicObject` without giving it up): the objects are serialised.
+    pub fn from_typed<T>(request: &AdmissionRequest<T>) -> Result<Self, RequestError>
+    where
+        T: Resource + serde::Serialize,
+    {
+        let mut m = Map::new();
+        put_header(
+            &mut m,
+            Header {
+                uid: request.uid.clone(),
+                kind: request.kind.clone(),
+                resource: request.resource.clone(),
+                sub_resource: request.sub_resource.clone(),
+                request_kind: request.request_kind.clone(),
+                request_resource: request.request_resource.clone(),
+                request_sub_resource: request.request_sub_resource.clone(),
+                name: request.name.clone(),
+                namespace: request.namespace.clone(),
+                operation: &request.operation,
+                user_info: request.user_info.clone(),
+                dry_run: request.dry_run,
+            },
+        );
+        for (member, o) in [
+            ("object", request.object.as_ref()),
+            ("oldObject", request.old_object.as_ref()),
+        ] {
+            if let Some(o) = o {
+                let j = serde_json::to_value(o)
+                    .map_err(|source| RequestError::Serialize { member, source })?;
+                m.insert(member.into(), j);
+            }
+        }
+        if let Some(o) = &request.options {
+            put_present(&mut m, "options", o.0.clone());
+        }
+        Ok(KubeRequest {
+            json: Json::Object(m),
+        })
+    }
+
+    /// The variables of the request: `object`, `oldObject`, `request` (bind an authorizer
+    /// with [`Activation::with_authorizer`] for conditions that use one).
+    pub fn activation(&self) -> Activation<'_> {
+        Activation::from_request(&self.json)
+    }
+
+    /// The request as JSON (the `request` member of the AdmissionReview the apiserver
+    /// sends).
+    pub fn json(&self) -> &Json {
+        &self.json
+    }
+
+    /// The request as JSON, owned.
+    pub fn into_json(self) -> Json {
+        self.json
+    }
+}
+
+impl TryFrom<AdmissionRequest<DynamicObject>> for KubeRequest {
+    type Error = RequestError;
+    fn try_from(request: AdmissionRequest<DynamicObject>) -> Result<Self, RequestError> {
+        KubeRequest::from_dynamic(request)
+    }
+}
+
+impl TryFrom<AdmissionReview<DynamicObject>> for KubeRequest {
+    type Error = RequestError;
+    fn try_from(review: AdmissionReview<DynamicObject>) -> Result<Self, RequestError> {
+        KubeRequest::from_review(review)
+    }
+}
+
+impl<T: Resource + serde::Serialize> TryFrom<&AdmissionRequest<T>> for KubeRequest {
+    type Error = RequestError;
+    fn try_from(request: &AdmissionRequest<T>) -> Result<Self, RequestError> {
+        KubeRequest::from_typed(request)
+    }
+}
+
+/// The members of a request other than its objects and options.
+struct Header<'o> {
+    uid: String,
+    kind: GroupVersionKind,
+    resource: GroupVersionResource,
+    sub_resource: Option<String>,
+    request_kind: Option<GroupVersionKind>,
+    request_resource: Option<GroupVersionResource>,
+    request_sub_resource: Option<String>,
+    name: String,
+    namespace: Option<String>,
+    operation: &'o Operation,
+    user_info: k8s_openapi::api::authentication::v1::UserInfo,
+    dry_run: bool,
+}
+
+/// Writes the members as Go's `admission/v1.AdmissionRequest` marshals them (`omitempty`
+/// strings and pointers omitted when empty).
+fn put_header(m: &mut Map<String, Json>, h: Header<'_>) {
+    m.insert("uid".into(), Json::String(h.uid));
+    m.insert("kind".into(), gvk(h.kind));
+    m.insert("resource".into(), gvr(h.resource));
+    put_string(m, "subResource", h.sub_resource.unwrap_or_default());
+    if let Some(k) = h.request_kind {
+        m.insert("requestKind".into(), gvk(k));
+    }
+    if let Some(r) = h.request_resource {
+        m.insert("requestResource".into(), gvr(r));
+    }
+    put_string(
+        m,
+        "requestSubResource",
+        h.request_sub_resource.unwrap_or_default(),
+    );
+    put_string(m, "name", h.name);
+    put_string(m, "namespace", h.namespace.unwrap_or_default());
+    let operation = match h.operation {
+        Operation::Create => "CREATE",
+        Operation::Update => "UPDATE",
+        Operation::Delete => "DELETE",
+        Operation::Connect => "CONNECT",
+    };
+    m.insert("operation".into(), Json::String(operation.into()));
+    m.insert("userInfo".into(), user_info(h.user_info));
+    m.insert("dryRun".into(), Json::Bool(h.dry_run));
+}
+
+/// A string member, omitted when empty.
+fn put_string(m: &mut Map<String, Json>, key: &str, value: String) {
+    if !value.is_empty() {
+        m.insert(key.into(), Json::String(value));
+    }
+}
+
+/// A member, omitted when null.
+fn put_present(m: &mut Map<String, Json>, key: &str, value: Json) {
+    if !value.is_null() {
+        m.insert(key.into(), value);
+    }
+}
+
+fn gvk(k: GroupVersionKind) -> Json {
+    let mut m = Map::new();
+    m.insert("group".into(), Json::String(k.group));
+    m.insert("version".into(), Json::String(k.version));
+    m.insert("kind".into(), Json::String(k.kind));
+    Json::Object(m)
+}
+
+fn gvr(r: GroupVersionResource) -> Json {
+    let mut m = Map::new();
+    m.insert("group".into(), Json::String(r.group));
+    m.insert("version".into(), Json::String(r.version));
+    m.insert("resource".into(), Json::String(r.resource));
+    Json::Object(m)
+}
+
+/// `userInfo`: every member is `omitempty` in Go.
+fn user_info(u: k8s_openapi::api::authentication::v1::UserInfo) -> Json {
+    let mut m = Map::new();
+    put_string(&mut m, "username", u.username.unwrap_or_default());
+    put_string(&mut m, "uid", u.uid.unwrap_or_default());
+    if let Some(groups) = u.groups.filter(|g| !g.is_empty()) {
+        m.insert(
+            "groups".into(),
+            Json::Array(groups.into_iter().map(Json::String).collect()),
+        );
+    }
+    if let Some(extra) = u.extra.filter(|e| !e.is_empty()) {
+        let extra = extra
+            .into_iter()
+            .map(|(k, v)| (k, Json::Array(v.into_iter().map(Json::String).collect())))
+            .collect();
+        m.insert("extra".into(), Json::Object(extra));
+    }
+    Json::Object(m)
+}
+
+/// A `DynamicObject` as JSON: its members moved, its type and metadata added.
+fn dynamic_json(o: DynamicObject, member: &'static str) -> Result<Json, RequestError> {
+    let DynamicObject {
+        types,
+        metadata,
+        data,
+    } = o;
+    let mut m = match data {
+        Json::Object(m) => m,
+        _ => Map::new(),
+    };
+    if let Some(t) = types {
+        m.insert("apiVersion".into(), Json::String(t.api_version));
+        m.insert("kind".into(), Json::String(t.kind));
+    }
+    let metadata = serde_json::to_value(&metadata)
+        .map_err(|source| RequestError::Serialize { member, source })?;
+    m.insert("metadata".into(), metadata);
+    Ok(Json::Object(m))
+}
