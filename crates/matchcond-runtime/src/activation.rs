@@ -180,6 +180,10 @@ pub struct Lookups<'a> {
     /// By [`REQUEST_FIELDS`] index as the `request` view shows them, then `object` and
     /// `oldObject`; `None` until looked up, [`ABSENT`] when looked up and absent.
     cells: [Cell<Option<&'a Json>>; REQUEST_FIELDS.len() + 2],
+    /// By [`REQUEST_FIELDS`] index (a bit each): whether the member's form was checked, and
+    /// whether it is shown as its JSON node (see [`crate::request_parts`]).
+    form_checked: Cell<u32>,
+    form_as_is: Cell<u32>,
 }
 
 /// The marker of a looked-up absent member in [`Lookups`] (compared by address).
@@ -189,6 +193,23 @@ impl<'a> Lookups<'a> {
     /// Nothing looked up yet.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// True when the `request` view's member `index`, found as `node`, is shown as the node
+    /// itself (its members read on the JSON in place); checked once per decision.
+    pub fn shows_as_is(&self, index: usize, node: &Json) -> bool {
+        let Some(bit) = 1u32.checked_shl(index as u32) else {
+            return crate::request_parts::field_shows_as_is(index, node);
+        };
+        if self.form_checked.get() & bit != 0 {
+            return self.form_as_is.get() & bit != 0;
+        }
+        let as_is = crate::request_parts::field_shows_as_is(index, node);
+        self.form_checked.set(self.form_checked.get() | bit);
+        if as_is {
+            self.form_as_is.set(self.form_as_is.get() | bit);
+        }
+        as_is
     }
 
     /// The member of cell `i` (a [`REQUEST_FIELDS`] index, or `REQUEST_FIELDS.len()` plus the

@@ -681,8 +681,12 @@ impl<'a> FastEval<'a, '_> {
             }
         }
         if let (None, Some(f), true) = (node, p.request_field, self.act.has_request_index()) {
-            // The bound request's field, found when it was bound.
+            // The bound request's field, found when it was bound; a structure not in Go's
+            // form is read by the general evaluator's view.
             let j = self.act.request_field_in(self.lookups, f)?;
+            if !self.lookups.shows_as_is(f, j) {
+                return None;
+            }
             i = 1;
             node = Some(j);
             self.remember(p, 1, j);
@@ -699,6 +703,9 @@ impl<'a> FastEval<'a, '_> {
                             return None;
                         };
                         let j = request_field(m, f)?;
+                        if !crate::request_parts::named_field_shows_as_is(f, j) {
+                            return None;
+                        }
                         i = 1;
                         self.remember(p, 1, j);
                         if upto == 1 {

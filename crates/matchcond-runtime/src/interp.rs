@@ -549,10 +549,16 @@ impl<'a> Interp<'a, '_> {
         if let (None, Value::Map(Map::Request(m)), Some(QualKind::Field(f))) =
             (found, obj, a.quals.first().map(|q| &q.kind))
         {
-            if plain > 0 {
+            let j = if plain > 0 {
+                crate::value::request_field(m, f)
+            } else {
+                None
+            };
+            // A structure not in Go's form is read through the view, by the general path.
+            if plain > 0 && j.is_none_or(|j| crate::request_parts::named_field_shows_as_is(f, j)) {
                 // The request view's own field rules apply to its first qualifier.
                 self.charge(1)?;
-                let Some(j) = crate::value::request_field(m, f) else {
+                let Some(j) = j else {
                     return Err(EvalError::no_such_key(&Value::String(Str::Borrowed(f))));
                 };
                 i = 1;

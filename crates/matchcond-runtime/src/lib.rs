@@ -11,6 +11,7 @@ pub mod functions;
 pub mod interp;
 pub mod limits;
 pub mod plan;
+pub mod request_parts;
 pub mod stack;
 pub mod value;
 

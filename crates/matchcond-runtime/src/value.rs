@@ -201,6 +201,14 @@ pub enum Map<'a> {
     /// struct members at their zero values, empty `omitempty` strings absent, `dryRun`
     /// always present); see [`crate::activation::REQUEST_FIELDS`].
     Request(&'a serde_json::Map<String, Json>),
+    /// A structure of the `request` view (`kind`, `resource`, `userInfo` …) whose JSON is
+    /// not in the form Go gives it (`null` or empty members, undeclared members): shown with
+    /// its declared members only, as the apiserver's typed request has them (see
+    /// [`crate::request_parts`]).
+    RequestPart(
+        &'a serde_json::Map<String, Json>,
+        crate::request_parts::Part,
+    ),
     /// Entries borrowed from the program (constants).
     Borrowed(&'a MapData<'a>),
     /// Entries created during evaluation.
@@ -591,7 +599,19 @@ pub(crate) fn request_field<'a>(m: &'a serde_json::Map<String, Json>, k: &str) -
 
 /// A field of an AdmissionRequest view.
 fn request_get<'a>(m: &'a serde_json::Map<String, Json>, k: &str) -> Option<Value<'a>> {
-    request_field(m, k).map(Value::from_json)
+    let i = crate::activation::request_field_index(k)?;
+    request_view_field(m, i).map(|j| request_value(i, j))
+}
+
+/// The value of the `request` view's member `index` found as `j`: the node itself, or the
+/// view of a structure not in Go's form.
+fn request_value(index: usize, j: &Json) -> Value<'_> {
+    match (crate::request_parts::Part::of_field(index), j) {
+        (Some(part), Json::Object(m)) if !part.shows_as_is(j) => {
+            Value::Map(Map::RequestPart(m, part))
+        }
+        _ => Value::from_json(j),
+    }
 }
 
 impl<'a> Map<'a> {
@@ -602,6 +622,7 @@ impl<'a> Map<'a> {
             Map::Request(m) => (0..crate::activation::REQUEST_FIELDS.len())
                 .filter(|&i| request_view_field(m, i).is_some())
                 .count(),
+            Map::RequestPart(m, p) => p.len(m),
             Map::Borrowed(m) => m.len(),
             Map::Shared(m) => m.len(),
         }
@@ -623,6 +644,10 @@ impl<'a> Map<'a> {
                 Value::String(s) => request_get(m, s),
                 _ => None,
             },
+            Map::RequestPart(m, p) => match k {
+                Value::String(s) => p.member(m, s).map(Value::from_json),
+                _ => None,
+            },
             Map::Borrowed(m) => m.get(k).cloned(),
             Map::Shared(m) => m.get(k).cloned(),
         }
@@ -633,6 +658,7 @@ impl<'a> Map<'a> {
         match self {
             Map::Json(m) => m.get(k).map(Value::from_json),
             Map::Request(m) => request_get(m, k),
+            Map::RequestPart(m, p) => p.member(m, k).map(Value::from_json),
             Map::Borrowed(m) => m.get(&Value::String(Str::Borrowed(k))).cloned(),
             Map::Shared(m) => m.get(&Value::String(Str::Borrowed(k))).cloned(),
         }
@@ -649,6 +675,10 @@ impl<'a> Map<'a> {
                 Value::String(s) => request_get(m, s).is_some(),
                 _ => false,
             },
+            Map::RequestPart(m, p) => match k {
+                Value::String(s) => p.member(m, s).is_some(),
+                _ => false,
+            },
             Map::Borrowed(m) => m.get(k).is_some(),
             Map::Shared(m) => m.get(k).is_some(),
         }
@@ -659,6 +689,7 @@ impl<'a> Map<'a> {
         match self {
             Map::Json(m) => MapKeys::Json(m.keys()),
             Map::Request(m) => MapKeys::Request(RequestIter::new(m)),
+            Map::RequestPart(m, p) => MapKeys::Part(p.iter(m)),
             Map::Borrowed(m) => MapKeys::Entries(m.entries().iter()),
             Map::Shared(m) => MapKeys::Entries(m.entries().iter()),
         }
@@ -669,6 +700,7 @@ impl<'a> Map<'a> {
         match self {
             Map::Json(m) => MapIter::Json(m.iter()),
             Map::Request(m) => MapIter::Request(RequestIter::new(m)),
+            Map::RequestPart(m, p) => MapIter::Part(p.iter(m)),
             Map::Borrowed(m) => MapIter::Entries(m.entries().iter()),
             Map::Shared(m) => MapIter::Entries(m.entries().iter()),
         }
@@ -681,6 +713,8 @@ pub enum MapKeys<'a, 'm> {
     Json(serde_json::map::Keys<'a>),
     /// Keys of an AdmissionRequest view.
     Request(RequestIter<'a>),
+    /// Keys of a structure of an AdmissionRequest view.
+    Part(crate::request_parts::PartIter<'a>),
     /// Keys of CEL-created entries.
     Entries(std::slice::Iter<'m, (Value<'a>, Value<'a>)>),
 }
@@ -691,6 +725,7 @@ impl<'a> Iterator for MapKeys<'a, '_> {
         match self {
             MapKeys::Json(it) => it.next().map(|k| Value::String(Str::Borrowed(k.as_str()))),
             MapKeys::Request(it) => it.next().map(|(k, _)| k),
+            MapKeys::Part(it) => it.next().map(|(k, _)| Value::String(Str::Borrowed(k))),
             MapKeys::Entries(it) => it.next().map(|(k, _)| k.clone()),
         }
     }
@@ -702,6 +737,8 @@ pub enum MapIter<'a, 'm> {
     Json(serde_json::map::Iter<'a>),
     /// Entries of an AdmissionRequest view.
     Request(RequestIter<'a>),
+    /// Entries of a structure of an AdmissionRequest view.
+    Part(crate::request_parts::PartIter<'a>),
     /// CEL-created entries.
     Entries(std::slice::Iter<'m, (Value<'a>, Value<'a>)>),
 }
@@ -717,6 +754,9 @@ impl<'a> Iterator for MapIter<'a, '_> {
                 )
             }),
             MapIter::Request(it) => it.next(),
+            MapIter::Part(it) => it
+                .next()
+                .map(|(k, v)| (Value::String(Str::Borrowed(k)), Value::from_json(v))),
             MapIter::Entries(it) => it.next().cloned(),
         }
     }
@@ -743,7 +783,7 @@ impl<'a> Iterator for RequestIter<'a> {
             let i = self.next;
             self.next += 1;
             if let Some(v) = request_view_field(self.map, i) {
-                return Some((Value::String(Str::Borrowed(name)), Value::from_json(v)));
+                return Some((Value::String(Str::Borrowed(name)), request_value(i, v)));
             }
         }
         None

@@ -1,0 +1,238 @@
+//! The structures inside the `request` view — `kind` and `requestKind`
+//! (`GroupVersionKind`), `resource` and `requestResource` (`GroupVersionResource`) and
+//! `userInfo` (`UserInfo`) — shown as the apiserver's typed AdmissionRequest has them,
+//! whatever the JSON the host parsed says.
+//!
+//! The apiserver builds `request` from Go structs: a `GroupVersionKind` has exactly its
+//! three string members (a JSON `null` decodes to `""`), and every member of `UserInfo` is
+//! `omitempty` (an empty or `null` member is absent). A request that did not come from the
+//! apiserver's JSON — kube-rs's `AdmissionRequest` serialised by serde writes
+//! `"requestKind": null`, and its `GroupVersionResource` carries an extra `api_version` —
+//! must decide the same. A structure already in that form (what the apiserver sends) is
+//! viewed as the JSON node itself; any other is viewed through [`Part`], which shows the
+//! declared members only, as Go would hold them. Checking the form reads a handful of keys
+//! and allocates nothing.
+
+use serde_json::{Map as JsonMap, Value as Json};
+
+use crate::activation::request_fields as f;
+use crate::value::json_member;
+
+/// A structure of the `request` view whose members are shown as Go declares them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Part {
+    /// `GroupVersionKind` (`kind`, `requestKind`): `group`, `version`, `kind`, always
+    /// present (`""` when the JSON has none).
+    Gvk,
+    /// `GroupVersionResource` (`resource`, `requestResource`): `group`, `version`,
+    /// `resource`, always present.
+    Gvr,
+    /// `UserInfo`: `username`, `uid`, `groups`, `extra`, each absent when empty.
+    UserInfo,
+}
+
+/// `""`, for a missing or null member of a `GroupVersionKind` / `GroupVersionResource`.
+static EMPTY_STRING: Json = Json::String(String::new());
+
+impl Part {
+    /// The structure a member of the `request` view is (by
+    /// [`crate::activation::REQUEST_FIELDS`] index), if any.
+    pub fn of_field(index: usize) -> Option<Part> {
+        match index {
+            f::KIND | f::REQUEST_KIND => Some(Part::Gvk),
+            f::RESOURCE | f::REQUEST_RESOURCE => Some(Part::Gvr),
+            f::USER_INFO => Some(Part::UserInfo),
+            _ => None,
+        }
+    }
+
+    /// The structure a member of the `request` view is, by name.
+    pub fn of_name(name: &str) -> Option<Part> {
+        match name {
+            "kind" | "requestKind" => Some(Part::Gvk),
+            "resource" | "requestResource" => Some(Part::Gvr),
+            "userInfo" => Some(Part::UserInfo),
+            _ => None,
+        }
+    }
+
+    /// The declared members, in the order a JSON object iterates them (by name).
+    pub const fn members(self) -> &'static [&'static str] {
+        match self {
+            Part::Gvk => &["group", "kind", "version"],
+            Part::Gvr => &["group", "resource", "version"],
+            Part::UserInfo => &["extra", "groups", "uid", "username"],
+        }
+    }
+
+    fn declares(self, name: &str) -> bool {
+        self.members()
+            .iter()
+            .any(|m| m.len() == name.len() && *m == name)
+    }
+
+    /// A member as the structure shows it: `None` when it has no such member.
+    pub fn member<'a>(self, m: &'a JsonMap<String, Json>, name: &str) -> Option<&'a Json> {
+        if !self.declares(name) {
+            return None;
+        }
+        let given = json_member(m, name);
+        match self {
+            Part::Gvk | Part::Gvr => Some(given.filter(|j| !j.is_null()).unwrap_or(&EMPTY_STRING)),
+            Part::UserInfo => given.filter(|j| !is_empty(j)),
+        }
+    }
+
+    /// True when a JSON node is shown as itself: an object of the declared members only,
+    /// each present as Go marshals it (or not an object at all, shown as given).
+    pub fn shows_as_is(self, node: &Json) -> bool {
+        let Json::Object(m) = node else {
+            return true;
+        };
+        match self {
+            Part::Gvk | Part::Gvr => {
+                m.len() == 3 && m.iter().all(|(k, v)| !v.is_null() && self.declares(k))
+            }
+            Part::UserInfo => m.iter().all(|(k, v)| !is_empty(v) && self.declares(k)),
+        }
+    }
+
+    /// The number of members shown.
+    pub fn len(self, m: &JsonMap<String, Json>) -> usize {
+        self.members()
+            .iter()
+            .filter(|k| self.member(m, k).is_some())
+            .count()
+    }
+
+    /// The members shown, in order.
+    pub fn iter(self, m: &JsonMap<String, Json>) -> PartIter<'_> {
+        PartIter {
+            map: m,
+            part: self,
+            next: 0,
+        }
+    }
+}
+
+/// True when the member of the `request` view at `index` (a
+/// [`crate::activation::REQUEST_FIELDS`] index), found as `node`, is shown as the node
+/// itself (so its members can be read on the JSON directly).
+pub fn field_shows_as_is(index: usize, node: &Json) -> bool {
+    Part::of_field(index).is_none_or(|p| p.shows_as_is(node))
+}
+
+/// [`field_shows_as_is`] by the member's name.
+pub fn named_field_shows_as_is(name: &str, node: &Json) -> bool {
+    Part::of_name(name).is_none_or(|p| p.shows_as_is(node))
+}
+
+/// An `omitempty` member that Go leaves out: `null`, `""`, `[]`, `{}`.
+fn is_empty(j: &Json) -> bool {
+    match j {
+        Json::Null => true,
+        Json::String(s) => s.is_empty(),
+        Json::Array(a) => a.is_empty(),
+        Json::Object(o) => o.is_empty(),
+        Json::Bool(_) | Json::Number(_) => false,
+    }
+}
+
+/// The members a [`Part`] shows, by name.
+#[derive(Clone, Debug)]
+pub struct PartIter<'a> {
+    map: &'a JsonMap<String, Json>,
+    part: Part,
+    next: usize,
+}
+
+impl<'a> Iterator for PartIter<'a> {
+    type Item = (&'static str, &'a Json);
+    fn next(&mut self) -> Option<Self::Item> {
+        while let Some(&name) = self.part.members().get(self.next) {
+            self.next += 1;
+            if let Some(v) = self.part.member(self.map, name) {
+                return Some((name, v));
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+    use serde_json::json;
+
+    fn shown(part: Part, node: &Json) -> Vec<(String, Json)> {
+        let Json::Object(m) = node else {
+            panic!("an object")
+        };
+        part.iter(m)
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn what_the_apiserver_sends_is_shown_as_is() {
+        let gvk = json!({"group": "", "version": "v1", "kind": "Pod"});
+        assert!(Part::Gvk.shows_as_is(&gvk));
+        let gvr = json!({"group": "apps", "version": "v1", "resource": "deployments"});
+        assert!(Part::Gvr.shows_as_is(&gvr));
+        let user = json!({"username": "alice", "uid": "1", "groups": ["a"], "extra": {"k": ["v"]}});
+        assert!(Part::UserInfo.shows_as_is(&user));
+        assert!(Part::UserInfo.shows_as_is(&json!({})));
+        assert!(Part::Gvk.shows_as_is(&json!("not an object")));
+    }
+
+    #[test]
+    fn nulls_empty_and_unknown_members_are_not_shown() {
+        // kube-rs's GroupVersionResource serialises an `api_version` member.
+        let gvr = json!({"group": "", "version": "v1", "resource": "pods", "api_version": "v1"});
+        assert!(!Part::Gvr.shows_as_is(&gvr));
+        assert_eq!(
+            shown(Part::Gvr, &gvr),
+            [
+                ("group".into(), json!("")),
+                ("resource".into(), json!("pods")),
+                ("version".into(), json!("v1"))
+            ]
+        );
+        let gvk = json!({"group": null, "kind": "Pod"});
+        assert!(!Part::Gvk.shows_as_is(&gvk));
+        let Json::Object(m) = &gvk else { panic!() };
+        assert_eq!(Part::Gvk.member(m, "group"), Some(&json!("")));
+        assert_eq!(Part::Gvk.member(m, "version"), Some(&json!("")));
+        assert_eq!(Part::Gvk.member(m, "resource"), None);
+        assert_eq!(Part::Gvk.len(m), 3);
+        let user = json!({"username": "alice", "uid": "", "groups": null, "extra": {}, "x": 1});
+        assert!(!Part::UserInfo.shows_as_is(&user));
+        assert_eq!(
+            shown(Part::UserInfo, &user),
+            [("username".into(), json!("alice"))]
+        );
+        let Json::Object(m) = &user else { panic!() };
+        assert_eq!(Part::UserInfo.len(m), 1);
+        assert_eq!(Part::UserInfo.member(m, "groups"), None);
+        assert_eq!(Part::UserInfo.member(m, "x"), None);
+        assert!(!Part::UserInfo.shows_as_is(&json!({"groups": []})));
+    }
+
+    #[test]
+    fn structures_by_field() {
+        use crate::activation::{request_field_index, REQUEST_FIELDS};
+        for name in REQUEST_FIELDS {
+            assert_eq!(
+                Part::of_field(request_field_index(name).unwrap()),
+                Part::of_name(name),
+                "{name}"
+            );
+        }
+        assert!(field_shows_as_is(f::NAME, &json!(null)));
+        assert!(!named_field_shows_as_is(
+            "userInfo",
+            &json!({"groups": null})
+        ));
+    }
+}
