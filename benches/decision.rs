@@ -4,6 +4,12 @@
 //! * `set/<set>/<request>/parsed` and `.../raw`: one decision of a condition set, from
 //!   the parsed request (activation or conversion included) and from the file's bytes
 //!   (`serde_json::from_slice` of the whole AdmissionReview included);
+//! * `kube/typical3/pod-create`: the kube-rs road beside the raw-bytes road: from the
+//!   review's bytes as a kube-rs server receives them (serde into
+//!   `AdmissionReview<DynamicObject>`, then `KubeRequest` and the decision), kube's
+//!   deserialisation alone, from the already deserialised `AdmissionRequest` (the request
+//!   dropped after the decision, as a server drops it), dropping that request alone, and
+//!   `KubeRequest::from_dynamic` alone;
 //! * `compile`: one condition compiled cold, and through the engine's cache;
 //! * `growth/<condition>`: the large ConfigMap truncated to 64…4127 keys, per key
 //!   (throughput in elements = keys);
@@ -104,6 +110,66 @@ fn sets(c: &mut Criterion) {
             g.finish();
         }
     }
+}
+
+/// The kube-rs road on typical3 / pod-create, beside the raw-bytes road.
+fn kube(c: &mut Criterion) {
+    use criterion::BatchSize;
+    use kube_core::admission::{AdmissionRequest, AdmissionReview};
+    use kube_core::DynamicObject;
+    use matchcond::kube::KubeRequest;
+
+    let Some(w) = workload() else { return };
+    let (set, request) = ("typical3", "pod-create");
+    let s = compile_sets(&w)
+        .into_iter()
+        .find(|s| s.name == set)
+        .unwrap();
+    let r = w.request(request).unwrap();
+    let raw = r.raw.as_slice();
+    let want = w.expected_decision(set, request).unwrap();
+    let typed = |raw: &[u8]| -> AdmissionRequest<DynamicObject> {
+        let review: AdmissionReview<DynamicObject> = serde_json::from_slice(raw).unwrap();
+        review.try_into().unwrap()
+    };
+    let via_kube = |raw: &[u8]| {
+        let request = KubeRequest::from_dynamic(typed(raw)).unwrap();
+        DecisionClass::of_decision(&s.engine.decide(request.json()))
+    };
+    assert_eq!(via_kube(raw), want);
+    let parsed = typed(raw);
+
+    let mut g = c.benchmark_group(format!("kube/{set}/{request}"));
+    g.bench_function("raw_bytes", |b| {
+        b.iter(|| black_box(s.engine.decide_raw(black_box(raw))))
+    });
+    g.bench_function("kube_from_bytes", |b| {
+        b.iter(|| black_box(via_kube(black_box(raw))))
+    });
+    g.bench_function("kube_deserialise_only", |b| {
+        b.iter(|| black_box(typed(black_box(raw))))
+    });
+    g.bench_function("kube_from_typed_request", |b| {
+        b.iter_batched(
+            || parsed.clone(),
+            |req| {
+                let request = KubeRequest::from_dynamic(req).unwrap();
+                black_box(DecisionClass::of_decision(&s.engine.decide(request.json())))
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    g.bench_function("kube_drop_typed_request", |b| {
+        b.iter_batched(|| parsed.clone(), drop, BatchSize::SmallInput)
+    });
+    g.bench_function("kube_request_only", |b| {
+        b.iter_batched(
+            || parsed.clone(),
+            |req| black_box(KubeRequest::from_dynamic(req).unwrap()),
+            BatchSize::SmallInput,
+        )
+    });
+    g.finish();
 }
 
 /// Compiling one typical condition: cold (parse, check, plan), through the cache, and
@@ -274,7 +340,7 @@ fn on_threads(threads: usize, total: u64, op: &(dyn Fn() -> DecisionClass + Sync
 mod group {
     //! The benchmark groups (criterion's macro generates undocumented items).
     #![allow(missing_docs)]
-    use super::{compile, growth, sets, throughput};
+    use super::{compile, growth, kube, sets, throughput};
     use criterion::{criterion_group, Criterion};
     use std::time::Duration;
 
@@ -288,7 +354,7 @@ mod group {
     criterion_group! {
         name = benches;
         config = config();
-        targets = sets, compile, growth, throughput
+        targets = sets, kube, compile, growth, throughput
     }
 }
 

@@ -47,6 +47,7 @@
 //! });
 //! ```
 
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use kube_core::admission::{AdmissionRequest, AdmissionReview, Operation};
 use kube_core::{DynamicObject, GroupVersionKind, GroupVersionResource, Resource};
 use serde_json::{Map, Value as Json};
@@ -332,8 +333,58 @@ fn dynamic_json(o: DynamicObject, member: &'static str) -> Result<Json, RequestE
         m.insert("apiVersion".into(), Json::String(t.api_version));
         m.insert("kind".into(), Json::String(t.kind));
     }
-    let metadata = serde_json::to_value(&metadata)
-        .map_err(|source| RequestError::Serialize { member, source })?;
-    m.insert("metadata".into(), metadata);
+    m.insert("metadata".into(), metadata_json(metadata, member)?);
     Ok(Json::Object(m))
+}
+
+/// A typed `ObjectMeta` as JSON, as k8s-openapi serialises it, except that the
+/// `managedFields` entries' `fieldsV1` trees (most of the metadata of a real object) are
+/// moved rather than serialised.
+fn metadata_json(mut metadata: ObjectMeta, member: &'static str) -> Result<Json, RequestError> {
+    let error = |source| RequestError::Serialize { member, source };
+    let managed = metadata.managed_fields.take();
+    let mut json = serde_json::to_value(&metadata).map_err(error)?;
+    if let (Some(entries), Json::Object(m)) = (managed, &mut json) {
+        let mut list = Vec::with_capacity(entries.len());
+        for mut entry in entries {
+            let fields = entry.fields_v1.take();
+            let mut e = serde_json::to_value(&entry).map_err(error)?;
+            if let (Some(f), Json::Object(e)) = (fields, &mut e) {
+                e.insert("fieldsV1".into(), f.0);
+            }
+            list.push(e);
+        }
+        m.insert("managedFields".into(), Json::Array(list));
+    }
+    Ok(json)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+
+    #[test]
+    fn metadata_is_what_k8s_openapi_serialises() {
+        let object: Json = serde_json::json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {
+                "name": "web-0", "namespace": "shop", "labels": {"app": "web"},
+                "creationTimestamp": "2024-06-11T09:14:07Z",
+                "ownerReferences": [{"apiVersion": "apps/v1", "kind": "StatefulSet",
+                    "name": "web", "uid": "u", "controller": true}],
+                "managedFields": [
+                    {"manager": "kubectl", "operation": "Update", "apiVersion": "v1",
+                     "time": "2024-06-11T09:14:07Z", "fieldsType": "FieldsV1",
+                     "fieldsV1": {"f:metadata": {"f:labels": {".": {}, "f:app": {}}}}},
+                    {"manager": "kubelet", "operation": "Update", "subresource": "status"}
+                ]
+            },
+            "spec": {"containers": [{"name": "web", "image": "nginx"}]}
+        });
+        let dynamic: DynamicObject = serde_json::from_value(object.clone()).unwrap();
+        let whole = serde_json::to_value(&dynamic).unwrap();
+        assert_eq!(dynamic_json(dynamic, "object").unwrap(), whole);
+        assert_eq!(whole, object);
+    }
 }
