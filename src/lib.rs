@@ -12,6 +12,12 @@
 //! webhook configurations: loading, validation and dispatch) and [`lint`] (what the
 //! apiserver refuses and the traps it accepts, with positions).
 //!
+//! Features: `dispatch`, `lint` and `tz` (IANA time zones) are on by default; `kube` adds
+//! the `kube` module (decisions on kube-rs's typed `AdmissionRequest`). With
+//! `default-features = false` the core — compile, decide over JSON — needs neither
+//! k8s-openapi nor a YAML parser nor time-zone data. No feature chooses k8s-openapi's
+//! Kubernetes version: the final binary does.
+//!
 //! ```
 //! use matchcond::{Activation, Decision, Environment, FailurePolicy, KubeVersion, MatchCondition, MatchConditions};
 //!
