@@ -40,6 +40,7 @@
 pub use matchcond_compiler as compiler;
 pub use matchcond_dispatch as dispatch;
 pub use matchcond_eval as eval;
+pub use matchcond_gocompat as gocompat;
 pub use matchcond_lint as lint;
 pub use matchcond_runtime as runtime;
 pub use matchcond_syntax as syntax;

@@ -29,9 +29,9 @@ mod validators;
 use std::fmt;
 use std::sync::Arc;
 
+use matchcond_gocompat::stack::StackError;
 use matchcond_runtime::activation::Lookups;
 use matchcond_runtime::plan::Node;
-use matchcond_runtime::stack::StackError;
 use matchcond_runtime::{evaluate, Activation, Evaluation, Frame};
 use matchcond_syntax::ast::{Expr, ExprKind};
 use matchcond_syntax::checker::{self, CheckerEnv, NameMap};
@@ -366,7 +366,7 @@ impl Environment {
         if tree_depth(&parsed.expr, 0) <= DEEP_SYNTAX_TREE {
             return self.compile_parsed(expression, &parsed, options);
         }
-        matchcond_runtime::stack::on_large_stack(
+        matchcond_gocompat::stack::on_large_stack(
             "compile-deep-expression",
             DEEP_COMPILE_STACK,
             || self.compile_parsed(expression, &parsed, options),

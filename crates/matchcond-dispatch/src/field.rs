@@ -4,7 +4,7 @@
 use std::fmt;
 
 use matchcond_compiler::KubeVersion;
-use matchcond_runtime::functions::go_strconv::quote;
+use matchcond_gocompat::strconv::quote;
 
 /// The wording of messages that changed between Kubernetes releases.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

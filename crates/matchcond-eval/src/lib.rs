@@ -29,7 +29,6 @@
 //! assert_eq!(decision, Decision::Skip { condition: Some("create-only".into()) });
 //! ```
 
-pub mod names;
 mod raw;
 
 use std::borrow::Cow;
@@ -37,6 +36,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use matchcond_compiler::{CompileError, Environment, Program, PER_CALL_COST_LIMIT};
+use matchcond_gocompat::validation::{qualified_name_errors, Package};
 use matchcond_runtime::activation::Lookups;
 use matchcond_runtime::{Activation, Evaluation, Value};
 
@@ -245,7 +245,7 @@ pub enum ConditionsError {
 pub fn validate_conditions(
     env: &Environment,
     conditions: &[MatchCondition],
-    wording: names::Wording,
+    wording: Package,
 ) -> Vec<ConditionsError> {
     let mut errs = Vec::new();
     if conditions.len() > MAX_MATCH_CONDITIONS {
@@ -266,7 +266,7 @@ pub fn validate_conditions(
         if c.name.is_empty() {
             errs.push(ConditionsError::NameRequired(i));
         } else {
-            let msgs = names::qualified_name_errors(&c.name, wording);
+            let msgs = qualified_name_errors(&c.name, wording);
             if !msgs.is_empty() {
                 errs.push(ConditionsError::InvalidName {
                     index: i,

@@ -233,7 +233,8 @@ fn more_than_64_conditions_is_an_error() {
 
 #[test]
 fn validation_reports_every_problem_with_field_paths() {
-    use matchcond_eval::{names::Wording, validate_conditions};
+    use matchcond_eval::validate_conditions;
+    use matchcond_gocompat::validation::Package;
     let env = Environment::latest();
     let mut conds = vec![
         MatchCondition::new("", "true"),
@@ -246,7 +247,7 @@ fn validation_reports_every_problem_with_field_paths() {
     for i in 0..60 {
         conds.push(MatchCondition::new(format!("c{i}"), "true"));
     }
-    let errs: Vec<String> = validate_conditions(&env, &conds, Wording::Current)
+    let errs: Vec<String> = validate_conditions(&env, &conds, Package::Current)
         .iter()
         .map(ToString::to_string)
         .collect();

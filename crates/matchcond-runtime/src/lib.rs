@@ -2,7 +2,6 @@
 //! implementations, the evaluator of planned programs and cost accounting.
 
 pub mod activation;
-pub mod apimachinery;
 pub mod authz;
 pub mod cost;
 pub mod error;
@@ -11,7 +10,6 @@ pub mod functions;
 pub mod interp;
 pub mod limits;
 pub mod plan;
-pub mod stack;
 pub mod value;
 
 pub use activation::Activation;

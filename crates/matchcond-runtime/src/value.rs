@@ -358,7 +358,7 @@ impl<'a> MapData<'a> {
         Ok(())
     }
 
-    /// Looks a key up as cel-go does (see [`MapData::position`]: `1.0` finds `1` and `1u`, `1`
+    /// Looks a key up as cel-go does (see `MapData::position`: `1.0` finds `1` and `1u`, `1`
     /// finds `1u` and `1u` finds `1`, but neither finds `1.0`).
     pub fn get(&self, k: &Value<'_>) -> Option<&Value<'a>> {
         self.position(k)

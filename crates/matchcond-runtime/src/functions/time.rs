@@ -13,7 +13,8 @@ use std::str::FromStr;
 
 use chrono::{Offset, TimeZone};
 
-use super::go_strconv;
+use matchcond_gocompat::strconv as go_strconv;
+
 use super::Function;
 use crate::error::{ErrorKind, EvalError};
 use crate::value::{Duration, Timestamp, Value};

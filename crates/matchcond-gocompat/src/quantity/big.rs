@@ -24,7 +24,7 @@ const POW10: [u32; 10] = [
 /// A natural number; limbs in base 10^9, least significant first, with no zero limb at the
 /// top (zero has no limbs).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Nat {
+pub struct Nat {
     limbs: Vec<u32>,
 }
 
@@ -34,12 +34,12 @@ fn pow10_small(k: usize) -> u32 {
 
 impl Nat {
     /// Zero.
-    pub(crate) fn zero() -> Nat {
+    pub fn zero() -> Nat {
         Nat { limbs: Vec::new() }
     }
 
     /// From a machine integer.
-    pub(crate) fn from_u128(mut v: u128) -> Nat {
+    pub fn from_u128(mut v: u128) -> Nat {
         let mut limbs = Vec::new();
         while v > 0 {
             limbs.push((v % u128::from(BASE)) as u32);
@@ -49,7 +49,7 @@ impl Nat {
     }
 
     /// From ASCII decimal digits (the caller guarantees there is nothing else).
-    pub(crate) fn from_digits(digits: &[u8]) -> Nat {
+    pub fn from_digits(digits: &[u8]) -> Nat {
         let mut limbs = Vec::with_capacity(digits.len() / 9 + 1);
         for chunk in digits.rchunks(9) {
             let mut limb = 0u32;
@@ -70,12 +70,12 @@ impl Nat {
     }
 
     /// True for zero.
-    pub(crate) fn is_zero(&self) -> bool {
+    pub fn is_zero(&self) -> bool {
         self.limbs.is_empty()
     }
 
     /// The number of decimal digits (0 for zero).
-    pub(crate) fn digits(&self) -> usize {
+    pub fn digits(&self) -> usize {
         match self.limbs.last() {
             None => 0,
             Some(top) => {
@@ -92,7 +92,7 @@ impl Nat {
 
     /// The value, if it fits a `u128`.
     #[cfg(test)]
-    pub(crate) fn to_u128(&self) -> Option<u128> {
+    pub fn to_u128(&self) -> Option<u128> {
         let mut v: u128 = 0;
         for limb in self.limbs.iter().rev() {
             v = v
@@ -103,7 +103,7 @@ impl Nat {
     }
 
     /// Multiplies by a small factor.
-    pub(crate) fn mul_small(&mut self, m: u32) {
+    pub fn mul_small(&mut self, m: u32) {
         if m == 0 {
             self.limbs.clear();
             return;
@@ -121,7 +121,7 @@ impl Nat {
     }
 
     /// Multiplies by 10^k.
-    pub(crate) fn mul_pow10(&mut self, k: usize) {
+    pub fn mul_pow10(&mut self, k: usize) {
         if self.is_zero() || k == 0 {
             return;
         }
@@ -135,7 +135,7 @@ impl Nat {
     }
 
     /// Multiplies by 2^k.
-    pub(crate) fn mul_pow2(&mut self, mut k: u32) {
+    pub fn mul_pow2(&mut self, mut k: u32) {
         while k > 0 {
             let step = k.min(29);
             self.mul_small(1u32 << step);
@@ -144,7 +144,7 @@ impl Nat {
     }
 
     /// Divides by a small divisor, returning the remainder.
-    pub(crate) fn div_small(&mut self, d: u32) -> u32 {
+    pub fn div_small(&mut self, d: u32) -> u32 {
         if d == 0 {
             return 0;
         }
@@ -159,7 +159,7 @@ impl Nat {
     }
 
     /// The remainder of a division by a small divisor, without changing the number.
-    pub(crate) fn rem_small(&self, d: u32) -> u32 {
+    pub fn rem_small(&self, d: u32) -> u32 {
         if d == 0 {
             return 0;
         }
@@ -171,7 +171,7 @@ impl Nat {
     }
 
     /// Divides by 10^k, truncating; returns whether a non-zero remainder was dropped.
-    pub(crate) fn div_pow10(&mut self, k: usize) -> bool {
+    pub fn div_pow10(&mut self, k: usize) -> bool {
         if self.is_zero() {
             return false;
         }
@@ -186,12 +186,12 @@ impl Nat {
     }
 
     /// Adds one.
-    pub(crate) fn increment(&mut self) {
+    pub fn increment(&mut self) {
         self.add_assign(&Nat::from_u128(1));
     }
 
     /// Adds another number.
-    pub(crate) fn add_assign(&mut self, other: &Nat) {
+    pub fn add_assign(&mut self, other: &Nat) {
         let mut carry = 0u32;
         for i in 0..self.limbs.len().max(other.limbs.len()) {
             let a = self.limbs.get(i).copied().unwrap_or(0);
@@ -213,7 +213,7 @@ impl Nat {
     }
 
     /// Subtracts a number that is not larger.
-    pub(crate) fn sub_assign(&mut self, other: &Nat) {
+    pub fn sub_assign(&mut self, other: &Nat) {
         let mut borrow = 0i64;
         for (i, limb) in self.limbs.iter_mut().enumerate() {
             let b = i64::from(other.limbs.get(i).copied().unwrap_or(0));
@@ -229,7 +229,7 @@ impl Nat {
     }
 
     /// Decimal digits.
-    pub(crate) fn to_decimal(&self) -> String {
+    pub fn to_decimal(&self) -> String {
         let mut out = String::with_capacity(self.limbs.len() * 9 + 1);
         let mut iter = self.limbs.iter().rev();
         match iter.next() {

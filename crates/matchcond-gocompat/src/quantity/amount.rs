@@ -1,8 +1,5 @@
-//! Kubernetes resource quantities (`k8s.io/apimachinery/pkg/api/resource.Quantity`):
-//! parsing, comparison, addition and subtraction, conversions and the canonical text, with
-//! the same two internal representations as the Go type (a scaled `int64` when the value
-//! fits, an arbitrary-precision decimal otherwise), since some results depend on which one
-//! a value has (`isInteger` is false for any decimal-backed value).
+//! The amounts of quantities: scaled integers and decimals, their parsing, comparison,
+//! addition and canonical text.
 
 use std::cmp::Ordering;
 
@@ -13,14 +10,14 @@ const SPLIT_RE: &str = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$";
 
 /// The most decimal digits a mantissa may have; larger values (which need powers of ten in
 /// the ten thousands) are rejected instead of being computed.
-pub(crate) const MAX_DIGITS: usize = 100_000;
+pub const MAX_DIGITS: usize = 100_000;
 
 /// The largest power of ten a value may be scaled by in one step.
-pub(crate) const MAX_SHIFT: i64 = 10_000;
+pub const MAX_SHIFT: i64 = 10_000;
 
 /// A parse error, with apimachinery's text.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum ParseError {
+pub enum ParseError {
     /// `ErrFormatWrong`.
     Format,
     /// `ErrNumeric`.
@@ -33,7 +30,7 @@ pub(crate) enum ParseError {
 
 impl ParseError {
     /// The message.
-    pub(crate) fn message(&self) -> String {
+    pub fn message(&self) -> String {
         match self {
             ParseError::Format => {
                 format!("quantities must match the regular expression '{SPLIT_RE}'")
@@ -46,11 +43,11 @@ impl ParseError {
 }
 
 /// The error for values too large to compute.
-pub(crate) const TOO_LARGE: &str = "quantity too large to compute";
+pub const TOO_LARGE: &str = "quantity too large to compute";
 
 /// How a quantity is written back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Format {
+pub enum Format {
     /// `12e6`
     DecimalExponent,
     /// `12Mi`
@@ -62,17 +59,25 @@ pub(crate) enum Format {
 /// An arbitrary-precision decimal: `(-1)^neg * mag * 10^(-scale)` (inf.Dec's convention,
 /// with its 32-bit scale).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Dec {
-    pub(crate) neg: bool,
-    pub(crate) mag: Nat,
-    pub(crate) scale: i32,
+pub struct Dec {
+    /// Negative.
+    pub neg: bool,
+    /// The magnitude's digits.
+    pub mag: Nat,
+    /// The power of ten the magnitude is divided by.
+    pub scale: i32,
 }
 
 /// The value of a quantity.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Amount {
+pub enum Amount {
     /// `value * 10^scale` (apimachinery's `int64Amount`).
-    Int { value: i64, scale: i32 },
+    Int {
+        /// The unscaled value.
+        value: i64,
+        /// The power of ten it is multiplied by.
+        scale: i32,
+    },
     /// An `inf.Dec`.
     Dec(Dec),
 }
@@ -115,7 +120,7 @@ impl Dec {
     }
 
     /// `inf.Dec.Cmp`, exactly, without materialising large powers of ten.
-    pub(crate) fn cmp(&self, other: &Dec) -> Ordering {
+    pub fn compare(&self, other: &Dec) -> Ordering {
         let (sa, sb) = (self.sign(), other.sign());
         if sa != sb || sa == 0 {
             return sa.cmp(&sb);
@@ -251,7 +256,7 @@ fn pow10_i64(k: i32) -> i64 {
 
 /// The message of Go's integer division by zero, which a comparison of two scaled integers
 /// whose scales are more than 2^31 apart runs into.
-pub(crate) const DIVIDE_BY_ZERO: &str = "internal error: runtime error: integer divide by zero";
+pub const DIVIDE_BY_ZERO: &str = "internal error: runtime error: integer divide by zero";
 
 /// `int64Amount.Cmp`.
 fn int_cmp(a: (i64, i32), b: (i64, i32)) -> Result<Ordering, String> {
@@ -267,7 +272,7 @@ fn int_cmp(a: (i64, i32), b: (i64, i32)) -> Result<Ordering, String> {
         (false, bscale.wrapping_sub(ascale))
     };
     if diff >= 18 {
-        return Ok(as_dec(av, ascale).cmp(&as_dec(bv, bscale)));
+        return Ok(as_dec(av, ascale).compare(&as_dec(bv, bscale)));
     }
     let divisor = pow10_i64(diff);
     if divisor == 0 {
@@ -290,7 +295,7 @@ fn int_cmp(a: (i64, i32), b: (i64, i32)) -> Result<Ordering, String> {
 
 impl Amount {
     /// The value as an `inf.Dec` (`AsDec`).
-    pub(crate) fn as_dec(&self) -> Dec {
+    pub fn as_dec(&self) -> Dec {
         match self {
             Amount::Int { value, scale } => Dec::from_i64(*value, scale.wrapping_neg()),
             Amount::Dec(d) => d.clone(),
@@ -298,7 +303,7 @@ impl Amount {
     }
 
     /// -1, 0 or 1.
-    pub(crate) fn sign(&self) -> i64 {
+    pub fn sign(&self) -> i64 {
         match self {
             Amount::Int { value, .. } => value.signum(),
             Amount::Dec(d) => d.sign(),
@@ -310,7 +315,7 @@ impl Amount {
     }
 
     /// `Quantity.AsInt64`: only a scaled integer converts.
-    pub(crate) fn as_i64(&self) -> Option<i64> {
+    pub fn as_i64(&self) -> Option<i64> {
         match self {
             Amount::Dec(_) => None,
             Amount::Int { value, scale } => {
@@ -326,7 +331,7 @@ impl Amount {
     }
 
     /// `Quantity.AsApproximateFloat64`.
-    pub(crate) fn approximate_float(&self) -> f64 {
+    pub fn approximate_float(&self) -> f64 {
         let (base, exponent) = match self {
             Amount::Int { value, scale } => (*value as f64, i64::from(*scale)),
             Amount::Dec(d) => {
@@ -343,7 +348,7 @@ impl Amount {
 }
 
 /// `Quantity.Cmp` between two amounts (neither converted).
-pub(crate) fn cmp_amounts(a: &Amount, b: &Amount) -> Result<Ordering, String> {
+pub fn cmp_amounts(a: &Amount, b: &Amount) -> Result<Ordering, String> {
     match (a, b) {
         (
             Amount::Int {
@@ -355,12 +360,12 @@ pub(crate) fn cmp_amounts(a: &Amount, b: &Amount) -> Result<Ordering, String> {
                 scale: bscale,
             },
         ) => int_cmp((*av, *ascale), (*bv, *bscale)),
-        _ => Ok(a.as_dec().cmp(&b.as_dec())),
+        _ => Ok(a.as_dec().compare(&b.as_dec())),
     }
 }
 
 /// Go's `math.Pow10`, with its table arithmetic.
-pub(crate) fn go_pow10(n: i64) -> f64 {
+pub fn go_pow10(n: i64) -> f64 {
     const TAB: [f64; 32] = [
         1e00, 1e01, 1e02, 1e03, 1e04, 1e05, 1e06, 1e07, 1e08, 1e09, 1e10, 1e11, 1e12, 1e13, 1e14,
         1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28, 1e29,
@@ -390,10 +395,13 @@ pub(crate) fn go_pow10(n: i64) -> f64 {
 /// A parsed quantity: its amount, format and the text kept from parsing when it was
 /// already canonical (Go's cached `s`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Parsed {
-    pub(crate) amount: Amount,
-    pub(crate) format: Format,
-    pub(crate) text: Option<String>,
+pub struct Parsed {
+    /// The amount.
+    pub amount: Amount,
+    /// The format the text was written in (`DecimalSI`, `BinarySI`, `DecimalExponent`).
+    pub format: Format,
+    /// The text, when it was already canonical.
+    pub text: Option<String>,
 }
 
 /// The pieces `parseQuantityString` returns.
@@ -518,7 +526,7 @@ fn interpret(suffix: &[u8]) -> Option<(u32, i32, Format)> {
         b"Ei" => bin(60),
         [b'e' | b'E', rest @ ..] if !rest.is_empty() => {
             let text = std::str::from_utf8(rest).ok()?;
-            let parsed = crate::functions::go_strconv::parse_int(text)?;
+            let parsed = crate::strconv::parse_int(text)?;
             Some((10, parsed as i32, Format::DecimalExponent))
         }
         _ => None,
@@ -555,7 +563,7 @@ fn dec_from_text(value: &[u8]) -> Option<Dec> {
 }
 
 /// `resource.ParseQuantity`.
-pub(crate) fn parse(s: &str) -> Result<Parsed, ParseError> {
+pub fn parse(s: &str) -> Result<Parsed, ParseError> {
     let bytes = s.as_bytes();
     if bytes.is_empty() {
         return Err(ParseError::Format);
@@ -596,7 +604,7 @@ pub(crate) fn parse(s: &str) -> Result<Parsed, ParseError> {
             shifted.extend_from_slice(p.denom);
             let value = std::str::from_utf8(&shifted)
                 .ok()
-                .and_then(crate::functions::go_strconv::parse_int)
+                .and_then(crate::strconv::parse_int)
                 .ok_or(ParseError::Numeric)?;
             if let Some(mut result) = value.checked_mul(mantissa) {
                 if !p.positive {
@@ -636,11 +644,11 @@ pub(crate) fn parse(s: &str) -> Result<Parsed, ParseError> {
     let mut format = format;
     if format == Format::BinarySI {
         let max = Dec::from_i64(i64::MAX, 0);
-        if amount.cmp(&max) == Ordering::Greater {
+        if amount.compare(&max) == Ordering::Greater {
             amount = max;
         }
         let one = Dec::from_i64(1, 0);
-        if amount.cmp(&one) == Ordering::Less && !amount.mag.is_zero() {
+        if amount.compare(&one) == Ordering::Less && !amount.mag.is_zero() {
             format = Format::DecimalSI;
         }
     }
@@ -654,7 +662,7 @@ pub(crate) fn parse(s: &str) -> Result<Parsed, ParseError> {
 
 /// A quantity being added to or subtracted from: `Quantity.Add` / `Quantity.Sub` on a copy
 /// of the receiver. Returns the new amount and format.
-pub(crate) fn add(
+pub fn add(
     a: &Amount,
     a_format: Format,
     b: &Amount,
@@ -697,7 +705,7 @@ pub(crate) fn add(
 
 /// The canonical text (`Quantity.String` when nothing was cached), or `None` when the value
 /// is too large to print that way.
-pub(crate) fn canonical(amount: &Amount, format: Format) -> Option<String> {
+pub fn canonical(amount: &Amount, format: Format) -> Option<String> {
     if amount.is_zero() {
         return Some("0".to_owned());
     }
@@ -707,11 +715,11 @@ pub(crate) fn canonical(amount: &Amount, format: Format) -> Option<String> {
         let d = amount.as_dec();
         let lo = Dec::from_i64(-1024, 0);
         let hi = Dec::from_i64(1024, 0);
-        if d.cmp(&lo) == Ordering::Greater && d.cmp(&hi) == Ordering::Less {
+        if d.compare(&lo) == Ordering::Greater && d.compare(&hi) == Ordering::Less {
             format = Format::DecimalSI;
         } else {
             let r = d.round_up(0).ok()?;
-            if r.cmp(&d) == Ordering::Equal {
+            if r.compare(&d) == Ordering::Equal {
                 rounded = Some(r);
             } else {
                 format = Format::DecimalSI;

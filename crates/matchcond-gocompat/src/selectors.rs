@@ -1,14 +1,11 @@
-//! Field and label selectors as an authorization check carries them.
-//!
-//! `ResourceCheck.fieldSelector(s)` and `.labelSelector(s)` keep the text; the check parses it
-//! (as kubernetes/apimachinery `fields.ParseSelector` and `labels.ParseToRequirements` do) and
-//! hands the requirements, or the parse error, to the [`Authorizer`](super::Authorizer). A
-//! selector that does not parse is not an evaluation error.
+//! Field and label selectors parsed as kubernetes/apimachinery's `fields.ParseSelector` and
+//! `labels.ParseToRequirements` parse them, with apimachinery's error texts (the authorizer
+//! library's `fieldSelector` and `labelSelector` hand them to the authorizer).
 
 use std::fmt;
 
-use crate::apimachinery::{label_value_errors, qualified_name_errors, Wording};
-use crate::functions::go_strconv::{parse_int, quote};
+use crate::strconv::{parse_int, quote};
+use crate::validation::{label_value_errors, qualified_name_errors, Package};
 
 /// The operator of a selector requirement (apimachinery `selection.Operator`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -98,16 +95,6 @@ impl fmt::Display for SelectorError {
 }
 
 impl std::error::Error for SelectorError {}
-
-/// A selector a check carries: the text as the expression gave it, and what parsing it gave.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Selector<'c, R> {
-    /// The selector as written.
-    pub text: &'c str,
-    /// The requirements, in apimachinery's order (field selectors by sorted term, label
-    /// selectors by key), or the parse error.
-    pub parsed: Result<Vec<R>, SelectorError>,
-}
 
 /// Parses a field selector as `fields.ParseSelector` does and returns its requirements.
 ///
@@ -450,7 +437,7 @@ impl Parser {
         if tok != Tok::Identifier {
             return Err(format!("found '{lit}', expected: identifier"));
         }
-        let errs = qualified_name_errors(&lit, Wording::Current);
+        let errs = qualified_name_errors(&lit, Package::Current);
         if !errs.is_empty() {
             return Err(invalid("<nil>", &lit, &errs.join("; ")));
         }
@@ -567,7 +554,7 @@ fn new_requirement(
     values.sort_unstable();
     values.dedup();
     let mut errs: Vec<String> = Vec::new();
-    let key_errs = qualified_name_errors(&key, Wording::Current);
+    let key_errs = qualified_name_errors(&key, Package::Current);
     if !key_errs.is_empty() {
         errs.push(invalid("key", &key, &key_errs.join("; ")));
     }
@@ -586,7 +573,7 @@ fn new_requirement(
         }
     }
     for (i, v) in values.iter().enumerate() {
-        let value_errs = label_value_errors(v, Wording::Current);
+        let value_errs = label_value_errors(v, Package::Current);
         if !value_errs.is_empty() {
             errs.push(invalid(
                 &format!("values[{i}][{key}]"),

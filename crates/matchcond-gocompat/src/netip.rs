@@ -542,5 +542,4 @@ impl fmt::Display for Prefix {
     }
 }
 
-pub use crate::functions::go_strconv::quote;
-use crate::functions::go_strconv::quote_bytes;
+use crate::strconv::{quote, quote_bytes};

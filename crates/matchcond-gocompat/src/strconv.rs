@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 
 /// `strconv.ParseInt(s, 10, 64)`: an optional sign and decimal digits, no underscores, no
 /// surrounding space; `None` on a syntax or range error.
+#[inline]
 pub fn parse_int(s: &str) -> Option<i64> {
     let (neg, digits) = match s.as_bytes().first() {
         Some(b'-') => (true, s.get(1..)?),
@@ -27,6 +28,7 @@ pub fn parse_int(s: &str) -> Option<i64> {
 
 /// `strconv.ParseUint(s, 10, 64)`: decimal digits only (no sign, no underscores); `None` on a
 /// syntax or range error.
+#[inline]
 pub fn parse_uint(s: &str) -> Option<u64> {
     if s.is_empty() {
         return None;

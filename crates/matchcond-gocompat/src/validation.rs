@@ -25,9 +25,9 @@ const LABEL_KEY_EXAMPLES: &[&str] = &["MyName", "my.name", "123-abc"];
 const LABEL_VALUE_FMT: &str = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
 const LABEL_VALUE_MSG: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
-/// Which apimachinery package words the messages.
+/// Which apimachinery package words the messages (a release's choice).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Wording {
+pub enum Package {
     /// `util/validation` (qualified names up to 1.34): lengths in `characters`, `a qualified
     /// name`.
     Legacy,
@@ -35,13 +35,13 @@ pub enum Wording {
     Current,
 }
 
-impl Wording {
+impl Package {
     /// The content package's wording when `content` holds, the legacy one otherwise.
-    pub fn content_if(content: bool) -> Wording {
+    pub fn content_if(content: bool) -> Package {
         if content {
-            Wording::Current
+            Package::Current
         } else {
-            Wording::Legacy
+            Package::Legacy
         }
     }
 }
@@ -67,10 +67,10 @@ pub fn regex_error(msg: &str, re: &str, examples: &[&str]) -> String {
 }
 
 /// `MaxLenError`: `characters` (legacy) or `bytes` (content).
-pub fn max_len_error(max: usize, wording: Wording) -> String {
+pub fn max_len_error(max: usize, wording: Package) -> String {
     match wording {
-        Wording::Legacy => format!("must be no more than {max} characters"),
-        Wording::Current => format!("must be no more than {max} bytes"),
+        Package::Legacy => format!("must be no more than {max} characters"),
+        Package::Current => format!("must be no more than {max} bytes"),
     }
 }
 
@@ -138,7 +138,7 @@ pub fn dns1123_label_errors(value: impl AsRef<[u8]>) -> Vec<String> {
     let b = value.as_ref();
     let mut errs = Vec::new();
     if b.len() > LABEL_MAX {
-        errs.push(max_len_error(LABEL_MAX, Wording::Legacy));
+        errs.push(max_len_error(LABEL_MAX, Package::Legacy));
     }
     if !matches_dns1123_label(b) {
         if matches_dns1123_subdomain(b) {
@@ -155,7 +155,7 @@ pub fn dns1123_label_errors(value: impl AsRef<[u8]>) -> Vec<String> {
 }
 
 /// `IsDNS1123Subdomain` in the given wording: the messages, empty when valid.
-pub fn dns1123_subdomain_errors(value: impl AsRef<[u8]>, wording: Wording) -> Vec<String> {
+pub fn dns1123_subdomain_errors(value: impl AsRef<[u8]>, wording: Package) -> Vec<String> {
     let b = value.as_ref();
     let mut errs = Vec::new();
     if b.len() > DNS1123_SUBDOMAIN_MAX {
@@ -176,7 +176,7 @@ pub fn dns1035_label_errors(value: impl AsRef<[u8]>) -> Vec<String> {
     let b = value.as_ref();
     let mut errs = Vec::new();
     if b.len() > LABEL_MAX {
-        errs.push(max_len_error(LABEL_MAX, Wording::Legacy));
+        errs.push(max_len_error(LABEL_MAX, Package::Legacy));
     }
     if !matches_dns1035_label(b) {
         errs.push(regex_error(
@@ -190,7 +190,7 @@ pub fn dns1035_label_errors(value: impl AsRef<[u8]>) -> Vec<String> {
 
 /// `IsQualifiedName` (legacy) / `IsLabelKey` (content): an optional DNS-subdomain prefix and
 /// `/`, then a name part. The messages, empty when valid.
-pub fn qualified_name_errors(value: impl AsRef<[u8]>, wording: Wording) -> Vec<String> {
+pub fn qualified_name_errors(value: impl AsRef<[u8]>, wording: Package) -> Vec<String> {
     let mut errs = Vec::new();
     let parts: Vec<&[u8]> = value.as_ref().split(|&b| b == b'/').collect();
     let name = match parts.as_slice() {
@@ -209,8 +209,8 @@ pub fn qualified_name_errors(value: impl AsRef<[u8]>, wording: Wording) -> Vec<S
         }
         _ => {
             let what = match wording {
-                Wording::Legacy => "a qualified name",
-                Wording::Current => "a valid label key",
+                Package::Legacy => "a qualified name",
+                Package::Current => "a valid label key",
             };
             errs.push(format!(
                 "{what} {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
@@ -234,7 +234,7 @@ pub fn qualified_name_errors(value: impl AsRef<[u8]>, wording: Wording) -> Vec<S
 }
 
 /// `IsValidLabelValue` (legacy) / `IsLabelValue` (content): the messages, empty when valid.
-pub fn label_value_errors(value: impl AsRef<[u8]>, wording: Wording) -> Vec<String> {
+pub fn label_value_errors(value: impl AsRef<[u8]>, wording: Package) -> Vec<String> {
     let b = value.as_ref();
     let mut errs = Vec::new();
     if b.len() > LABEL_MAX {
@@ -319,17 +319,17 @@ mod tests {
             assert!(!is_dns1123_subdomain(bad), "{bad}");
         }
         assert_eq!(
-            dns1123_subdomain_errors("--bad", Wording::Legacy),
+            dns1123_subdomain_errors("--bad", Package::Legacy),
             vec![format!("{DNS1123_SUBDOMAIN_MSG} (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")]
         );
         let long = "a".repeat(254);
         assert!(!is_dns1123_subdomain(&long));
         assert_eq!(
-            dns1123_subdomain_errors(&long, Wording::Legacy),
+            dns1123_subdomain_errors(&long, Package::Legacy),
             vec!["must be no more than 253 characters"]
         );
         assert_eq!(
-            dns1123_subdomain_errors(&long, Wording::Current),
+            dns1123_subdomain_errors(&long, Package::Current),
             vec!["must be no more than 253 bytes"]
         );
     }
@@ -337,62 +337,120 @@ mod tests {
     #[test]
     fn qualified_names() {
         for n in ["thing.test.com", "a", "example.com/MyName", "123-abc"] {
-            assert!(qualified_name_errors(n, Wording::Current).is_empty(), "{n}");
+            assert!(qualified_name_errors(n, Package::Current).is_empty(), "{n}");
         }
         for n in ["-hello", ".io", "some name", " test1"] {
-            assert_eq!(qualified_name_errors(n, Wording::Legacy), vec![NAME_PART]);
+            assert_eq!(qualified_name_errors(n, Package::Legacy), vec![NAME_PART]);
         }
         assert_eq!(
-            qualified_name_errors("a/", Wording::Current),
+            qualified_name_errors("a/", Package::Current),
             vec!["name part must be non-empty", NAME_PART]
         );
         assert_eq!(
-            qualified_name_errors("/a", Wording::Current),
+            qualified_name_errors("/a", Package::Current),
             vec!["prefix part must be non-empty"]
         );
         let long = "a".repeat(64);
         assert_eq!(
-            qualified_name_errors(&long, Wording::Legacy),
+            qualified_name_errors(&long, Package::Legacy),
             vec!["name part must be no more than 63 characters"]
         );
         assert_eq!(
-            qualified_name_errors(&long, Wording::Current),
+            qualified_name_errors(&long, Package::Current),
             vec!["name part must be no more than 63 bytes"]
         );
         let prefix = format!("{}/a", "a".repeat(254));
         assert_eq!(
-            qualified_name_errors(&prefix, Wording::Current),
+            qualified_name_errors(&prefix, Package::Current),
             vec!["prefix part must be no more than 253 bytes"]
         );
         assert_eq!(
-            qualified_name_errors(&prefix, Wording::Legacy),
+            qualified_name_errors(&prefix, Package::Legacy),
             vec!["prefix part must be no more than 253 characters"]
         );
         assert_eq!(
-            qualified_name_errors("a/b/c", Wording::Current),
+            qualified_name_errors("a/b/c", Package::Current),
             vec!["a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
         );
-        assert!(qualified_name_errors("a/b/c", Wording::Legacy)[0]
+        assert!(qualified_name_errors("a/b/c", Package::Legacy)[0]
             .starts_with("a qualified name must consist of"));
     }
 
     #[test]
     fn label_values() {
-        assert!(label_value_errors("", Wording::Current).is_empty());
-        assert!(label_value_errors("my_value", Wording::Current).is_empty());
+        assert!(label_value_errors("", Package::Current).is_empty());
+        assert!(label_value_errors("my_value", Package::Current).is_empty());
         assert_eq!(
-            label_value_errors("-x", Wording::Current),
+            label_value_errors("-x", Package::Current),
             vec!["a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"]
         );
         assert_eq!(
-            label_value_errors("a".repeat(64), Wording::Legacy),
+            label_value_errors("a".repeat(64), Package::Legacy),
             vec!["must be no more than 63 characters"]
         );
         assert_eq!(
-            label_value_errors("a".repeat(64), Wording::Current),
+            label_value_errors("a".repeat(64), Package::Current),
             vec!["must be no more than 63 bytes"]
         );
         // Bytes that are not UTF-8 are checked as Go checks them.
-        assert_eq!(label_value_errors([0xff_u8], Wording::Current).len(), 1);
+        assert_eq!(label_value_errors([0xff_u8], Package::Current).len(), 1);
+    }
+
+    // matchCondition names, as `ValidateQualifiedName` reports them.
+
+    #[test]
+    fn valid_names() {
+        for n in [
+            "thing.test.com",
+            "a",
+            "example.com/MyName",
+            "123-abc",
+            "my.name",
+        ] {
+            assert!(qualified_name_errors(n, Package::Current).is_empty(), "{n}");
+        }
+    }
+
+    #[test]
+    fn invalid_names_have_apimachinery_messages() {
+        for n in ["-hello", ".io", "some name", " test1"] {
+            assert_eq!(
+                qualified_name_errors(n, Package::Current),
+                vec![NAME_PART.to_string()],
+                "{n}"
+            );
+        }
+        assert_eq!(
+            qualified_name_errors("", Package::Current),
+            vec![
+                "name part must be non-empty".to_string(),
+                NAME_PART.to_string()
+            ]
+        );
+        let long = "a".repeat(64);
+        assert_eq!(
+            qualified_name_errors(&long, Package::Legacy),
+            vec!["name part must be no more than 63 characters".to_string()]
+        );
+        assert_eq!(
+            qualified_name_errors(&long, Package::Current),
+            vec!["name part must be no more than 63 bytes".to_string()]
+        );
+        assert_eq!(
+            qualified_name_errors("/a", Package::Current),
+            vec!["prefix part must be non-empty".to_string()]
+        );
+        assert_eq!(
+            qualified_name_errors("Example.com/a", Package::Current),
+            vec![format!("prefix part {DNS1123_SUBDOMAIN_MSG} (e.g. 'example.com', regex used for validation is '{DNS1123_SUBDOMAIN_FMT}')")]
+        );
+        let many = qualified_name_errors("a/b/c", Package::Legacy);
+        assert_eq!(many.len(), 1);
+        assert!(many[0].starts_with("a qualified name must consist of"));
+        assert!(many[0].ends_with(
+            "with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+        ));
+        assert!(qualified_name_errors("a/b/c", Package::Current)[0]
+            .starts_with("a valid label key must consist of"));
     }
 }
