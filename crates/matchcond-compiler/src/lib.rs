@@ -29,13 +29,13 @@ mod validators;
 use std::fmt;
 use std::sync::Arc;
 
+use matchcond_front::ast::{Expr, ExprKind};
+use matchcond_front::checker::{self, CheckerEnv, NameMap};
+use matchcond_front::{parse, Issue, Issues, ParserOptions, Source, Type};
 use matchcond_gocompat::stack::StackError;
 use matchcond_runtime::activation::Lookups;
 use matchcond_runtime::plan::Node;
 use matchcond_runtime::{evaluate, Activation, Evaluation, Frame};
-use matchcond_syntax::ast::{Expr, ExprKind};
-use matchcond_syntax::checker::{self, CheckerEnv, NameMap};
-use matchcond_syntax::{parse, Issue, Issues, ParserOptions, Source, Type};
 
 pub use cache::{CacheStats, ProgramCache};
 pub use env::{match_condition_variables, EnvMode, Features, FormatValidation, KubeVersion};
@@ -383,7 +383,7 @@ impl Environment {
     fn compile_parsed(
         &self,
         expression: &str,
-        parsed: &matchcond_syntax::Parsed,
+        parsed: &matchcond_front::Parsed,
         options: &CompileOptions,
     ) -> Result<Program, CompileError> {
         let globals: Arc<[String]> = if options.extra_variables.is_empty() {
@@ -480,7 +480,7 @@ impl Environment {
     }
 
     /// Parses an expression only (for tools that want the AST and positions).
-    pub fn parse(&self, expression: &str) -> Result<matchcond_syntax::Parsed, Issues> {
+    pub fn parse(&self, expression: &str) -> Result<matchcond_front::Parsed, Issues> {
         parse(expression, &self.inner.parser)
     }
 }

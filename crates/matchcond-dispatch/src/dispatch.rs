@@ -8,7 +8,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use matchcond_compiler::{Environment, KubeVersion};
-use matchcond_eval::{Decision, FailurePolicy, MatchCondition, MatchConditions, Report};
+use matchcond_matcher::{Decision, FailurePolicy, MatchCondition, MatchConditions, Report};
 use matchcond_runtime::activation::{SLOT_OBJECT, SLOT_OLD_OBJECT};
 use matchcond_runtime::authz::Authorizer;
 use matchcond_runtime::{Activation, Value};

@@ -309,7 +309,7 @@ impl fmt::Display for FieldError {
 /// `[e1, e2]` with duplicate messages removed. Empty for no errors.
 pub fn aggregate(errors: &[FieldError]) -> String {
     let messages: Vec<String> = errors.iter().map(ToString::to_string).collect();
-    matchcond_eval::aggregate_messages(&messages)
+    matchcond_matcher::aggregate_messages(&messages)
 }
 
 /// A field path under construction (`webhooks[0].rules[1].operations`).

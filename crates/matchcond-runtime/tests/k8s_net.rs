@@ -516,7 +516,7 @@ fn wrong_argument_types() {
 
 #[test]
 fn every_declared_overload_is_implemented() {
-    use matchcond_syntax::decls::{library_functions, Library};
+    use matchcond_front::decls::{library_functions, Library};
     let mut count = 0;
     for lib in [Library::K8sIp, Library::K8sCidr] {
         for f in library_functions(lib) {

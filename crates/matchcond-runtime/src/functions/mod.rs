@@ -1,6 +1,6 @@
 //! Implementations of CEL functions, keyed by overload id.
 //!
-//! Every declared overload (see `matchcond_syntax::decls`) has one implementation here with
+//! Every declared overload (see `matchcond_front::decls`) has one implementation here with
 //! the same id. An implementation receives the arguments (the receiver first for member
 //! calls) already evaluated, and may assume the types the declaration promises only after
 //! checking them: with dynamic arguments the runtime tries overloads in turn, and an

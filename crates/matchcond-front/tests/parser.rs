@@ -5,8 +5,8 @@
 #[path = "data/celgo_parser_cases.rs"]
 mod celgo_cases;
 
-use matchcond_syntax::ast::{Expr, ExprKind, Literal};
-use matchcond_syntax::{parse, ParserOptions};
+use matchcond_front::ast::{Expr, ExprKind, Literal};
+use matchcond_front::{parse, ParserOptions};
 
 // ---------------------------------------------------------------------------------------
 // A debug printer producing the reference implementation's adorned debug format

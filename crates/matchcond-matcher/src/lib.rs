@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use matchcond_compiler::{Environment, KubeVersion};
-//! use matchcond_eval::{MatchConditions, MatchCondition, FailurePolicy, Decision};
+//! use matchcond_matcher::{MatchConditions, MatchCondition, FailurePolicy, Decision};
 //! use matchcond_runtime::Activation;
 //!
 //! let env = Environment::kubernetes(KubeVersion::V1_34);

@@ -8,7 +8,7 @@
 )]
 
 use matchcond_compiler::Environment;
-use matchcond_eval::{
+use matchcond_matcher::{
     ConditionOutcome, Decision, FailurePolicy, MatchCondition, MatchConditions, OUT_OF_BUDGET,
 };
 use matchcond_runtime::Activation;
@@ -233,8 +233,8 @@ fn more_than_64_conditions_is_an_error() {
 
 #[test]
 fn validation_reports_every_problem_with_field_paths() {
-    use matchcond_eval::validate_conditions;
     use matchcond_gocompat::validation::Package;
+    use matchcond_matcher::validate_conditions;
     let env = Environment::latest();
     let mut conds = vec![
         MatchCondition::new("", "true"),
