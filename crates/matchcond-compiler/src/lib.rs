@@ -1,4 +1,4 @@
-//! Compiler layer of matchcond: compiles CEL expressions once — parse, type check against
+//! The compiler of matchcond: compiles CEL expressions once — parse, type check against
 //! the Kubernetes matchConditions environment of a given version, plan — into programs that
 //! are evaluated many times, from many threads; and caches compiled programs.
 //!
@@ -19,6 +19,12 @@
 //! assert!(matches!(out.result, Ok(Value::Bool(true))));
 //! assert_eq!(out.cost, 3);
 //! ```
+//!
+//! # Should I be using this crate?
+//!
+//! Probably not. This is an internal crate of matchcond: its API follows what the other
+//! crates need and changes without notice. Use the `matchcond` crate (the facade at the root
+//! of the workspace), which re-exports this one as `matchcond::compiler`.
 
 mod cache;
 mod env;

@@ -10,6 +10,7 @@
 //! | --- | --- | --- |
 //! | [`regexp`] | Go's `regexp/syntax` (RE2) translated to the `regex` crate, with Go's errors; the size limits and a per-thread cache | `matches`, the Kubernetes regex and format libraries |
 //! | [`strconv`] | Go's `strconv` (`ParseInt`, `ParseFloat`, `Quote`, `FormatFloat`, …) and `unicode.IsPrint` | CEL conversions, every message that quotes a value |
+//! | [`fmt`] | Go's `strconv` digit generation, `%g` of a float64 and `time.Duration.String()` | `string.format`, messages |
 //! | [`netip`] | Go's `net/netip` (`ParseAddr`, `ParsePrefix`, their texts and predicates) | the IP and CIDR libraries, URL hosts |
 //! | [`url`] | Go's `net/url` (`Parse`, `ParseRequestURI`, `URL.Query`, …) | the URL library, webhook `clientConfig.url` checks |
 //! | [`quantity`] | apimachinery's `resource.Quantity` (parsing, arithmetic, canonical text) | the quantity library |

@@ -1,4 +1,4 @@
-//! The decision layer of matchcond: a webhook's matchConditions, compiled once and decided
+//! The matcher of matchcond: a webhook's matchConditions, compiled once and decided
 //! per request exactly as the apiserver's matcher decides them.
 //!
 //! Every condition is evaluated, in order, under one shared cost budget (2,500,000); then:
@@ -28,6 +28,12 @@
 //! let decision = conditions.decide(&Activation::from_request(&request), FailurePolicy::Fail);
 //! assert_eq!(decision, Decision::Skip { condition: Some("create-only".into()) });
 //! ```
+//!
+//! # Should I be using this crate?
+//!
+//! Probably not. This is an internal crate of matchcond: its API follows what the other
+//! crates need and changes without notice. Use the `matchcond` crate (the facade at the root
+//! of the workspace), which re-exports this one as `matchcond::eval`.
 
 mod raw;
 
