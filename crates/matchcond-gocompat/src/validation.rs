@@ -74,6 +74,7 @@ pub fn max_len_error(max: usize, wording: Package) -> String {
     }
 }
 
+#[inline]
 fn is_lower_alnum(b: &u8) -> bool {
     b.is_ascii_lowercase() || b.is_ascii_digit()
 }
