@@ -31,6 +31,7 @@ use std::sync::Arc;
 
 use matchcond_runtime::activation::Lookups;
 use matchcond_runtime::plan::Node;
+use matchcond_runtime::stack::StackError;
 use matchcond_runtime::{evaluate, Activation, Evaluation, Frame};
 use matchcond_syntax::ast::{Expr, ExprKind};
 use matchcond_syntax::checker::{self, CheckerEnv, NameMap};
@@ -339,17 +340,16 @@ impl Environment {
         if tree_depth(&parsed.expr, 0) <= DEEP_SYNTAX_TREE {
             return self.compile_parsed(expression, &parsed, options);
         }
-        std::thread::scope(|scope| {
-            let worker = std::thread::Builder::new()
-                .name(String::from("compile-deep-expression"))
-                .stack_size(DEEP_COMPILE_STACK)
-                .spawn_scoped(scope, || self.compile_parsed(expression, &parsed, options))
-                .map_err(|e| CompileError::Instantiation(e.to_string()))?;
-            worker.join().unwrap_or_else(|_| {
-                Err(CompileError::Instantiation(String::from(
-                    "compilation failed unexpectedly",
-                )))
-            })
+        matchcond_runtime::stack::on_large_stack(
+            "compile-deep-expression",
+            DEEP_COMPILE_STACK,
+            || self.compile_parsed(expression, &parsed, options),
+        )
+        .unwrap_or_else(|e| {
+            Err(CompileError::Instantiation(match e {
+                StackError::Spawn(reason) => reason,
+                _ => String::from("compilation failed unexpectedly"),
+            }))
         })
     }
 

@@ -11,6 +11,7 @@ pub mod functions;
 pub mod interp;
 pub mod limits;
 pub mod plan;
+pub mod stack;
 pub mod value;
 
 pub use activation::Activation;

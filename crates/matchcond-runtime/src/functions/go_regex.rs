@@ -940,14 +940,13 @@ fn build_regex(text: String, size_limit: usize) -> Result<Regex, String> {
     if nesting(&text) <= 64 {
         return build(&text, size_limit);
     }
-    let handle = std::thread::Builder::new()
-        .name(String::from("regex-compile"))
-        .stack_size(256 << 20)
-        .spawn(move || build(&text, size_limit))
-        .map_err(|e| e.to_string())?;
-    handle
-        .join()
-        .unwrap_or_else(|_| Err(String::from("regex compilation failed")))
+    crate::stack::on_large_stack("regex-compile", 256 << 20, || build(&text, size_limit))
+        .unwrap_or_else(|e| {
+            Err(match e {
+                crate::stack::StackError::Spawn(reason) => reason,
+                _ => String::from("regex compilation failed"),
+            })
+        })
 }
 
 /// Compiles a Go regular expression, or returns Go's error text.
