@@ -1,0 +1,383 @@
+// End-to-end test of the built page (playground/dist) in headless Chromium: the bundled
+// example's decisions and costs are the command line's, edits change them, lint findings are
+// marked in the editor, the expression box evaluates, and the link reproduces the state.
+//
+// Needs: `./build.sh` run first, Debian's chromium (/usr/bin/chromium, or $CHROMIUM), and
+// cargo (the expected values come from `matchcond` itself; $MATCHCOND_BIN names a built
+// binary instead).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { readFile, mkdir, mkdtemp, rm, writeFile, stat } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const repo = path.resolve(root, '..');
+const dist = path.join(root, 'dist');
+const results = path.join(root, 'test-results');
+const VERSION = '1.34';
+const CONFIG = path.join(repo, 'examples', 'webhooks.yaml');
+const REVIEW = path.join(repo, 'examples', 'reviews', 'pod-create.json');
+
+// The nesting forms of tests/stack_safety.rs: (open, close, innermost).
+const NESTING_FORMS = [
+  ['(', ')', '1'], ['[', ']', '1'], ['{1: ', '}', '1'], ['string(', ')', '1'], ['size([', '])', '1'],
+  ['-(', ')', '1'], ['!(', ')', 'true'], ['1 + (', ')', '1'], ['true ? (', ') : 2', '1'],
+  ['(true ? 1 : ', ')', '1'], ['[1].all(x, ', ')', 'true'], ['[1].map(x, ', ')', '1'],
+  ['[1].exists_one(x, ', ')', 'true'], ['{1: 2}.transformMap(k, v, ', ')', '1'], ['optional.of(', ')', '1'],
+  ['[', '][0]', '1'], ["{'a': ", '}.a', '1'], ["{'a': ", '}.?a.orValue(1)', '1'], ['(', ' + 1)', '1'],
+  ['(', ').lowerAscii()', "'a'"], ['[1].all(x, [x].all(y, ', '))', 'true'], ['[[1]].map(x, x.map(y, ', '))', '1'],
+];
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+};
+
+/** A static file server for dist/ on loopback (an ephemeral port). */
+function serve(dir) {
+  const server = http.createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url, 'http://localhost');
+      if (url.pathname === '/__warmup') {
+        // A page of the test's own, to start the browser's renderer before measuring.
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+        res.end('<!doctype html><title>warm-up</title><script>document.title = String([1, 2, 3].map((x) => x * 2));</script>');
+        return;
+      }
+      const name = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
+      const file = path.resolve(dir, name);
+      if (!file.startsWith(dir + path.sep)) throw new Error('outside');
+      const body = await readFile(file);
+      // Nothing cached: every load downloads and compiles the module again.
+      res.writeHead(200, {
+        'content-type': TYPES[path.extname(file)] || 'application/octet-stream',
+        'cache-control': 'no-store',
+      });
+      res.end(body);
+    } catch {
+      res.writeHead(404);
+      res.end('not found');
+    }
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
+/** Runs the `matchcond` command line and returns its JSON output. */
+function matchcond(args) {
+  const [cmd, pre] = process.env.MATCHCOND_BIN
+    ? [process.env.MATCHCOND_BIN, []]
+    : ['cargo', ['run', '-q', '-p', 'matchcond-cli', '--']];
+  let out;
+  try {
+    out = execFileSync(cmd, [...pre, ...args, '--output', 'json', '--k8s-version', VERSION], {
+      cwd: repo,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+  } catch (e) {
+    // Exit code 1 is a decision (rejected, lint errors, evaluation error), not a failure.
+    if (e.status !== 1) throw e;
+    out = e.stdout;
+  }
+  return JSON.parse(out);
+}
+
+let server;
+let base;
+let context;
+let page;
+let profile;
+const timings = {};
+
+before(async () => {
+  await stat(path.join(dist, 'index.html')).catch(() => {
+    throw new Error('playground/dist is missing: run playground/build.sh first');
+  });
+  server = await serve(dist);
+  base = `http://127.0.0.1:${server.address().port}/`;
+  profile = await mkdtemp(path.join(tmpdir(), 'matchcond-playground-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1440, height: 1100 },
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+  page = context.pages()[0] || (await context.newPage());
+  page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
+  await mkdir(results, { recursive: true });
+});
+
+after(async () => {
+  if (context) await context.close();
+  if (server) server.close();
+  if (profile) await rm(profile, { recursive: true, force: true });
+  console.log(`timings: ${JSON.stringify(timings)}`);
+});
+
+/** The decisions the page shows: per webhook, its decision and conditions. */
+async function shown() {
+  return page.$$eval('[data-testid=hook]', (cards) => cards.map((c) => ({
+    uid: c.dataset.uid,
+    decision: c.dataset.decision,
+    reason: c.querySelector('[data-testid=reason]').textContent,
+    budget: c.querySelector('[data-testid=budget-label]')?.textContent ?? null,
+    conditions: [...c.querySelectorAll('[data-testid=condition]')].map((r) => ({
+      name: r.dataset.name,
+      outcome: r.dataset.outcome,
+      cost: Number(r.dataset.cost),
+    })),
+  })));
+}
+
+/** What the command line decides, in the page's terms. */
+function expected(cli) {
+  return cli.webhooks.map((h) => ({
+    uid: h.uid,
+    decision: h.decision,
+    conditions: (h.conditions?.results ?? []).map((c) => ({ name: c.name, outcome: c.outcome, cost: c.cost })),
+    totalCost: h.conditions?.totalCost ?? 0,
+  }));
+}
+
+function assertSame(page, cli) {
+  assert.deepEqual(page.map(({ uid, decision, conditions }) => ({ uid, decision, conditions })),
+    expected(cli).map(({ uid, decision, conditions }) => ({ uid, decision, conditions })));
+  for (const [p, e] of page.map((p, i) => [p, expected(cli)[i]])) {
+    if (e.conditions.length > 0) {
+      assert.match(p.budget, new RegExp(`^cost ${e.totalCost.toLocaleString('en-US')} / 2,500,000 `));
+    }
+  }
+}
+
+async function updates() {
+  return Number(await page.getAttribute('[data-testid=status]', 'data-updates') || 0);
+}
+
+/** Waits for the page to have drawn an update after `count`. */
+async function updatedAfter(count) {
+  await page.waitForFunction((n) => !window.__playground.pending
+    && Number(document.querySelector('[data-testid=status]').dataset.updates || 0) > n, count);
+}
+
+/** Replaces the first occurrence of `from` in an editor by typing `to` over it. */
+async function typeOver(view, from, to) {
+  const count = await updates();
+  const found = await page.evaluate(([v, text]) => {
+    const editor = window.__playground.views[v];
+    const at = editor.state.doc.toString().indexOf(text);
+    if (at < 0) return false;
+    editor.dispatch({ selection: { anchor: at, head: at + text.length } });
+    editor.focus();
+    return true;
+  }, [view, from]);
+  assert.ok(found, `${from} is in the ${view}`);
+  await page.keyboard.type(to);
+  await updatedAfter(count);
+}
+
+test('the example opens with the command line\'s decisions and costs', async () => {
+  // The browser's first page starts its renderer: a page of the test's own does that, so
+  // that the playground's own first load (nothing cached: the module is fetched and
+  // compiled) is what is measured.
+  await page.goto(`${base}__warmup`);
+  await page.goto(base);
+  await page.waitForSelector('[data-testid=hook]');
+  const metrics = await page.evaluate(() => window.__playground);
+  timings.firstDecisionMs = Math.round(metrics.firstDecisionMs);
+  timings.firstUpdateMs = Number(metrics.lastUpdateMs.toFixed(1));
+  timings.firstEngineMs = Number(metrics.lastEngineMs.toFixed(1));
+  timings.scriptStartMs = Math.round(metrics.scriptStartMs);
+  timings.engineReadyMs = Math.round(metrics.engineReadyMs);
+  console.log(`first decision on screen ${metrics.firstDecisionMs.toFixed(0)} ms after navigation start `
+    + `(engine ready at ${metrics.engineReadyMs.toFixed(0)} ms, first update ${metrics.lastUpdateMs.toFixed(1)} ms)`);
+  assert.ok(metrics.firstDecisionMs <= 1000, `first decision after ${metrics.firstDecisionMs} ms`);
+
+  const hooks = await shown();
+  // The example, as the README's command prints it.
+  assert.deepEqual(hooks.map((h) => [h.uid, h.decision]), [
+    ['sidecar-injector/inject.sidecar.example.com/0', 'call'],
+    ['shop-policy/pods.policy.example.com/0', 'call'],
+    ['shop-policy/deployments.policy.example.com/0', 'skip'],
+  ]);
+  assert.deepEqual(hooks[1].conditions.map((c) => [c.name, c.outcome, c.cost]), [
+    ['exclude-kube-system', 'true', 3],
+    ['exclude-kubelet', 'true', 7],
+    ['app-web-only', 'true', 5],
+  ]);
+  assert.equal(hooks[1].budget.split(' (')[0], 'cost 15 / 2,500,000');
+  assert.equal(hooks[2].reason, 'skipped: no rule matches');
+  assertSame(hooks, matchcond(['match', '--config', CONFIG, '--review', REVIEW]));
+
+  assert.equal(await page.textContent('[data-testid=summary]'), `Admitted — 2 of 3 webhook(s) called (Kubernetes ${VERSION})`);
+  // Each condition's result beside it in the editor (the editor draws the lines in view).
+  assert.deepEqual((await page.$$eval('[data-testid=inline-result]', (n) => n.map((x) => x.textContent))).slice(0, 3),
+    ['→ true · cost 3', '→ true · cost 7', '→ true · cost 5']);
+  assert.equal((await page.$$('[data-testid=finding]')).length, 0);
+  await page.screenshot({ path: path.join(results, 'playground.png'), fullPage: true });
+});
+
+test('editing a condition changes the decision', async () => {
+  await typeOver('configView', "request.namespace != 'kube-system'", "request.namespace != 'shop'");
+  const hooks = await shown();
+  assert.equal(hooks[1].decision, 'skip');
+  assert.equal(hooks[1].reason, 'skipped: matchCondition "exclude-kube-system" is false');
+  assert.deepEqual(hooks[1].conditions.map((c) => c.outcome), ['false', 'true', 'true']);
+  const config = path.join(await mkdtemp(path.join(tmpdir(), 'matchcond-playground-')), 'webhooks.yaml');
+  await writeFile(config, await page.evaluate(() => window.__playground.views.configView.state.doc.toString()));
+  assertSame(hooks, matchcond(['match', '--config', config, '--review', REVIEW]));
+  assert.equal(await page.$eval('[data-testid=example]', (s) => s.value), '');
+
+  // Typing, one key at a time: every update stays within the budget.
+  const times = [];
+  for (const word of ['kube-system', 'shop']) {
+    await typeOver('configView', `'${word === 'shop' ? 'kube-system' : 'shop'}'`, `'${word}'`);
+    times.push(await page.evaluate(() => window.__playground.lastUpdateMs));
+  }
+  const worst = Math.max(...times);
+  timings.updateMs = times.map((t) => Number(t.toFixed(1)));
+  console.log(`per update: ${times.map((t) => t.toFixed(1)).join(', ')} ms`);
+  assert.ok(worst <= 50, `an update took ${worst} ms`);
+  assert.equal((await shown())[1].decision, 'skip');
+  await page.screenshot({ path: path.join(results, 'playground-edited.png'), fullPage: true });
+});
+
+test('a condition that does not compile is a lint finding marked in the editor', async () => {
+  await typeOver('configView', "request.userInfo.groups", 'request.userInfo.group');
+  const findings = await page.$$eval('[data-testid=finding]', (f) => f.map((x) => x.textContent));
+  assert.equal(findings.length, 1);
+  assert.match(findings[0], /undefined field 'group'/);
+  assert.match(findings[0], /webhooks\[0\]\.matchConditions\[1\]\.expression/);
+  // The marker sits on the field name, in the configuration editor.
+  const marked = await page.$$eval('[data-testid=config-editor] .cm-lintRange-error', (m) => m.map((x) => x.textContent));
+  assert.deepEqual(marked, ['.group']);
+  // The message is the apiserver's, as `matchcond lint` gives it.
+  const config = path.join(await mkdtemp(path.join(tmpdir(), 'matchcond-playground-')), 'webhooks.yaml');
+  await writeFile(config, await page.evaluate(() => window.__playground.views.configView.state.doc.toString()));
+  const lint = matchcond(['lint', config]);
+  const errors = lint.configurations.flatMap((c) => c.errors);
+  assert.equal(errors.length, 1);
+  assert.ok(findings[0].includes(errors[0].message), `${findings[0]} includes ${errors[0].message}`);
+  await page.screenshot({ path: path.join(results, 'playground-lint.png') });
+  // At decision time the condition is an error, but the first condition is false (the
+  // namespace is 'shop'): a false condition skips the webhook whatever the errors.
+  let hooks = await shown();
+  assert.equal(hooks[1].decision, 'skip');
+  assert.deepEqual(hooks[1].conditions.map((c) => c.outcome), ['false', 'error', 'true']);
+  // With the first condition true again, the error decides: failurePolicy Fail rejects.
+  await typeOver('configView', "'shop'", "'kube-system'");
+  hooks = await shown();
+  assert.equal(hooks[1].decision, 'reject');
+  assert.match(await page.textContent('[data-testid=summary]'), /^Rejected — 403 Forbidden: /);
+  await typeOver('configView', 'request.userInfo.group', 'request.userInfo.groups');
+  await typeOver('configView', "'kube-system'", "'shop'");
+  assert.equal((await page.$$('[data-testid=finding]')).length, 0);
+});
+
+test('the expression box evaluates against the review', async () => {
+  await typeOver('exprView', await page.evaluate(() => window.__playground.views.exprView.state.doc.toString()), 'request.userInfo.groups.size() + 1');
+  const cli = matchcond(['eval', 'request.userInfo.groups.size() + 1', '--review', REVIEW]);
+  assert.equal(cli.result, 'value');
+  assert.equal(await page.textContent('[data-testid=expr-value]'), cli.valueText);
+  assert.equal(await page.textContent('[data-testid=expr-type]'), cli.type);
+  assert.equal(await page.textContent('[data-testid=expr-cost]'), String(cli.cost));
+
+  await typeOver('exprView', 'request.userInfo.groups.size() + 1', 'request.uid == 1');
+  const error = await page.textContent('[data-testid=expr-error]');
+  const cliError = matchcond(['eval', 'request.uid == 1', '--review', REVIEW]);
+  assert.equal(error, cliError.error);
+  const marked = await page.$$eval('[data-testid=expression-editor] .cm-lintRange-error', (m) => m.map((x) => x.textContent));
+  assert.deepEqual(marked, ['.uid']);
+
+  // The deepest nesting the parser accepts, of every form the stack-safety tests use,
+  // compiles and evaluates in the browser too (no thread with a large stack there).
+  const deepest = await page.evaluate((forms) => {
+    const run = (e) => JSON.parse(window.__playground.engine.evaluate(JSON.stringify({ expression: e, review: '' })));
+    return forms.map(([open, close, inner]) => {
+      const text = (n) => open.repeat(n) + inner + close.repeat(n);
+      let [ok, bad] = [0, 1000];
+      while (bad - ok > 1) {
+        const mid = (ok + bad) >> 1;
+        const r = run(text(mid));
+        if (r.result === 'compileError' && /recursion limit exceeded|max recursion depth/.test(r.error)) bad = mid; else ok = mid;
+      }
+      return [open, ok, run(text(ok)).result];
+    });
+  }, NESTING_FORMS);
+  for (const [open, depth, result] of deepest) {
+    assert.ok(depth >= 100, `${open}: ${depth}`);
+    assert.equal(result, 'value', `${open} nested ${depth} deep`);
+  }
+  const deep = `${'['.repeat(120)}1${']'.repeat(120)}.size() == 1`;
+  await typeOver('exprView', 'request.uid == 1', deep);
+  assert.equal(await page.textContent('[data-testid=expr-value]'), 'true');
+  await typeOver('exprView', deep, `${'('.repeat(300)}1${')'.repeat(300)}`);
+  assert.match(await page.textContent('[data-testid=expr-error]'), /expression recursion limit exceeded: 250/);
+  await typeOver('exprView', `${'('.repeat(300)}1${')'.repeat(300)}`, 'request.namespace');
+  assert.equal(await page.textContent('[data-testid=expr-value]'), '"shop"');
+});
+
+test('the link reproduces the state; a bad link falls back to the example', async () => {
+  // The state the tests above left: the first condition edited, an expression typed.
+  await page.evaluate(() => window.__playground.saved);
+  const link = page.url();
+  assert.match(link, /#z=[A-Za-z0-9_-]+$/);
+  const again = await context.newPage();
+  await again.goto(link);
+  await again.waitForSelector('[data-testid=hook]');
+  const decisions = await again.$$eval('[data-testid=hook]', (c) => c.map((x) => x.dataset.decision));
+  assert.deepEqual(decisions, ['call', 'skip', 'skip']);
+  assert.equal(await again.evaluate(() => window.__playground.views.exprView.state.doc.toString()), 'request.namespace');
+  assert.equal(await again.evaluate(() => window.__playground.views.configView.state.doc.toString()),
+    await page.evaluate(() => window.__playground.views.configView.state.doc.toString()));
+
+  for (const bad of ['#z=not-deflate', '#j=e30', '#z=!!', '#j=WzFd', '#something']) {
+    await again.goto('about:blank');
+    await again.goto(base + bad);
+    await again.waitForSelector('[data-testid=hook]');
+    const notice = await again.textContent('[data-testid=notice]');
+    const hidden = await again.$eval('[data-testid=notice]', (n) => n.hidden);
+    if (bad === '#j=e30') {
+      // An empty state is a valid one: the example.
+      assert.ok(hidden, notice);
+    } else {
+      assert.ok(!hidden && /could not be read/.test(notice), `${bad}: ${notice}`);
+    }
+    assert.deepEqual(await again.$$eval('[data-testid=hook]', (c) => c.map((x) => x.dataset.decision)), ['call', 'call', 'skip']);
+  }
+  await again.close();
+});
+
+test('every bundled example decides as the command line, each update within 50 ms', async () => {
+  const options = await page.$$eval('[data-testid=example] option', (o) => o.map((x) => x.value).filter(Boolean));
+  assert.deepEqual(options, ['pod-create.json', 'configmap-delete.json', 'deployment-update.json']);
+  const perExample = {};
+  for (const name of options) {
+    const count = await updates();
+    await page.selectOption('[data-testid=example]', name);
+    await updatedAfter(count);
+    const update = await page.evaluate(() => window.__playground.lastUpdateMs);
+    perExample[name] = Number(update.toFixed(1));
+    assertSame(await shown(), matchcond(['match', '--config', CONFIG, '--review', path.join(repo, 'examples', 'reviews', name)]));
+    // Typing in the review editor decides again without compiling the configuration.
+    await typeOver('reviewView', '"kind": "AdmissionReview"', '"kind": "AdmissionReview" ');
+    const typed = await page.evaluate(() => window.__playground.lastUpdateMs);
+    perExample[`${name} (review typed)`] = Number(typed.toFixed(1));
+    assert.ok(update <= 50 && typed <= 50, `${name}: ${update} ms, ${typed} ms`);
+  }
+  timings.perExampleMs = perExample;
+  console.log(`per update by example: ${JSON.stringify(perExample)}`);
+});
