@@ -1,5 +1,11 @@
 //! The playground's engine module on the native target: what the page is given for the
 //! repository's examples and for broken input, and where findings are placed.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use matchcond_playground::engine::{analyze, evaluate, versions, Analysis, Input, Position};
 
@@ -22,7 +28,11 @@ fn at(text: &str, p: Position) -> String {
     String::from_utf16(&units[p.from as usize..p.to as usize]).unwrap()
 }
 
-fn decisions(a: &Analysis) -> Vec<(String, &'static str, Vec<(String, &'static str, u64)>)> {
+/// A condition's name, outcome and cost.
+type Cond = (String, &'static str, u64);
+
+/// Each webhook's uid, decision and conditions.
+fn decisions(a: &Analysis) -> Vec<(String, &'static str, Vec<Cond>)> {
     a.hooks
         .iter()
         .map(|h| {
@@ -38,7 +48,7 @@ fn decisions(a: &Analysis) -> Vec<(String, &'static str, Vec<(String, &'static s
         .collect()
 }
 
-fn c(name: &str, outcome: &'static str, cost: u64) -> (String, &'static str, u64) {
+fn c(name: &str, outcome: &'static str, cost: u64) -> Cond {
     (name.to_owned(), outcome, cost)
 }
 
