@@ -305,7 +305,9 @@ async function main() {
     e: "request.userInfo.username.startsWith('system:')",
   };
   // The module downloads and compiles while the page sets itself up.
-  const engineReady = init({ module_or_path: new URL('matchcond_playground_bg.wasm', import.meta.url) });
+  const wasmUrl = new URL('matchcond_playground_bg.wasm', import.meta.url);
+  const early = window.matchcondModule ? window.matchcondModule.catch(() => null) : Promise.resolve(null);
+  const engineReady = early.then((module) => init({ module_or_path: module || wasmUrl }));
   const fromLink = await decodeState(location.hash);
   let state = { ...defaults };
   if (fromLink.error) {
