@@ -6,11 +6,12 @@
 //! expression box. Everything here is plain data (`serde::Serialize`): the JavaScript side
 //! only renders it.
 //!
-//! Lint findings come from one function, [`lint`]: today it gathers the loader's errors,
-//! the [`Validator`]'s field errors and the compile errors of each matchCondition (with
-//! positions computed by [`crate::locate`]); a lint library giving structured findings
-//! (severity, code, message, field path, file position, expression span) replaces its body,
-//! mapping each of them into a [`Finding`] — nothing else changes.
+//! Lint findings come from one function, `lint`: today it gathers the [`Validator`]'s
+//! field errors and the compile errors of each matchCondition, with positions computed by
+//! [`crate::locate`] (the loader's errors come from `load`). A lint library giving
+//! structured findings (severity, code, message, field path, file position, expression
+//! span) replaces the body of `lint`, mapping each of them into a [`Finding`]: nothing else
+//! changes.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -108,8 +109,8 @@ pub enum Severity {
 pub struct Finding {
     /// How bad it is.
     pub severity: Severity,
-    /// A stable identifier of the kind of finding (`yaml`, `load`,
-    /// `field/Invalid value`, `cel/compile`, …).
+    /// A stable identifier of the kind of finding (`yaml`, `load`, `review`,
+    /// `field/Invalid`, `field/Required`, …, `cel/compile`).
     pub code: String,
     /// The message, as the apiserver (or the loader) words it.
     pub message: String,
@@ -273,7 +274,10 @@ fn version_of(text: &str) -> KubeVersion {
 #[derive(Default)]
 struct Cache {
     validators: HashMap<KubeVersion, Validator>,
+    /// The environments evaluations use (the expression box), by version.
     environments: HashMap<KubeVersion, Environment>,
+    /// The environments of new expressions (where the validator compiles them), by version.
+    new_environments: HashMap<KubeVersion, Environment>,
     compiled: Option<Compiled>,
 }
 
@@ -422,7 +426,10 @@ fn load(text: &str) -> (Loaded, Vec<Finding>) {
 ///
 /// Today: the [`Validator`]'s field errors on create, placed by their field path, and, for
 /// a matchCondition that does not compile, one finding per compile issue at its position
-/// in the expression.
+/// in the expression. A lint library's structured findings (severity, code, message, field
+/// path, file position, expression span) replace this body, each mapped into a
+/// [`Finding`] (a file position becomes a [`Position`] through `loaded.index`); the
+/// loader's errors ([`load`]) and everything the page draws stay as they are.
 fn lint(loaded: &Loaded, validator: &Validator, new_env: &Environment) -> Vec<Finding> {
     let mut out = Vec::new();
     for placed in &loaded.configs {
@@ -445,7 +452,7 @@ fn field_findings(
     let position = loaded.position(placed.document, &path);
     let finding = Finding {
         severity: Severity::Error,
-        code: format!("field/{}", error.kind.as_str()),
+        code: format!("field/{:?}", error.kind),
         message: error.to_string(),
         field: Some(error.field.clone()),
         document: Some(placed.document),
@@ -932,7 +939,11 @@ pub fn analyze(input: &Input) -> Analysis {
                 .entry(version)
                 .or_insert_with(|| Validator::new(version))
                 .clone();
-            let new_env = Environment::with_mode(version, EnvMode::NewExpressions);
+            let new_env = cache
+                .new_environments
+                .entry(version)
+                .or_insert_with(|| Environment::with_mode(version, EnvMode::NewExpressions))
+                .clone();
             let (loaded, mut findings) = load(&input.config);
             findings.extend(lint(&loaded, &validator, &new_env));
             let configs: Vec<Configuration> =

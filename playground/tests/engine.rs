@@ -278,7 +278,7 @@ fn validation_errors_are_placed_by_their_field_path() {
             ),
         ]
     );
-    assert_eq!(a.findings[0].code, "field/Unsupported value");
+    assert_eq!(a.findings[0].code, "field/NotSupported");
     assert_eq!(a.findings[1].document, Some(1));
 }
 
