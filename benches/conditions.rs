@@ -1,4 +1,4 @@
-//! Per condition × request on the shared workload (`../shared/bench`): one evaluation
+//! Per condition × request on the shared workload (the built-in copy of the benchmark workload): one evaluation
 //! from the parsed request, the engine's activation (or the cel crate's conversion)
 //! included, beside the hand-written floor. Groups are `condition/<condition>/<request>`
 //! with `engine`, `floor` and `cel_crate`; select with a filter, e.g.
@@ -13,7 +13,6 @@
 )]
 
 use std::hint::black_box;
-use std::path::Path;
 use std::sync::Arc;
 
 use criterion::{criterion_main, Criterion};
@@ -21,14 +20,10 @@ use matchcond::Environment;
 use matchcond_bench::celcrate::{CelCondition, CelCrate};
 use matchcond_bench::engine::EngineCondition;
 use matchcond_bench::floor::Floor;
-use matchcond_bench::{find_workload_dir, Outcome, Workload};
+use matchcond_bench::{Outcome, Workload};
 
 fn conditions(c: &mut Criterion) {
-    let Some(dir) = find_workload_dir(Path::new(env!("CARGO_MANIFEST_DIR"))) else {
-        eprintln!("../shared/bench not found; no workload benchmarks");
-        return;
-    };
-    let w = Workload::load(&dir).unwrap();
+    let w = Workload::builtin().unwrap();
     let env = Environment::latest();
     let cel = Arc::new(CelCrate::new().unwrap());
     for spec in w.conditions.iter().filter(|c| !c.filler) {

@@ -1,4 +1,4 @@
-//! Decision benchmarks on the shared workload (`../shared/bench`), each group timing the
+//! Decision benchmarks on the shared workload (the built-in copy of the benchmark workload), each group timing the
 //! engine beside the hand-written floor and the `cel` crate (see `matchcond-bench`):
 //!
 //! * `set/<set>/<request>/parsed` and `.../raw`: one decision of a condition set, from
@@ -21,7 +21,6 @@
 )]
 
 use std::hint::black_box;
-use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -32,16 +31,10 @@ use matchcond_bench::celcrate::{CelCondition, CelCrate, CelSet};
 use matchcond_bench::engine::{EngineCondition, EngineSet};
 use matchcond_bench::floor::Floor;
 use matchcond_bench::workload::{data_size, GROWTH_CONDITIONS, GROWTH_KEYS};
-use matchcond_bench::{find_workload_dir, DecisionClass, Outcome, Workload};
+use matchcond_bench::{DecisionClass, Outcome, Workload};
 
 fn workload() -> Option<Workload> {
-    match find_workload_dir(Path::new(env!("CARGO_MANIFEST_DIR"))) {
-        Some(d) => Some(Workload::load(&d).unwrap()),
-        None => {
-            eprintln!("../shared/bench not found; no workload benchmarks");
-            None
-        }
-    }
+    Some(Workload::builtin().unwrap())
 }
 
 struct Set {

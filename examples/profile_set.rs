@@ -1,4 +1,4 @@
-//! Runs one condition set of the shared workload on one request in a loop (for profilers):
+//! Runs one condition set of the benchmark workload on one request in a loop (for profilers):
 //! `profile_set SET REQUEST [ITERATIONS] [floor|raw]`, e.g. `profile_set heavy large-configmap-create 20`.
 #![allow(
     clippy::unwrap_used,
@@ -13,36 +13,20 @@ fn main() {
     let set = args.get(1).map(String::as_str).unwrap_or("typical3");
     let request = args.get(2).map(String::as_str).unwrap_or("pod-create");
     let n: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1000);
-    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/bench");
-    let doc: serde_yaml_ng::Value =
-        serde_yaml_ng::from_str(&std::fs::read_to_string(root.join("conditions.yaml")).unwrap())
-            .unwrap();
-    let mut all = std::collections::HashMap::new();
-    for list in ["conditions", "filler_conditions"] {
-        for c in doc[list].as_sequence().unwrap() {
-            all.insert(
-                c["name"].as_str().unwrap().to_string(),
-                c["expression"].as_str().unwrap().to_string(),
-            );
-        }
-    }
-    let conditions: Vec<MatchCondition> = doc["condition_sets"][set]
-        .as_sequence()
-        .unwrap()
+    let w = matchcond_bench::Workload::builtin().unwrap();
+    let spec = w.sets.iter().find(|s| s.name == set).unwrap();
+    let specs = w.set_conditions(spec);
+    let conditions: Vec<MatchCondition> = specs
         .iter()
-        .map(|n| MatchCondition::new(n.as_str().unwrap(), all[n.as_str().unwrap()].clone()))
+        .map(|c| MatchCondition::new(c.name.as_str(), c.expression.as_str()))
         .collect();
-    let text = std::fs::read_to_string(root.join(format!("requests/{request}.json"))).unwrap();
-    let review: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let raw = &w.request(request).unwrap().raw;
+    let text = std::str::from_utf8(raw).unwrap();
+    let review: serde_json::Value = serde_json::from_str(text).unwrap();
     let req = &review["request"];
     let c = MatchConditions::compile(&Environment::latest(), &conditions).unwrap();
     if args.get(4).map(String::as_str) == Some("floor") {
         // The hand-written floor of the same set.
-        let w = matchcond_bench::Workload::load(&root).unwrap();
-        let specs: Vec<&matchcond_bench::ConditionSpec> = conditions
-            .iter()
-            .map(|c| w.conditions.iter().find(|s| s.name == c.name).unwrap())
-            .collect();
         let floor = matchcond_bench::floor::Floor::new(&specs).unwrap();
         let start = std::time::Instant::now();
         let mut last = None;

@@ -8,8 +8,9 @@
 //! This crate is the facade over the layers:
 //! [`syntax`] (parser, AST, type checker), [`runtime`] (values, evaluator, cost model,
 //! function libraries, the authorizer), [`compiler`] (environments by Kubernetes version,
-//! compiled programs, the cache), [`eval`] (the matcher's decision) and [`dispatch`] (whole
-//! webhook configurations: validation and dispatch).
+//! compiled programs, the cache), [`eval`] (the matcher's decision), [`dispatch`] (whole
+//! webhook configurations: loading, validation and dispatch) and [`lint`] (what the
+//! apiserver refuses and the traps it accepts, with positions).
 //!
 //! ```
 //! use matchcond::{Activation, Decision, Environment, FailurePolicy, KubeVersion, MatchCondition, MatchConditions};
@@ -39,6 +40,7 @@
 pub use matchcond_compiler as compiler;
 pub use matchcond_dispatch as dispatch;
 pub use matchcond_eval as eval;
+pub use matchcond_lint as lint;
 pub use matchcond_runtime as runtime;
 pub use matchcond_syntax as syntax;
 

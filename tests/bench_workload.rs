@@ -1,4 +1,4 @@
-//! The shared benchmark workload's expected outcomes (computed by cel-go) are reproduced:
+//! The benchmark workload's expected outcomes (computed by cel-go) are reproduced:
 //! every condition on every request, and the decision of every condition set. The
 //! authorizer conditions are answered by the workload's mock authorizer (bench README),
 //! shared with the benchmarks through the `matchcond-bench` crate.
@@ -9,25 +9,20 @@
     clippy::indexing_slicing
 )]
 
-use std::path::Path;
 use std::sync::Arc;
 
 use matchcond::{
     Activation, Decision, Environment, FailurePolicy, MatchCondition, MatchConditions, Value,
 };
 use matchcond_bench::authz::MockAuthorizer;
-use matchcond_bench::{find_workload_dir, DecisionClass, Outcome, Workload};
+use matchcond_bench::{DecisionClass, Outcome, Workload};
 
 fn activation(request: &serde_json::Value) -> Activation<'_> {
     Activation::from_request(request).with_authorizer(Arc::new(MockAuthorizer))
 }
 
 fn load() -> Option<Workload> {
-    let Some(dir) = find_workload_dir(Path::new(env!("CARGO_MANIFEST_DIR"))) else {
-        eprintln!("../shared/bench not found; skipping");
-        return None;
-    };
-    Some(Workload::load(&dir).unwrap())
+    Some(Workload::builtin().unwrap())
 }
 
 #[test]

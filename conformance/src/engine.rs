@@ -1,6 +1,6 @@
 //! The adapter that runs cases on matchcond: expressions are compiled in the
-//! matchConditions environment of the newest modelled Kubernetes version (the "stored
-//! expressions" environment the apiserver evaluates with) and evaluated with the case's
+//! matchConditions environment of one Kubernetes version (the newest modelled by default; the
+//! "stored expressions" environment the apiserver evaluates with) and evaluated with the case's
 //! request; condition lists are decided by the matcher; whole webhooks by the dispatcher
 //! and whole configurations by the validator, of the same version. Every case has an
 //! authorizer, as webhooks always have one: the case's static authorizer, converted to the
@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use matchcond_compiler::{CompileOptions, Environment, PER_CALL_COST_LIMIT};
+use matchcond_compiler::{CompileOptions, Environment, KubeVersion, PER_CALL_COST_LIMIT};
 use matchcond_dispatch::{
     AnyNamespace, Configuration, Dispatcher, HookDecision, HookKind, Labels, NoNamespaces,
     SkipReason, Validator, WebhookSpec,
@@ -38,10 +38,23 @@ impl Default for MatchcondEngine {
 }
 
 impl MatchcondEngine {
-    /// Creates the engine.
+    /// Creates the engine for the newest modelled Kubernetes version.
     pub fn new() -> MatchcondEngine {
+        MatchcondEngine::for_version(KubeVersion::LATEST)
+    }
+
+    /// Creates the engine for a Kubernetes version.
+    pub fn for_version(version: KubeVersion) -> MatchcondEngine {
         MatchcondEngine {
-            env: Environment::latest(),
+            env: Environment::kubernetes(version),
+        }
+    }
+
+    /// The engine with backquoted field names accepted or not (see
+    /// [`Environment::with_ident_escape_syntax`]).
+    pub fn with_ident_escape_syntax(self, enable: bool) -> MatchcondEngine {
+        MatchcondEngine {
+            env: self.env.with_ident_escape_syntax(enable),
         }
     }
 
@@ -169,8 +182,11 @@ impl Engine for MatchcondEngine {
                 value: to_cel(&v),
                 cost: out.cost,
             },
+            // As the apiserver's condition evaluator reports it: the error of the expression,
+            // prefixed with the expression (`expression '…' resulted in error: …`), so that an
+            // expectation written with or without the prefix matches.
             Err(e) => ExprOutcome::EvalError {
-                message: e.to_string(),
+                message: format!("expression '{}' resulted in error: {e}", input.expression),
                 cost: Some(out.cost),
             },
         })
@@ -308,6 +324,31 @@ mod tests {
                     ..AuthzRule::default()
                 },
             ],
+        }
+    }
+
+    /// An evaluation error reads as the apiserver's condition evaluator gives it, so that
+    /// expectations written with or without the prefix both match.
+    #[test]
+    fn evaluation_errors_carry_the_condition_evaluators_prefix() {
+        let engine = MatchcondEngine::new();
+        let input = ExprInput {
+            expression: "1 / 0 == 1",
+            request: None,
+            bindings: Vec::new(),
+            authorizer: None,
+            disable_check: false,
+            cost_limit: None,
+        };
+        match engine.eval(&input).unwrap() {
+            ExprOutcome::EvalError { message, cost } => {
+                assert_eq!(
+                    message,
+                    "expression '1 / 0 == 1' resulted in error: division by zero"
+                );
+                assert_eq!(cost, Some(2));
+            }
+            other => panic!("{other:?}"),
         }
     }
 

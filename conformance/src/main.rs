@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use matchcond_compiler::KubeVersion;
 use matchcond_conformance::engine::MatchcondEngine;
 use matchcond_conformance::known::{render, KnownFailures};
 use matchcond_conformance::run::{install_panic_hook, run, Options, Totals};
@@ -20,6 +21,11 @@ options:
                                may fail; a listed case that passes or did not run fails the run
   --write-known-failures FILE  write the failed cases of this run to FILE, in that format
   --filter SUBSTRING           run only cases whose `suite :: name` contains SUBSTRING
+  --k8s-version V              the Kubernetes version whose apiserver is modelled (1.28 to
+                               the newest, 1.37, the default)
+  --ident-escape-syntax        accept backquoted field names in expressions (the CEL
+                               specification's syntax, cel-go's EnableIdentEscapeSyntax;
+                               no apiserver enables it)
   --verbose                    report passed and skipped cases too
   -h, --help                   show this help
 ";
@@ -32,7 +38,21 @@ struct Args {
     options: Options,
     known_failures: Option<PathBuf>,
     write_known_failures: Option<PathBuf>,
+    k8s_version: Option<KubeVersion>,
+    ident_escape_syntax: bool,
     help: bool,
+}
+
+/// Parses `--k8s-version`: a modelled version, `1.36` or `v1.36`.
+fn parse_version(text: &str) -> Result<KubeVersion, String> {
+    match KubeVersion::parse(text) {
+        Some(v) if v >= KubeVersion::V1_28 && v <= KubeVersion::LATEST => Ok(v),
+        _ => Err(format!(
+            "unsupported Kubernetes version {text:?} (supported: {} to {})",
+            KubeVersion::V1_28,
+            KubeVersion::LATEST
+        )),
+    }
 }
 
 fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
@@ -60,7 +80,9 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
             "--" => only_paths = true,
             "-h" | "--help" => parsed.help = true,
             "--verbose" if inline.is_none() => parsed.options.verbose = true,
+            "--ident-escape-syntax" if inline.is_none() => parsed.ident_escape_syntax = true,
             "--filter" => parsed.options.filter = Some(value("--filter")?),
+            "--k8s-version" => parsed.k8s_version = Some(parse_version(&value("--k8s-version")?)?),
             "--known-failures" => {
                 parsed.known_failures = Some(PathBuf::from(value("--known-failures")?))
             }
@@ -107,11 +129,14 @@ fn main() -> ExitCode {
     install_panic_hook();
     let options = args.options.clone();
     let known_for_run = known.clone();
+    let version = args.k8s_version.unwrap_or(KubeVersion::LATEST);
+    let ident_escape_syntax = args.ident_escape_syntax;
     let worker = std::thread::Builder::new()
         .name("conformance".to_owned())
         .stack_size(STACK_SIZE)
         .spawn(move || {
-            let engine = MatchcondEngine::new();
+            let engine =
+                MatchcondEngine::for_version(version).with_ident_escape_syntax(ident_escape_syntax);
             let stdout = std::io::stdout();
             let mut out = stdout.lock();
             run(&engine, &options, known_for_run.as_ref(), &mut out)
@@ -181,6 +206,8 @@ mod tests {
             "a.yaml",
             "--filter=x :: y",
             "--verbose",
+            "--k8s-version",
+            "v1.36",
             "--write-known-failures",
             "out.txt",
             "--",
@@ -191,6 +218,7 @@ mod tests {
         assert_eq!(args.write_known_failures, Some(PathBuf::from("out.txt")));
         assert_eq!(args.options.filter.as_deref(), Some("x :: y"));
         assert!(args.options.verbose);
+        assert_eq!(args.k8s_version, Some(KubeVersion::V1_36));
         assert_eq!(
             args.options.paths,
             vec![PathBuf::from("a.yaml"), PathBuf::from("--odd-name.yaml")]
@@ -210,5 +238,10 @@ mod tests {
             "unknown option `--verbose=1`"
         );
         assert!(parse(&["--help"]).unwrap().help);
+        assert_eq!(
+            parse(&["--k8s-version", "1.27", "a"]).unwrap_err(),
+            "unsupported Kubernetes version \"1.27\" (supported: 1.28 to 1.37)"
+        );
+        assert_eq!(parse(&["a"]).unwrap().k8s_version, None);
     }
 }

@@ -154,7 +154,8 @@ pub struct Prepared {
     /// Its sets, in order.
     pub sets: Vec<PreparedSet>,
     env: Environment,
-    cel: Arc<CelCrate>,
+    /// The cel crate, or why it is not there (built without the `cel-baseline` feature).
+    cel: Result<Arc<CelCrate>, String>,
 }
 
 impl Prepared {
@@ -162,14 +163,17 @@ impl Prepared {
     /// cel crate. Fails when the engine does not compile a condition.
     pub fn new(workload: Workload) -> Result<Prepared, HarnessError> {
         let env = Environment::latest();
-        let cel = Arc::new(CelCrate::new().map_err(HarnessError)?);
+        let cel = CelCrate::new().map(Arc::new);
         let mut sets = Vec::new();
         for s in &workload.sets {
             let specs = workload.set_conditions(s);
             let engine = EngineSet::compile(&env, &specs)
                 .map_err(|e| HarnessError(format!("set {}: the engine: {e}", s.name)))?;
             let floor = Floor::new(&specs);
-            let cel_set = CelSet::compile(Arc::clone(&cel), &specs);
+            let cel_set = match &cel {
+                Ok(c) => CelSet::compile(Arc::clone(c), &specs),
+                Err(e) => Err(e.clone()),
+            };
             sets.push(PreparedSet {
                 name: s.name.clone(),
                 conditions: specs.into_iter().cloned().collect(),
@@ -209,7 +213,11 @@ pub fn verify(p: &Prepared) -> Result<Verification, HarnessError> {
     for c in &w.conditions {
         let engine = EngineSet::compile(&p.env, &[c]).map_err(HarnessError)?;
         let floor = Floor::new(&[c]);
-        let cel = CelSet::compile(Arc::clone(&p.cel), &[c]);
+        let cel = p
+            .cel
+            .as_ref()
+            .ok()
+            .map(|k| CelSet::compile(Arc::clone(k), &[c]));
         for r in &w.requests {
             let want = w.expected_outcome(&c.name, &r.name).ok_or_else(|| {
                 HarnessError(format!(
@@ -240,7 +248,8 @@ pub fn verify(p: &Prepared) -> Result<Verification, HarnessError> {
                 }
             }
             match &cel {
-                Ok(s) => match s.results(&r.request) {
+                None => {}
+                Some(Ok(s)) => match s.results(&r.request) {
                     Ok(res) => {
                         let got = Outcome::of(res.first().copied().flatten());
                         if got != want {
@@ -259,7 +268,7 @@ pub fn verify(p: &Prepared) -> Result<Verification, HarnessError> {
                         format!("cel crate: converting {}: {e}", r.name),
                     )),
                 },
-                Err(e) => baseline_bad.push((
+                Some(Err(e)) => baseline_bad.push((
                     c.name.clone(),
                     r.name.clone(),
                     "cel",
@@ -308,17 +317,25 @@ pub fn verify(p: &Prepared) -> Result<Verification, HarnessError> {
             if !usable.floor.is_empty() {
                 v.floor_excluded.insert(key.clone());
             }
-            if !usable.cel.is_empty() {
+            if p.cel.is_err() || !usable.cel.is_empty() {
                 v.cel_excluded.insert(key);
             }
+            let cel_notes = if p.cel.is_ok() {
+                usable.cel
+            } else {
+                Vec::new()
+            };
             v.notes.extend(
                 usable
                     .floor
                     .into_iter()
-                    .chain(usable.cel)
+                    .chain(cel_notes)
                     .map(|n| format!("{} on {}: {n}", s.name, r.name)),
             );
         }
+    }
+    if let Err(e) = &p.cel {
+        v.notes.push(format!("cel crate: {e}"));
     }
     Ok(v)
 }

@@ -1,9 +1,13 @@
-//! The shared benchmark workload of matchcond (`../shared/bench` beside the repository):
-//! loading it, the engine's side ([`engine`]), a hand-written Rust floor doing the same
+//! The benchmark workload of matchcond (kept in `crates/matchcond-bench/workload` and
+//! compiled in, the same files as the shared copy `../shared/bench`): loading it, the engine's side ([`engine`]), a hand-written Rust floor doing the same
 //! checks ([`floor`]), the `cel` crate as a baseline ([`celcrate`]), the workload's mock
 //! authorizer ([`authz`]) and the timing harness behind `matchcond bench` ([`harness`]).
 
 pub mod authz;
+#[cfg(feature = "cel-baseline")]
+pub mod celcrate;
+#[cfg(not(feature = "cel-baseline"))]
+#[path = "celcrate_absent.rs"]
 pub mod celcrate;
 pub mod engine;
 pub mod floor;
@@ -11,6 +15,6 @@ pub mod harness;
 pub mod workload;
 
 pub use workload::{
-    default_workload_dir, find_workload_dir, ConditionSet, ConditionSpec, DecisionClass, LoadError,
-    Outcome, Request, Workload,
+    builtin_files, find_workload_dir, repository_workload_dir, shared_workload_dir, ConditionSet,
+    ConditionSpec, DecisionClass, LoadError, Outcome, Request, Workload,
 };

@@ -1,5 +1,7 @@
-//! Loading the shared benchmark workload: `conditions.yaml`, the condition sets,
-//! `expected-outcomes.json` and the request files (raw bytes and parsed).
+//! Loading the benchmark workload: `conditions.yaml`, the condition sets,
+//! `expected-outcomes.json` and the request files (raw bytes and parsed). The repository
+//! keeps its own copy in `crates/matchcond-bench/workload` (compiled in: [`Workload::builtin`]);
+//! any other directory in the same layout loads with [`Workload::load`].
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -227,13 +229,54 @@ fn read(path: &Path) -> Result<Vec<u8>, LoadError> {
     std::fs::read(path).map_err(|e| load_error(path, e))
 }
 
+/// The workload kept in this repository (`crates/matchcond-bench/workload`), compiled into
+/// the crate: relative path and bytes of each file [`Workload::load`] reads.
+const BUILTIN: [(&str, &[u8]); 6] = [
+    (
+        "conditions.yaml",
+        include_bytes!("../workload/conditions.yaml"),
+    ),
+    (
+        "expected-outcomes.json",
+        include_bytes!("../workload/expected-outcomes.json"),
+    ),
+    (
+        "requests/configmap-delete.json",
+        include_bytes!("../workload/requests/configmap-delete.json"),
+    ),
+    (
+        "requests/deployment-update.json",
+        include_bytes!("../workload/requests/deployment-update.json"),
+    ),
+    (
+        "requests/large-configmap-create.json",
+        include_bytes!("../workload/requests/large-configmap-create.json"),
+    ),
+    (
+        "requests/pod-create.json",
+        include_bytes!("../workload/requests/pod-create.json"),
+    ),
+];
+
+/// The files of the built-in workload, as relative paths and bytes (for checking that the
+/// repository's copy matches another one).
+pub fn builtin_files() -> impl Iterator<Item = (&'static str, &'static [u8])> {
+    BUILTIN.iter().copied()
+}
+
+/// The directory of the repository's own copy of the workload (what [`Workload::builtin`]
+/// holds); it exists only in a checkout of the repository.
+pub fn repository_workload_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("workload")
+}
+
 /// Whether `dir` holds a workload (a `conditions.yaml`).
 pub fn is_workload_dir(dir: &Path) -> bool {
     dir.join("conditions.yaml").is_file()
 }
 
-/// Finds `shared/bench` beside `start` or one of its ancestors (the repository keeps the
-/// workload in `../shared/bench` relative to its root).
+/// Finds a workload: `start` itself when it holds one, else `shared/bench` beside `start`
+/// or one of its ancestors (where the shared copy of the workload is kept).
 pub fn find_workload_dir(start: &Path) -> Option<PathBuf> {
     if is_workload_dir(start) {
         return Some(start.to_path_buf());
@@ -244,21 +287,41 @@ pub fn find_workload_dir(start: &Path) -> Option<PathBuf> {
         .find(|d| is_workload_dir(d))
 }
 
-/// The default workload directory: `../shared/bench` found from the current directory,
-/// or else from this crate's location in the repository.
-pub fn default_workload_dir() -> Option<PathBuf> {
-    std::env::current_dir()
-        .ok()
-        .and_then(|d| find_workload_dir(&d))
-        .or_else(|| find_workload_dir(Path::new(env!("CARGO_MANIFEST_DIR"))))
+/// The shared copy of the workload (`../shared/bench` beside the repository), when present.
+pub fn shared_workload_dir() -> Option<PathBuf> {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|a| a.join("shared").join("bench"))
+        .find(|d| is_workload_dir(d))
 }
 
 impl Workload {
     /// Loads the workload of a directory.
     pub fn load(dir: &Path) -> Result<Workload, LoadError> {
+        Workload::load_with(dir, |rel| read(&dir.join(rel)))
+    }
+
+    /// The workload kept in the repository, compiled into this crate: it needs no file.
+    pub fn builtin() -> Result<Workload, LoadError> {
+        let dir = PathBuf::from("crates/matchcond-bench/workload (built in)");
+        Workload::load_with(&dir, |rel| {
+            BUILTIN
+                .iter()
+                .find(|(p, _)| *p == rel)
+                .map(|(_, b)| b.to_vec())
+                .ok_or_else(|| load_error(&dir.join(rel), "not part of the built-in workload"))
+        })
+    }
+
+    /// Loads a workload whose files `read` gives by relative path (`conditions.yaml`,
+    /// `expected-outcomes.json`, `requests/<name>.json`); `dir` names it in errors.
+    fn load_with(
+        dir: &Path,
+        read: impl Fn(&str) -> Result<Vec<u8>, LoadError>,
+    ) -> Result<Workload, LoadError> {
         let cpath = dir.join("conditions.yaml");
-        let file: ConditionsFile =
-            serde_yaml_ng::from_slice(&read(&cpath)?).map_err(|e| load_error(&cpath, e))?;
+        let file: ConditionsFile = serde_yaml_ng::from_slice(&read("conditions.yaml")?)
+            .map_err(|e| load_error(&cpath, e))?;
         let mut conditions = file.conditions;
         conditions.extend(file.filler_conditions.into_iter().map(|mut c| {
             c.filler = true;
@@ -286,8 +349,8 @@ impl Workload {
         }
 
         let epath = dir.join("expected-outcomes.json");
-        let expected: ExpectedFile =
-            serde_json::from_slice(&read(&epath)?).map_err(|e| load_error(&epath, e))?;
+        let expected: ExpectedFile = serde_json::from_slice(&read("expected-outcomes.json")?)
+            .map_err(|e| load_error(&epath, e))?;
         let mut expected_conditions = BTreeMap::new();
         for (c, by_req) in &expected.conditions {
             let mut m = BTreeMap::new();
@@ -313,9 +376,9 @@ impl Workload {
 
         let mut requests = Vec::new();
         for name in &expected.requests {
-            let rpath = dir.join("requests").join(format!("{name}.json"));
-            let raw = read(&rpath)?;
-            let request = request_of(&raw).map_err(|e| load_error(&rpath, e))?;
+            let rel = format!("requests/{name}.json");
+            let raw = read(&rel)?;
+            let request = request_of(&raw).map_err(|e| load_error(&dir.join(&rel), e))?;
             requests.push(Request {
                 name: name.clone(),
                 raw,

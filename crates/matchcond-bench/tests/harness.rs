@@ -12,11 +12,10 @@ use std::time::Duration;
 
 use matchcond_bench::harness::{self, measure, Options, Prepared};
 use matchcond_bench::workload::{data_size, GROWTH_KEYS};
-use matchcond_bench::{find_workload_dir, DecisionClass, Workload};
+use matchcond_bench::{DecisionClass, Workload};
 
 fn workload() -> Option<Workload> {
-    let dir = find_workload_dir(Path::new(env!("CARGO_MANIFEST_DIR")))?;
-    Some(Workload::load(&dir).unwrap())
+    Some(Workload::builtin().unwrap())
 }
 
 #[test]
@@ -64,11 +63,23 @@ fn verification_covers_everything_and_every_baseline_runs() {
     let v = harness::verify(&p).unwrap();
     assert_eq!(v.conditions, 73 * 4 * 2);
     assert_eq!(v.decisions, 16);
-    assert_eq!(v.notes, Vec::<String>::new());
-    assert!(v.floor_excluded.is_empty() && v.cel_excluded.is_empty());
+    assert!(v.floor_excluded.is_empty());
     for s in &p.sets {
         assert!(s.floor.is_ok(), "{}", s.name);
-        assert!(s.cel.is_ok(), "{}", s.name);
+    }
+    if cfg!(feature = "cel-baseline") {
+        assert_eq!(v.notes, Vec::<String>::new());
+        assert!(v.cel_excluded.is_empty());
+        for s in &p.sets {
+            assert!(s.cel.is_ok(), "{}", s.name);
+        }
+    } else {
+        // Built without the cel crate: one note, and the baseline left out everywhere.
+        assert_eq!(
+            v.notes,
+            ["cel crate: not built in (build with the cel-baseline feature to compare with it)"]
+        );
+        assert_eq!(v.cel_excluded.len(), 16);
     }
 }
 
@@ -85,9 +96,9 @@ fn quick_run_times_every_cell() {
     let rows = harness::run(&p, &v, &opts, |_| seen += 1);
     assert_eq!(rows.len(), 16);
     assert_eq!(seen, 16);
-    assert!(rows
-        .iter()
-        .all(|r| r.engine.median_ns > 0.0 && r.floor.is_some() && r.cel_crate.is_some()));
+    assert!(rows.iter().all(|r| r.engine.median_ns > 0.0
+        && r.floor.is_some()
+        && r.cel_crate.is_some() == cfg!(feature = "cel-baseline")));
     assert_eq!(rows[2].decision, DecisionClass::FailurePolicy);
 }
 
@@ -116,4 +127,39 @@ fn loader_errors_name_the_file() {
     let e = Workload::load(&dir).unwrap_err();
     assert_eq!(e.message, "condition set s: unknown condition b");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The repository's copy of the workload is the shared one, file for file (when the shared
+/// copy is beside the repository; `MATCHCOND_REQUIRE_SHARED=1` makes its absence a failure).
+#[test]
+fn the_builtin_workload_is_the_shared_one() {
+    let Some(shared) = matchcond_bench::shared_workload_dir() else {
+        assert!(
+            std::env::var_os("MATCHCOND_REQUIRE_SHARED").is_none(),
+            "../shared/bench is required (MATCHCOND_REQUIRE_SHARED is set) but not found"
+        );
+        eprintln!("../shared/bench not found: the built-in workload is not compared");
+        return;
+    };
+    for (rel, bytes) in matchcond_bench::builtin_files() {
+        let theirs = std::fs::read(shared.join(rel)).unwrap();
+        assert!(
+            theirs == bytes,
+            "{rel} differs from {}; copy the shared workload into crates/matchcond-bench/workload",
+            shared.join(rel).display()
+        );
+    }
+    // Every file of the shared copy's layout is built in.
+    let mut shared_files: Vec<String> =
+        vec!["conditions.yaml".into(), "expected-outcomes.json".into()];
+    for e in std::fs::read_dir(shared.join("requests")).unwrap() {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        shared_files.push(format!("requests/{name}"));
+    }
+    for f in &shared_files {
+        assert!(
+            matchcond_bench::builtin_files().any(|(rel, _)| rel == f),
+            "{f} of the shared workload is not built in"
+        );
+    }
 }

@@ -1,11 +1,11 @@
-//! `matchcond bench`: the shared benchmark workload (`../shared/bench`), verified against
+//! `matchcond bench`: the benchmark workload (built in, or `--workload DIR`), verified against
 //! its expected outcomes, then timed per condition set × request for the engine, the
 //! hand-written floor and the `cel` crate (see the `matchcond-bench` crate).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use matchcond_bench::harness::{self, Options, Prepared, Row, Timing};
-use matchcond_bench::{default_workload_dir, Workload};
+use matchcond_bench::Workload;
 use serde_json::{json, Value as Json};
 
 use crate::input::InputError;
@@ -15,38 +15,34 @@ use crate::Output;
 /// the table or the JSON rows are printed), 1 when one differs, 2 when the workload
 /// cannot be loaded.
 pub fn bench(quick: bool, output: Output, workload: Option<&str>) -> Result<u8, InputError> {
-    let dir: PathBuf = match workload {
-        Some(d) => PathBuf::from(d),
-        None => default_workload_dir().ok_or_else(|| {
-            InputError(
-                "bench: no workload found (../shared/bench); give one with --workload DIR"
-                    .to_string(),
-            )
-        })?,
-    };
-    let w = Workload::load(&dir).map_err(|e| InputError(e.to_string()))?;
+    let w = match workload {
+        Some(d) => Workload::load(Path::new(d)),
+        None => Workload::builtin(),
+    }
+    .map_err(|e| InputError(e.to_string()))?;
+    let dir = w.dir.clone();
     let prepared = match Prepared::new(w) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("matchcond bench: {e}");
+            errln!("matchcond bench: {e}");
             return Ok(1);
         }
     };
     let verification = match harness::verify(&prepared) {
         Ok(v) => v,
         Err(e) => {
-            eprintln!("matchcond bench: {e}");
+            errln!("matchcond bench: {e}");
             return Ok(1);
         }
     };
-    eprintln!(
+    errln!(
         "matchcond bench: expected outcomes verified: {} condition results, {} decisions ({})",
         verification.conditions,
         verification.decisions,
         dir.display()
     );
     for n in &verification.notes {
-        eprintln!("matchcond bench: baseline left out: {n}");
+        errln!("matchcond bench: baseline left out: {n}");
     }
     let options = if quick {
         Options::quick()
@@ -57,10 +53,10 @@ pub fn bench(quick: bool, output: Output, workload: Option<&str>) -> Result<u8, 
         Output::Text => {
             print_header(&dir, &options);
             let rows = harness::run(&prepared, &verification, &options, |r| {
-                println!("{}", text_row(r))
+                outln!("{}", text_row(r))
             });
-            println!();
-            println!(
+            outln!();
+            outln!(
                 "{} rows; ns per decision, median of {} batches; parsed input, activation/conversion included.",
                 rows.len(),
                 options.batches
@@ -68,22 +64,35 @@ pub fn bench(quick: bool, output: Output, workload: Option<&str>) -> Result<u8, 
         }
         Output::Json => {
             let rows = harness::run(&prepared, &verification, &options, |_| {});
-            println!("{}", json_rows(&rows));
+            outln!(
+                "{}",
+                serde_json::json!({
+                    "schemaVersion": crate::lint_cmd::SCHEMA_VERSION,
+                    "rows": json_rows(&rows),
+                })
+            );
         }
     }
     Ok(0)
 }
 
 fn print_header(dir: &Path, options: &Options) {
-    println!(
+    outln!(
         "workload {} — {} ms per implementation and cell, {} batches",
         dir.display(),
         options.budget.as_millis(),
         options.batches
     );
-    println!(
+    outln!(
         "{:<8} {:<24} {:<14} {:>11} {:>11} {:>11} {:>12} {:>10}",
-        "set", "request", "decision", "engine", "floor", "cel crate", "engine/floor", "cel/engine"
+        "set",
+        "request",
+        "decision",
+        "engine",
+        "floor",
+        "cel crate",
+        "engine/floor",
+        "cel/engine"
     );
 }
 

@@ -2,9 +2,10 @@
 
 use std::sync::Arc;
 
+use matchcond::dispatch::load::Severity;
 use matchcond::dispatch::{
-    Configuration, Dispatcher, FieldError, HookDecision, HookKind, HookOutcome, Labels,
-    NamespaceFn, Rejection, SkipReason, Validator,
+    Configuration, Dispatcher, HookDecision, HookKind, HookOutcome, Labels, NamespaceFn, Rejection,
+    SkipReason, Validator,
 };
 use matchcond::runtime::authz::{AuthzDecision, StaticAuthorizer};
 use matchcond::{
@@ -16,7 +17,7 @@ use serde_json::{json, Value as Json};
 use crate::color::{Streams, Tone};
 use crate::input::{self, InputError};
 use crate::json_value;
-use crate::traps;
+use crate::lint_cmd::SCHEMA_VERSION;
 use crate::Output;
 
 fn authorizer(path: Option<&str>) -> Result<StaticAuthorizer, InputError> {
@@ -26,8 +27,24 @@ fn authorizer(path: Option<&str>) -> Result<StaticAuthorizer, InputError> {
     }
 }
 
+/// Prints a JSON object with the schema version first.
 fn print_json(value: &Json) {
-    println!("{value}");
+    let mut out = serde_json::Map::new();
+    out.insert("schemaVersion".into(), json!(SCHEMA_VERSION));
+    if let Json::Object(m) = value {
+        for (k, v) in m {
+            out.insert(k.clone(), v.clone());
+        }
+    }
+    outln!("{}", Json::Object(out));
+}
+
+fn review(path: &str) -> Result<Json, InputError> {
+    let r = input::read_review(path)?;
+    for w in &r.warnings {
+        errln!("matchcond: warning: {w}");
+    }
+    Ok(r.request)
 }
 
 /// `matchcond eval`.
@@ -39,14 +56,14 @@ pub fn eval(
     output: Output,
     paint: Streams,
 ) -> Result<u8, InputError> {
-    let request = review.map(input::read_review).transpose()?;
+    let request = review.map(self::review).transpose()?;
     let authz = authorizer(authorizer_file)?;
     let env = Environment::kubernetes(version);
     let program = match env.compile(expr, &CompileOptions::default()) {
         Ok(p) => p,
         Err(e) => {
             match output {
-                Output::Text => eprintln!("{}", paint.err.message(Tone::Error, &e.to_string())),
+                Output::Text => errln!("{}", paint.err.message(Tone::Error, &e.to_string())),
                 Output::Json => print_json(&json!({
                     "result": "compileError",
                     "error": e.to_string(),
@@ -65,9 +82,9 @@ pub fn eval(
         Ok(v) => {
             match output {
                 Output::Text => {
-                    println!("value: {v}");
-                    println!("type: {}", v.type_name());
-                    println!("cost: {}", out.cost);
+                    outln!("value: {v}");
+                    outln!("type: {}", v.type_name());
+                    outln!("cost: {}", out.cost);
                 }
                 Output::Json => print_json(&json!({
                     "result": "value",
@@ -82,13 +99,13 @@ pub fn eval(
         Err(e) => {
             match output {
                 Output::Text => {
-                    eprintln!(
+                    errln!(
                         "{}",
                         paint
                             .err
                             .tone(Tone::Error, &format!("evaluation error: {e}"))
                     );
-                    eprintln!("cost: {}", out.cost);
+                    errln!("cost: {}", out.cost);
                 }
                 Output::Json => print_json(&json!({
                     "result": "evalError",
@@ -99,169 +116,6 @@ pub fn eval(
             Ok(1)
         }
     }
-}
-
-struct Linted<'a> {
-    file: &'a str,
-    document: usize,
-    config: Configuration,
-    update: bool,
-    errors: Vec<FieldError>,
-    warnings: Vec<Warning>,
-}
-
-/// A trap found in one matchCondition of a configuration.
-struct Warning {
-    /// `webhooks[i].matchConditions[j].expression`.
-    field: String,
-    found: traps::Located,
-}
-
-/// The traps of every matchCondition of a configuration (see [`traps`]).
-fn warnings(config: &Configuration) -> Vec<Warning> {
-    let mut out = Vec::new();
-    for (i, hook) in config.webhooks.iter().enumerate() {
-        let ops = traps::rule_operations(
-            hook.rules
-                .iter()
-                .flat_map(|r| r.operations.iter().flatten().map(String::as_str)),
-        );
-        for (j, condition) in hook.match_conditions.iter().enumerate() {
-            for found in traps::check_expression(&condition.expression, ops) {
-                out.push(Warning {
-                    field: format!("webhooks[{i}].matchConditions[{j}].expression"),
-                    found,
-                });
-            }
-        }
-    }
-    out
-}
-
-fn kind_name(kind: HookKind) -> &'static str {
-    kind.configuration_kind()
-}
-
-/// `matchcond lint`.
-pub fn lint(
-    files: &[String],
-    old: Option<&str>,
-    version: KubeVersion,
-    output: Output,
-    paint: Streams,
-) -> Result<u8, InputError> {
-    let olds: Vec<Configuration> = match old {
-        Some(p) => input::read_configurations(p)?
-            .into_iter()
-            .flat_map(|d| d.configurations)
-            .collect(),
-        None => Vec::new(),
-    };
-    let validator = Validator::new(version);
-    let mut linted = Vec::new();
-    for file in files {
-        for doc in input::read_configurations(file)? {
-            for config in doc.configurations {
-                let previous = olds
-                    .iter()
-                    .find(|o| o.hook_kind() == config.hook_kind() && o.name() == config.name());
-                let errors = match previous {
-                    Some(o) => validator.validate_update(&config, o),
-                    None => validator.validate(&config),
-                };
-                let warnings = warnings(&config);
-                linted.push(Linted {
-                    file: input::display_name(file),
-                    document: doc.index,
-                    config,
-                    update: previous.is_some(),
-                    errors,
-                    warnings,
-                });
-            }
-        }
-    }
-    let count: usize = linted.iter().map(|l| l.errors.len()).sum();
-    let warning_count: usize = linted.iter().map(|l| l.warnings.len()).sum();
-    match output {
-        Output::Text => {
-            for l in &linted {
-                let at = format!(
-                    "{}:{}: {} {}",
-                    l.file,
-                    l.document,
-                    kind_name(l.config.hook_kind()),
-                    l.config.name()
-                );
-                let at = paint.out.strong(&at);
-                for e in &l.errors {
-                    println!("{at}: {}", paint.out.message(Tone::Error, &e.to_string()));
-                }
-                for w in &l.warnings {
-                    println!(
-                        "{at}: {}: {}: {}\n{}",
-                        paint.out.label(Tone::Warning, "warning"),
-                        w.field,
-                        w.found.finding.message,
-                        paint.out.snippet(Tone::Warning, &w.found.caret)
-                    );
-                }
-            }
-            let errors = format!("{count} error(s)");
-            let mut summary = format!(
-                "{} configuration(s) checked, {}",
-                linted.len(),
-                if count > 0 {
-                    paint.out.label(Tone::Error, &errors)
-                } else {
-                    errors
-                }
-            );
-            if warning_count > 0 {
-                summary.push_str(&format!(
-                    ", {}",
-                    paint
-                        .out
-                        .label(Tone::Warning, &format!("{warning_count} warning(s)"))
-                ));
-            }
-            println!("{summary}");
-        }
-        Output::Json => {
-            let configurations: Vec<Json> = linted
-                .iter()
-                .map(|l| {
-                    json!({
-                        "file": l.file,
-                        "document": l.document,
-                        "kind": kind_name(l.config.hook_kind()),
-                        "name": l.config.name(),
-                        "operation": if l.update { "update" } else { "create" },
-                        "errors": l.errors.iter().map(|e| json!({
-                            "field": e.field,
-                            "type": e.kind.as_str(),
-                            "detail": e.detail,
-                            "message": e.to_string(),
-                        })).collect::<Vec<_>>(),
-                        "warnings": l.warnings.iter().map(|w| json!({
-                            "field": w.field,
-                            "trap": w.found.finding.trap.as_str(),
-                            "message": w.found.finding.message,
-                            "line": w.found.location.line,
-                            "column": w.found.location.column,
-                            "caret": w.found.caret,
-                        })).collect::<Vec<_>>(),
-                    })
-                })
-                .collect();
-            print_json(&json!({
-                "configurations": configurations,
-                "errorCount": count,
-                "warningCount": warning_count,
-            }));
-        }
-    }
-    Ok(u8::from(count > 0))
 }
 
 fn hook_kind_word(kind: HookKind) -> &'static str {
@@ -366,20 +220,70 @@ fn hook_json(h: &HookOutcome) -> Json {
 /// `matchcond match`.
 pub fn dispatch(
     configs: &[String],
-    review: &str,
+    review_path: &str,
     labels: Labels,
     authorizer_file: Option<&str>,
     version: KubeVersion,
     output: Output,
     paint: Streams,
 ) -> Result<u8, InputError> {
-    let mut configurations = Vec::new();
+    let validator = Validator::new(version);
+    let mut configurations: Vec<Configuration> = Vec::new();
+    let mut invalid: Vec<Json> = Vec::new();
     for file in configs {
-        for doc in input::read_configurations(file)? {
-            configurations.extend(doc.configurations);
+        let name = input::display_name(file);
+        let (_, loaded) = input::read_configurations(file)?;
+        if let Some(d) = loaded.text_diagnostics.first() {
+            return Err(InputError(format!("{name}:{d}")));
+        }
+        for doc in &loaded.documents {
+            for c in &doc.configurations {
+                let mut errors: Vec<String> = c
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.severity() == Severity::Error)
+                    .map(ToString::to_string)
+                    .collect();
+                let Some(config) = &c.configuration else {
+                    return Err(InputError(format!(
+                        "{name}: {} {} cannot be read: {}",
+                        c.kind.configuration_kind(),
+                        c.name,
+                        errors.join("; ")
+                    )));
+                };
+                errors.extend(validator.validate(config).iter().map(ToString::to_string));
+                if !errors.is_empty() {
+                    let at = c.node.start;
+                    errln!(
+                        "{}",
+                        paint.err.tone(
+                            Tone::Warning,
+                            &format!(
+                                "matchcond: warning: {name}:{at}: {} {} is invalid: the apiserver refuses it ({} error(s)); decided as if it were stored:",
+                                c.kind.configuration_kind(),
+                                c.name,
+                                errors.len()
+                            )
+                        )
+                    );
+                    for e in &errors {
+                        errln!("  {e}");
+                    }
+                    invalid.push(json!({
+                        "file": name,
+                        "line": at.line,
+                        "column": at.column,
+                        "kind": c.kind.configuration_kind(),
+                        "name": c.name,
+                        "errors": errors,
+                    }));
+                }
+                configurations.push(config.clone());
+            }
         }
     }
-    let request = input::read_review(review)?;
+    let request = review(review_path)?;
     let authz = authorizer(authorizer_file)?;
     let dispatcher = Dispatcher::new(&configurations, version).with_authorizer(Arc::new(authz));
     let namespaces = NamespaceFn(|name: &str| -> Result<Option<Labels>, String> {
@@ -390,7 +294,7 @@ pub fn dispatch(
     });
     let result = dispatcher
         .dispatch(&request, &namespaces)
-        .map_err(|e| InputError(format!("{}: {e}", input::display_name(review))))?;
+        .map_err(|e| InputError(format!("{}: {e}", input::display_name(review_path))))?;
     let admitted = result.rejection.is_none();
     match output {
         Output::Text => {
@@ -409,7 +313,7 @@ pub fn dispatch(
                         paint.out.message(Tone::Error, &format!("reject: {r}"))
                     }
                 };
-                println!(
+                outln!(
                     "{}: {what}",
                     paint
                         .out
@@ -422,10 +326,10 @@ pub fn dispatch(
                             ConditionOutcome::Error(_) => paint.out.message(Tone::Error, &outcome),
                             _ => outcome,
                         };
-                        println!("  condition {:?}: {outcome} (cost {})", &*c.name, c.cost);
+                        outln!("  condition {:?}: {outcome} (cost {})", &*c.name, c.cost);
                     }
                     if let Some(e) = &report.evaluation_error {
-                        println!(
+                        outln!(
                             "  {}",
                             paint
                                 .out
@@ -437,12 +341,12 @@ pub fn dispatch(
             match &result.rejection {
                 None => {
                     let called = result.called().count();
-                    println!(
+                    outln!(
                         "{}: {called} webhook(s) called",
                         paint.out.label(Tone::Good, "admitted")
                     );
                 }
-                Some(r) => println!(
+                Some(r) => outln!(
                     "{}",
                     paint.out.message(
                         Tone::Error,
@@ -457,6 +361,7 @@ pub fn dispatch(
                 "webhooks": hooks,
                 "rejection": result.rejection.as_ref().map(rejection_json),
                 "admitted": admitted,
+                "invalidConfigurations": invalid,
             }));
         }
     }

@@ -4,7 +4,8 @@
 use std::fmt;
 use std::io::Read;
 
-use matchcond::dispatch::{load_documents, parse_documents, Configuration, Labels, LoadError};
+use matchcond::dispatch::load::{load_text, LoadedText};
+use matchcond::dispatch::{parse_documents, Labels};
 use matchcond::runtime::authz::{AuthzDecision, StaticAuthorizer, StaticRule};
 use matchcond::KubeVersion;
 use serde::Deserialize;
@@ -58,8 +59,22 @@ pub fn display_name(path: &str) -> &str {
     }
 }
 
-/// Reads an AdmissionReview (JSON or YAML) and returns its `request` object.
-pub fn read_review(path: &str) -> Result<Json, InputError> {
+/// The AdmissionReview version the apiserver sends by default.
+pub const REVIEW_API_VERSION: &str = "admission.k8s.io/v1";
+
+/// A review's `request`, with the warnings reading it gave.
+#[derive(Debug)]
+pub struct Review {
+    /// The `request` object.
+    pub request: Json,
+    /// Warnings (an `admission.k8s.io/v1beta1` review).
+    pub warnings: Vec<String>,
+}
+
+/// Reads an AdmissionReview (JSON or YAML): an `admission.k8s.io/v1` `AdmissionReview`
+/// with a `request` object (`v1beta1`, which the apiserver still sends to webhooks that
+/// ask for it, is read with a warning).
+pub fn read_review(path: &str) -> Result<Review, InputError> {
     let name = display_name(path);
     let text = read_text(path)?;
     let docs = parse_documents(&text).map_err(|e| InputError(format!("{name}: {e}")))?;
@@ -69,46 +84,44 @@ pub fn read_review(path: &str) -> Result<Json, InputError> {
             "{name}: expected exactly one AdmissionReview document"
         )));
     };
+    let mut warnings = Vec::new();
+    let api_version = review.get("apiVersion").and_then(Json::as_str);
+    let kind = review.get("kind").and_then(Json::as_str);
+    match (api_version, kind) {
+        (Some(REVIEW_API_VERSION), Some("AdmissionReview")) => {}
+        (Some("admission.k8s.io/v1beta1"), Some("AdmissionReview")) => warnings.push(format!(
+            "{name}: admission.k8s.io/v1beta1 AdmissionReview read as {REVIEW_API_VERSION} (the apiserver sends v1beta1 only to webhooks whose admissionReviewVersions ask for it first)"
+        )),
+        (v, Some("AdmissionReview")) => {
+            return Err(InputError(format!(
+                "{name}: unsupported AdmissionReview apiVersion {:?} (expected {REVIEW_API_VERSION})",
+                v.unwrap_or("")
+            )))
+        }
+        (v, k) => {
+            return Err(InputError(format!(
+                "{name}: not an AdmissionReview: apiVersion {:?}, kind {:?} (expected apiVersion {REVIEW_API_VERSION}, kind AdmissionReview)",
+                v.unwrap_or(""),
+                k.unwrap_or("")
+            )))
+        }
+    }
     match review.get("request") {
-        Some(request @ Json::Object(_)) => Ok(request.clone()),
+        Some(request @ Json::Object(_)) => Ok(Review {
+            request: request.clone(),
+            warnings,
+        }),
         _ => Err(InputError(format!(
-            "{name}: not an AdmissionReview: no \"request\" object"
+            "{name}: the AdmissionReview has no \"request\" object"
         ))),
     }
 }
 
-/// The configurations of one YAML/JSON document of a file.
-#[derive(Debug)]
-pub struct LoadedDocument {
-    /// The document's position in its file (0-based, counting empty documents).
-    pub index: usize,
-    /// The webhook configurations it holds (several for `List` kinds).
-    pub configurations: Vec<Configuration>,
-}
-
-/// Reads every webhook configuration of a file, document by document.
-pub fn read_configurations(path: &str) -> Result<Vec<LoadedDocument>, InputError> {
-    let name = display_name(path);
+/// Reads and loads (strictly, with positions) the configurations of a file.
+pub fn read_configurations(path: &str) -> Result<(String, LoadedText), InputError> {
     let text = read_text(path)?;
-    let docs = parse_documents(&text).map_err(|e| InputError(format!("{name}: {e}")))?;
-    let mut out = Vec::new();
-    for (index, doc) in docs.into_iter().enumerate() {
-        if doc.is_null() {
-            continue;
-        }
-        let configurations = load_documents(&doc.to_string()).map_err(|e| {
-            let e = match e {
-                LoadError::Document { source, .. } => *source,
-                other => other,
-            };
-            InputError(format!("{name}: document {index}: {e}"))
-        })?;
-        out.push(LoadedDocument {
-            index,
-            configurations,
-        });
-    }
-    Ok(out)
+    let loaded = load_text(&text);
+    Ok((text, loaded))
 }
 
 /// Parses `--namespace-labels k=v,k2=v2` (empty: no labels).

@@ -1,123 +1,20 @@
 //! `matchcond`: evaluates matchConditions expressions, lints webhook configurations and
 //! explains webhook dispatch, exactly as kube-apiserver does them.
 //!
-//! # Commands
-//!
-//! * `matchcond eval EXPR [--review FILE] [--authorizer FILE] [--k8s-version V] [--output text|json]`
-//!   compiles `EXPR` in the matchConditions environment of the version (the "stored
-//!   expressions" environment; any result type) and evaluates it with the AdmissionReview's
-//!   `request` (JSON or YAML; without `--review` the request is empty). An authorizer is
-//!   always bound: the static table of `--authorizer`, or one with no opinion on every check.
-//! * `matchcond lint FILE... [--old FILE] [--k8s-version V] [--output text|json]` validates
-//!   every Validating/MutatingWebhookConfiguration of the files (multi-document YAML or JSON,
-//!   `List` kinds, `-` for standard input) as the apiserver does on create, or, with `--old`,
-//!   as an update from the configuration of `--old` with the same kind and name (one without
-//!   such an old configuration is validated as a create). Every matchCondition is also
-//!   checked for the classic traps — `object` read where DELETE makes it null, `oldObject`
-//!   where CREATE does, a map key read without a presence test, several authorizer checks
-//!   in one expression — reported as warnings with the caret under the position (the
-//!   heuristic is documented in `src/traps.rs`). Warnings do not change the exit code.
-//! * `matchcond match --config FILE... --review FILE [--namespace-labels k=v,...]
-//!   [--authorizer FILE] [--k8s-version V] [--output text|json]` decides every webhook of the
-//!   configurations, in dispatch order, for the AdmissionReview. Every namespace exists and
-//!   has the labels of `--namespace-labels` plus `kubernetes.io/metadata.name: <name>` (as
-//!   the apiserver sets it).
-//! * `matchcond bench [--quick] [--output text|json] [--workload DIR]` runs the shared
-//!   benchmark workload in-process: it first checks every condition and decision against the
-//!   workload's expected outcomes, then prints, per condition set and request, the median ns
-//!   per decision of the engine, a hand-written Rust floor and the `cel` crate (JSON: rows
-//!   `{"set", "request", "engine_ns", "floor_ns", "cel_crate_ns"}`, `null` where a baseline
-//!   cannot run the set). It is a benchmark, not a test.
-//!
-//! `--color auto|always|never` (any command, default `auto`): text output is coloured
-//! (errors red, warnings yellow, carets in bold) only on a terminal and when `NO_COLOR` is
-//! unset or empty, unless `always`; uncoloured text is exactly the coloured text without
-//! its escape sequences. JSON output is never coloured.
-//!
-//! The Kubernetes version defaults to 1.34 (1.28 to 1.36 are modelled). An authorizer file
-//! holds a static authorizer table (`default: allow|deny|noOpinion`, `defaultReason`,
-//! `rules: [{user, verb, group, resource, subresource, namespace, name, path, fieldSelector,
-//! labelSelector, decision, reason, error}]`), at the top level or under an `authorizer` key.
-//!
-//! # Exit codes
-//!
-//! * `eval`: 0 a value, 1 a compile or evaluation error, 2 unusable input.
-//! * `lint`: 0 no error (warnings or not), 1 validation errors found, 2 unusable input.
-//! * `match`: 0 the request is admitted (no webhook rejects it before any call), 1 the
-//!   request is rejected, 2 unusable input.
-//! * `bench`: 0 every answer verified, 1 the engine differs from the expected outcomes,
-//!   2 the workload cannot be loaded.
-//!
-//! Unusable input (an unreadable file, bad JSON/YAML, a document of another kind, a bad
-//! option) is reported on standard error as `matchcond: <file>: <problem>`; nothing is
-//! written to standard output then. Text-mode compile and evaluation errors of `eval` go to
-//! standard error too; everything else goes to standard output.
-//!
-//! # JSON output (`--output json`)
-//!
-//! One JSON object on standard output, followed by a newline.
-//!
-//! `eval`:
-//! ```json
-//! {"result": "value", "value": <JSON value>, "valueText": "<CEL literal>",
-//!  "type": "<CEL type>", "cost": 3}
-//! {"result": "compileError", "error": "<message with the caret lines>"}
-//! {"result": "evalError", "error": "<message>", "cost": 0}
-//! ```
-//!
-//! `value` is the value in JSON (protobuf's JSON mapping: `int`/`uint` exact numbers,
-//! `bytes` base64, map keys as text, timestamps and durations as text, `NaN`/`Infinity`
-//! as strings, `optional.of(v)` as `v`, `optional.none()` as `null`, library values by
-//! their text; see `src/json_value.rs`), `valueText` the CEL literal
-//! (`{"a": [1u, b"\x00"]}`), as the text output prints it.
-//!
-//! `lint`:
-//! ```json
-//! {"configurations": [
-//!    {"file": "a.yaml", "document": 0, "kind": "ValidatingWebhookConfiguration",
-//!     "name": "cfg", "operation": "create" | "update",
-//!     "errors": [{"field": "webhooks[0].name", "type": "Invalid value",
-//!                 "detail": "...", "message": "<the full field error text>"}],
-//!     "warnings": [{"field": "webhooks[0].matchConditions[2].expression",
-//!                   "trap": "objectOnDelete" | "oldObjectOnCreate" | "mapKeyWithoutTest"
-//!                         | "multipleAuthorizerChecks",
-//!                   "message": "...", "line": 1, "column": 5,
-//!                   "caret": " | <expression line>\n | ....^"}]}],
-//!  "errorCount": 1, "warningCount": 1}
-//! ```
-//!
-//! `match`:
-//! ```json
-//! {"webhooks": [
-//!    {"uid": "cfg/hook.example.com/0", "configuration": "cfg", "name": "hook.example.com",
-//!     "kind": "validating" | "mutating",
-//!     "decision": "call" | "skip" | "reject",
-//!     "invocation": {"group": "", "version": "v1", "resource": "pods", "subresource": "",
-//!                    "kind": {"group": "", "version": "v1", "kind": "Pod"}},  // call only
-//!     "skipReason": "rules" | "namespaceSelector" | "objectSelector" | "exemptKind"
-//!                 | "matchCondition" | "sideEffectsUnsetIgnored",     // skip only
-//!     "skipText": "no rule matches",                                  // skip only
-//!     "failedCondition": "name" | null,                               // matchCondition skip only
-//!     "rejection": {"code": 403, "reason": "Forbidden", "message": "..."}, // reject only
-//!     "conditions": null | {
-//!        "results": [{"name": "...", "expression": "...", "outcome": "true" | "false"
-//!                     | "error" | "notEvaluated", "error": "..." /* error only */,
-//!                     "cost": 3}],
-//!        "evaluationError": null | "...", "totalCost": 3}}],
-//!  "rejection": null | {"code": 403, "reason": "Forbidden", "message": "..."},
-//!  "admitted": true}
-//! ```
-//! `conditions` is `null` when the webhook has no matchConditions or was decided before
-//! they were evaluated (selectors, rules).
+//! The commands, their options, exit codes and JSON output are documented in the crate's
+//! README (`crates/matchcond-cli/README.md`); `matchcond <command> --help` lists the exit
+//! codes of each command.
 
 #![forbid(unsafe_code)]
 
+#[macro_use]
+mod out;
 mod bench;
 mod color;
 mod commands;
 mod input;
 mod json_value;
-mod traps;
+mod lint_cmd;
 
 use std::process::ExitCode;
 
@@ -128,7 +25,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 pub enum Output {
     /// Human-readable lines.
     Text,
-    /// One JSON object (see the crate documentation for its shape).
+    /// One JSON object with a `schemaVersion` (see crates/matchcond-cli/README.md).
     Json,
 }
 
@@ -155,6 +52,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Compile and evaluate one expression in the matchConditions environment.
+    #[command(after_help = EVAL_HELP)]
     Eval {
         /// The CEL expression.
         expr: String,
@@ -165,28 +63,34 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         authorizer: Option<String>,
         /// The Kubernetes version (MAJOR.MINOR).
-        #[arg(long = "k8s-version", value_name = "V", default_value = "1.34", value_parser = input::parse_version)]
+        #[arg(long = "k8s-version", value_name = "V", default_value = DEFAULT_VERSION, value_parser = input::parse_version)]
         k8s_version: matchcond::KubeVersion,
         /// The output format.
         #[arg(long, value_enum, default_value = "text")]
         output: Output,
     },
-    /// Validate webhook configurations as the apiserver does on create (or update).
+    /// Validate webhook configurations as the apiserver does on create (or update), strictly,
+    /// and warn about the matchConditions traps it accepts.
+    #[command(after_help = LINT_HELP)]
     Lint {
-        /// Files of configurations (`-` for standard input).
+        /// Files of configurations: YAML (several documents) or JSON; `-` for standard input.
         #[arg(required = true, value_name = "FILE")]
         files: Vec<String>,
         /// The stored configurations: validate as an update from them.
         #[arg(long, value_name = "FILE")]
         old: Option<String>,
+        /// Do not compute which Kubernetes versions accept each configuration.
+        #[arg(long = "no-compatibility")]
+        no_compatibility: bool,
         /// The Kubernetes version (MAJOR.MINOR).
-        #[arg(long = "k8s-version", value_name = "V", default_value = "1.34", value_parser = input::parse_version)]
+        #[arg(long = "k8s-version", value_name = "V", default_value = DEFAULT_VERSION, value_parser = input::parse_version)]
         k8s_version: matchcond::KubeVersion,
         /// The output format.
         #[arg(long, value_enum, default_value = "text")]
         output: Output,
     },
     /// Decide, webhook by webhook, which webhooks are called for an AdmissionReview.
+    #[command(after_help = MATCH_HELP)]
     Match {
         /// Files of configurations (`-` for standard input).
         #[arg(long = "config", required = true, num_args = 1.., value_name = "FILE")]
@@ -201,13 +105,14 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         authorizer: Option<String>,
         /// The Kubernetes version (MAJOR.MINOR).
-        #[arg(long = "k8s-version", value_name = "V", default_value = "1.34", value_parser = input::parse_version)]
+        #[arg(long = "k8s-version", value_name = "V", default_value = DEFAULT_VERSION, value_parser = input::parse_version)]
         k8s_version: matchcond::KubeVersion,
         /// The output format.
         #[arg(long, value_enum, default_value = "text")]
         output: Output,
     },
-    /// Verify and time the shared benchmark workload: engine, hand-written floor, cel crate.
+    /// Verify and time the benchmark workload: engine, hand-written floor, cel crate.
+    #[command(after_help = BENCH_HELP)]
     Bench {
         /// A short run (rough times; every answer is still checked).
         #[arg(long)]
@@ -215,10 +120,55 @@ enum Command {
         /// The output format.
         #[arg(long, value_enum, default_value = "text")]
         output: Output,
-        /// The workload directory (default: ../shared/bench from here or the repository).
+        /// A workload directory in the same layout (default: the built-in workload).
         #[arg(long, value_name = "DIR")]
         workload: Option<String>,
     },
+}
+
+/// The default `--k8s-version`: the newest modelled version ([`KubeVersion::LATEST`], which
+/// a test holds it to).
+const DEFAULT_VERSION: &str = "1.37";
+
+const EVAL_HELP: &str = concat!(
+    "Exit codes:\n  0  the expression has a value\n  1  it does not compile, or its evaluation fails\n  2  unusable input (unreadable or invalid review or authorizer file, bad option)\n\n",
+    "JSON output (--output json): one object with \"schemaVersion\": 1; its fields are described in crates/matchcond-cli/README.md."
+);
+
+const LINT_HELP: &str = concat!(
+    "Every file and document is reported: findings print as FILE:LINE:COLUMN: SEVERITY[CODE]: ...\n",
+    "Errors are what the apiserver (or kubectl's strict field validation) refuses; warnings are\n",
+    "the matchConditions traps it accepts; notes are information.\n\n",
+    "Exit codes:\n  0  no error (warnings and notes do not change the exit code)\n  1  errors: the apiserver refuses a configuration (unknown, duplicate or mistyped fields, validation errors)\n  2  unusable input: a file cannot be read, is not YAML/JSON, or holds no webhook configuration; a bad option\n\n",
+    "JSON output (--output json): one object with \"schemaVersion\": 1; its fields are described in crates/matchcond-cli/README.md."
+);
+
+const MATCH_HELP: &str = concat!(
+    "The configurations are validated first; an invalid one is reported on standard error\n",
+    "(and in JSON) and decided as if it were stored.\n\n",
+    "Exit codes:\n  0  the request is admitted (no webhook rejects it before any call)\n  1  the request is rejected\n  2  unusable input (unreadable files, no configuration, not an admission.k8s.io/v1 AdmissionReview, bad option)\n\n",
+    "JSON output (--output json): one object with \"schemaVersion\": 1; its fields are described in crates/matchcond-cli/README.md."
+);
+
+const BENCH_HELP: &str = concat!(
+    "Exit codes:\n  0  every answer verified\n  1  the engine differs from the expected outcomes\n  2  the workload cannot be loaded\n\n",
+    "JSON output (--output json): one object with \"schemaVersion\": 1; its fields are described in crates/matchcond-cli/README.md."
+);
+
+/// Refuses standard input (`-`) given for more than one input.
+fn stdin_once(inputs: &[(&str, Option<&str>)]) -> Result<(), input::InputError> {
+    let users: Vec<&str> = inputs
+        .iter()
+        .filter(|(_, v)| *v == Some("-"))
+        .map(|(name, _)| *name)
+        .collect();
+    if users.len() > 1 {
+        return Err(input::InputError(format!(
+            "standard input (-) can be read only once, but it is given for {}",
+            users.join(" and ")
+        )));
+    }
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -238,20 +188,41 @@ fn main() -> ExitCode {
             authorizer,
             k8s_version,
             output,
-        } => commands::eval(
-            &expr,
-            review.as_deref(),
-            authorizer.as_deref(),
-            k8s_version,
-            output,
-            paint,
-        ),
+        } => stdin_once(&[
+            ("--review", review.as_deref()),
+            ("--authorizer", authorizer.as_deref()),
+        ])
+        .and_then(|()| {
+            commands::eval(
+                &expr,
+                review.as_deref(),
+                authorizer.as_deref(),
+                k8s_version,
+                output,
+                paint,
+            )
+        }),
         Command::Lint {
             files,
             old,
+            no_compatibility,
             k8s_version,
             output,
-        } => commands::lint(&files, old.as_deref(), k8s_version, output, paint),
+        } => {
+            let mut inputs: Vec<(&str, Option<&str>)> =
+                files.iter().map(|f| ("FILE", Some(f.as_str()))).collect();
+            inputs.push(("--old", old.as_deref()));
+            stdin_once(&inputs).and_then(|()| {
+                lint_cmd::lint(
+                    &files,
+                    old.as_deref(),
+                    !no_compatibility,
+                    k8s_version,
+                    output,
+                    paint,
+                )
+            })
+        }
         Command::Match {
             configs,
             review,
@@ -259,25 +230,36 @@ fn main() -> ExitCode {
             authorizer,
             k8s_version,
             output,
-        } => commands::dispatch(
-            &configs,
-            &review,
-            namespace_labels,
-            authorizer.as_deref(),
-            k8s_version,
-            output,
-            paint,
-        ),
+        } => {
+            let mut inputs: Vec<(&str, Option<&str>)> = configs
+                .iter()
+                .map(|f| ("--config", Some(f.as_str())))
+                .collect();
+            inputs.push(("--review", Some(review.as_str())));
+            inputs.push(("--authorizer", authorizer.as_deref()));
+            stdin_once(&inputs).and_then(|()| {
+                commands::dispatch(
+                    &configs,
+                    &review,
+                    namespace_labels,
+                    authorizer.as_deref(),
+                    k8s_version,
+                    output,
+                    paint,
+                )
+            })
+        }
         Command::Bench {
             quick,
             output,
             workload,
         } => bench::bench(quick, output, workload.as_deref()),
     };
+    out::flush();
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!(
+            errln!(
                 "{}",
                 paint
                     .err
@@ -285,5 +267,18 @@ fn main() -> ExitCode {
             );
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_version_is_the_newest_modelled() {
+        assert_eq!(
+            input::parse_version(DEFAULT_VERSION),
+            Ok(matchcond::KubeVersion::LATEST)
+        );
     }
 }

@@ -31,7 +31,8 @@ fn run_with_stdin(args: &[&str], stdin: Option<&str>) -> Run {
     {
         let mut pipe = child.stdin.take().unwrap();
         if let Some(text) = stdin {
-            pipe.write_all(text.as_bytes()).unwrap();
+            // The command may exit before reading (a refused option): a closed pipe is fine.
+            let _ = pipe.write_all(text.as_bytes());
         }
     }
     let out = child.wait_with_output().unwrap();
@@ -123,11 +124,11 @@ fn eval_json_value() {
     assert_eq!(r.code, 0);
     assert_eq!(
         json(&r.stdout),
-        serde_json::json!({"result": "value", "value": "CREATE", "valueText": "\"CREATE\"", "type": "string", "cost": 2})
+        serde_json::json!({"schemaVersion": 1, "result": "value", "value": "CREATE", "valueText": "\"CREATE\"", "type": "string", "cost": 2})
     );
     assert_eq!(
         r.stdout,
-        "{\"cost\":2,\"result\":\"value\",\"type\":\"string\",\"value\":\"CREATE\",\"valueText\":\"\\\"CREATE\\\"\"}\n"
+        "{\"cost\":2,\"result\":\"value\",\"schemaVersion\":1,\"type\":\"string\",\"value\":\"CREATE\",\"valueText\":\"\\\"CREATE\\\"\"}\n"
     );
 }
 
@@ -223,7 +224,7 @@ fn eval_authorizer_table() {
     assert_eq!(r.code, 0);
     assert_eq!(
         json(&r.stdout),
-        serde_json::json!({"result": "value", "value": false, "valueText": "false", "type": "bool", "cost": 350004})
+        serde_json::json!({"schemaVersion": 1, "result": "value", "value": false, "valueText": "false", "type": "bool", "cost": 350004})
     );
 }
 
@@ -248,6 +249,7 @@ fn eval_json_compile_error() {
     assert_eq!(
         json(&r.stdout),
         serde_json::json!({
+            "schemaVersion": 1,
             "result": "compileError",
             "error": "compilation failed: ERROR: <input>:1:5: found no matching overload for '_+_' applied to '(string, int)'\n | 'a' + 1\n | ....^"
         })
@@ -268,7 +270,7 @@ fn eval_json_evaluation_error() {
     assert_eq!(r.code, 1);
     assert_eq!(
         r.stdout,
-        "{\"cost\":1,\"error\":\"division by zero\",\"result\":\"evalError\"}\n"
+        "{\"cost\":1,\"error\":\"division by zero\",\"result\":\"evalError\",\"schemaVersion\":1}\n"
     );
 }
 
@@ -298,12 +300,49 @@ fn eval_bad_review_syntax() {
     assert!(r.stderr.starts_with("matchcond: <stdin>: syntax error: "));
     let r = run_with_stdin(
         &["eval", "true", "--review", "-"],
-        Some("kind: AdmissionReview\n"),
+        Some("apiVersion: admission.k8s.io/v1\nkind: AdmissionReview\n"),
     );
     assert_eq!(r.code, 2);
     assert_eq!(
         r.stderr,
-        "matchcond: <stdin>: not an AdmissionReview: no \"request\" object\n"
+        "matchcond: <stdin>: the AdmissionReview has no \"request\" object\n"
+    );
+    // Only AdmissionReviews of admission.k8s.io/v1 (v1beta1 with a warning).
+    let r = run_with_stdin(
+        &["eval", "true", "--review", "-"],
+        Some("apiVersion: apps/v1\nkind: Deployment\nrequest: {}\n"),
+    );
+    assert_eq!(r.code, 2);
+    assert_eq!(
+        r.stderr,
+        "matchcond: <stdin>: not an AdmissionReview: apiVersion \"apps/v1\", kind \"Deployment\" (expected apiVersion admission.k8s.io/v1, kind AdmissionReview)\n"
+    );
+    let r = run_with_stdin(
+        &["eval", "true", "--review", "-"],
+        Some("request: {operation: CREATE}\n"),
+    );
+    assert_eq!(r.code, 2);
+    assert!(r
+        .stderr
+        .starts_with("matchcond: <stdin>: not an AdmissionReview: apiVersion \"\", kind \"\""));
+    let r = run_with_stdin(
+        &["eval", "true", "--review", "-"],
+        Some("apiVersion: admission.k8s.io/v2\nkind: AdmissionReview\nrequest: {}\n"),
+    );
+    assert_eq!(r.code, 2);
+    assert_eq!(
+        r.stderr,
+        "matchcond: <stdin>: unsupported AdmissionReview apiVersion \"admission.k8s.io/v2\" (expected admission.k8s.io/v1)\n"
+    );
+    let r = run_with_stdin(
+        &["eval", "request.operation", "--review", "-"],
+        Some("apiVersion: admission.k8s.io/v1beta1\nkind: AdmissionReview\nrequest: {operation: CREATE}\n"),
+    );
+    assert_eq!(r.code, 0);
+    assert_eq!(r.stdout, "value: \"CREATE\"\ntype: string\ncost: 2\n");
+    assert_eq!(
+        r.stderr,
+        "matchcond: warning: <stdin>: admission.k8s.io/v1beta1 AdmissionReview read as admission.k8s.io/v1 (the apiserver sends v1beta1 only to webhooks whose admissionReviewVersions ask for it first)\n"
     );
 }
 
@@ -311,7 +350,7 @@ fn eval_bad_review_syntax() {
 fn eval_yaml_review() {
     let r = run_with_stdin(
         &["eval", "request.namespace", "--review", "-"],
-        Some("kind: AdmissionReview\nrequest:\n  namespace: shop\n  operation: CREATE\n"),
+        Some("apiVersion: admission.k8s.io/v1\nkind: AdmissionReview\nrequest:\n  namespace: shop\n  operation: CREATE\n"),
     );
     assert_eq!(r.code, 0);
     assert_eq!(r.stdout, "value: \"shop\"\ntype: string\ncost: 2\n");
@@ -323,7 +362,7 @@ fn eval_bad_version_and_options() {
     assert_eq!(r.code, 2);
     assert!(r
         .stderr
-        .contains("unsupported Kubernetes version \"1.2\" (supported: 1.28 to 1.36)"));
+        .contains("unsupported Kubernetes version \"1.2\" (supported: 1.28 to 1.37)"));
     let r = run(&["eval", "true", "--output", "xml"]);
     assert_eq!(r.code, 2);
 }
@@ -342,41 +381,84 @@ fn eval_version_matters() {
 // ---- lint ----
 
 const INVALID_LINES: [&str; 4] = [
-    "invalid.yaml:0: ValidatingWebhookConfiguration broken: webhooks[0].clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]",
-    "invalid.yaml:0: ValidatingWebhookConfiguration broken: webhooks[0].matchConditions: Too many: 65: must have at most 64 items",
-    "invalid.yaml:0: ValidatingWebhookConfiguration broken: webhooks[0].matchConditions[0].expression: Invalid value: \"1 + 2\": must evaluate to bool but got int",
-    "invalid.yaml:0: ValidatingWebhookConfiguration broken: webhooks[0].matchConditions[1].name: Duplicate value: \"non-bool\"",
+    "invalid.yaml:10:10: error[validation]: ValidatingWebhookConfiguration broken: webhooks[0].clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]",
+    "invalid.yaml:13:3: error[validation]: ValidatingWebhookConfiguration broken: webhooks[0].matchConditions: Too many: 65: must have at most 64 items",
+    "invalid.yaml:14:34: error[validation]: ValidatingWebhookConfiguration broken: webhooks[0].matchConditions[0].expression: Invalid value: \"1 + 2\": must evaluate to bool but got int",
+    "invalid.yaml:15:12: error[validation]: ValidatingWebhookConfiguration broken: webhooks[0].matchConditions[1].name: Duplicate value: \"non-bool\"",
 ];
+
+/// The always-true condition of invalid.yaml (a warning beside the errors).
+const INVALID_WARNING: [&str; 4] = [
+    "invalid.yaml:15:35: warning[alwaysTrue]: ValidatingWebhookConfiguration broken: webhooks[0].matchConditions[1].expression: this condition is true for every request the rules let through (CREATE): it never skips the webhook",
+    " | true",
+    " | ^",
+    "  help: remove it, or fix the test",
+];
+
+fn invalid_lines() -> Vec<String> {
+    let mut v: Vec<String> = INVALID_LINES.iter().map(|l| (*l).to_owned()).collect();
+    v.extend(INVALID_WARNING.iter().map(|l| (*l).to_owned()));
+    v
+}
+
+fn webhooks_note() -> String {
+    format!(
+        "webhooks.yaml:1:1: note[compatibility]: ValidatingWebhookConfiguration pods: accepted on create by Kubernetes 1.29 to {}; refused by 1.28 (1.28: webhooks[1].matchConditions[1].expression: Invalid value: \"object.metadata.?labels['team'].orValue('') == 'payments'\": compilation failed: ERROR: <input>:1:16: unsupported syntax '.?')",
+        matchcond::KubeVersion::LATEST
+    )
+}
 
 #[test]
 fn lint_text_clean() {
     let r = run(&["lint", "webhooks.yaml"]);
     assert_eq!(r.code, 0);
-    assert_eq!(r.stdout, "1 configuration(s) checked, 0 error(s)\n");
+    assert_eq!(
+        r.stdout.lines().collect::<Vec<_>>(),
+        [
+            webhooks_note().as_str(),
+            "1 configuration(s) checked in 1 file(s): 0 error(s), 0 warning(s), 1 note(s)"
+        ]
+    );
     assert_eq!(r.stderr, "");
+    let r = run(&["lint", "webhooks.yaml", "--no-compatibility"]);
+    assert_eq!(
+        r.stdout,
+        "1 configuration(s) checked in 1 file(s): 0 error(s), 0 warning(s)\n"
+    );
 }
 
-/// The command line's bar: a configuration with 65 conditions, a duplicate condition name,
-/// a non-bool expression and an http:// URL is reported with all four field paths, exit 1.
+/// A configuration with 65 conditions, a duplicate condition name, a non-bool expression
+/// and an http:// URL is reported with all four field paths and their line:column, exit 1.
 #[test]
 fn lint_text_errors() {
     let config: serde_json::Value =
         serde_yaml_ng::from_str(&std::fs::read_to_string(data("invalid.yaml")).unwrap()).unwrap();
     let hook = &config["webhooks"][0];
     assert_eq!(hook["matchConditions"].as_array().unwrap().len(), 65);
-    assert_eq!(
-        hook["clientConfig"]["url"],
-        "http://broken.example.com/validate"
-    );
-    assert_eq!(
-        hook["matchConditions"][0]["name"],
-        hook["matchConditions"][1]["name"]
-    );
-    let r = run(&["lint", "webhooks.yaml", "invalid.yaml"]);
+    let r = run(&[
+        "lint",
+        "webhooks.yaml",
+        "invalid.yaml",
+        "--no-compatibility",
+    ]);
     assert_eq!(r.code, 1);
-    let mut want: Vec<&str> = INVALID_LINES.to_vec();
-    want.push("2 configuration(s) checked, 4 error(s)");
+    let mut want = invalid_lines();
+    want.push("2 configuration(s) checked in 2 file(s): 4 error(s), 1 warning(s)".to_owned());
     assert_eq!(r.stdout.lines().collect::<Vec<_>>(), want);
+}
+
+fn findings(v: &serde_json::Value) -> Vec<serde_json::Value> {
+    let mut out = Vec::new();
+    for f in v["files"].as_array().unwrap() {
+        out.extend(f["findings"].as_array().unwrap().iter().cloned());
+        for d in f["documents"].as_array().unwrap() {
+            out.extend(d["findings"].as_array().unwrap().iter().cloned());
+            for c in d["configurations"].as_array().unwrap() {
+                out.extend(c["findings"].as_array().unwrap().iter().cloned());
+            }
+        }
+    }
+    out
 }
 
 #[test]
@@ -384,21 +466,37 @@ fn lint_json_errors() {
     let r = run(&["lint", "invalid.yaml", "--output", "json"]);
     assert_eq!(r.code, 1);
     let v = json(&r.stdout);
-    assert_eq!(v["errorCount"], 4);
-    let c = &v["configurations"][0];
-    assert_eq!(c["file"], "invalid.yaml");
-    assert_eq!(c["document"], 0);
+    assert_eq!(v["schemaVersion"], 1);
+    assert_eq!(v["k8sVersion"], "1.37");
+    assert_eq!(
+        (v["errorCount"].as_u64(), v["warningCount"].as_u64()),
+        (Some(4), Some(1))
+    );
+    let f = &v["files"][0];
+    assert_eq!(f["file"], "invalid.yaml");
+    assert_eq!(f["error"], serde_json::Value::Null);
+    let c = &f["documents"][0]["configurations"][0];
     assert_eq!(c["kind"], "ValidatingWebhookConfiguration");
     assert_eq!(c["name"], "broken");
     assert_eq!(c["operation"], "create");
-    let fields: Vec<&str> = c["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["field"].as_str().unwrap())
-        .collect();
     assert_eq!(
-        fields,
+        (c["line"].as_u64(), c["column"].as_u64()),
+        (Some(1), Some(1))
+    );
+    // Refused by every modelled version.
+    let compat = c["compatibility"].as_array().unwrap();
+    assert_eq!(
+        compat.len(),
+        (matchcond::KubeVersion::LATEST.minor - 28 + 1) as usize
+    );
+    assert!(compat.iter().all(|v| v["accepted"] == false));
+    let all = findings(&v);
+    let errors: Vec<&serde_json::Value> = all.iter().filter(|f| f["severity"] == "error").collect();
+    assert_eq!(
+        errors
+            .iter()
+            .map(|e| e["path"].as_str().unwrap())
+            .collect::<Vec<_>>(),
         [
             "webhooks[0].clientConfig.url",
             "webhooks[0].matchConditions",
@@ -407,77 +505,127 @@ fn lint_json_errors() {
         ]
     );
     assert_eq!(
-        c["errors"][3],
+        *errors[3],
         serde_json::json!({
-            "field": "webhooks[0].matchConditions[1].name",
-            "type": "Duplicate value",
-            "detail": "",
+            "severity": "error",
+            "code": "validation",
             "message": "webhooks[0].matchConditions[1].name: Duplicate value: \"non-bool\"",
+            "help": null,
+            "path": "webhooks[0].matchConditions[1].name",
+            "line": 15,
+            "column": 12,
+            "span": null,
+            "operations": [],
+            "versions": [],
+            "fieldError": {"field": "webhooks[0].matchConditions[1].name", "type": "Duplicate value", "detail": ""},
         })
     );
-    let messages: Vec<&str> = c["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["message"].as_str().unwrap())
-        .collect();
-    let want: Vec<&str> = INVALID_LINES
-        .iter()
-        .map(|l| {
-            l.strip_prefix("invalid.yaml:0: ValidatingWebhookConfiguration broken: ")
-                .unwrap()
-        })
-        .collect();
-    assert_eq!(messages, want);
+    // The text lines are the JSON findings' positions and messages.
+    for (e, line) in errors.iter().zip(INVALID_LINES) {
+        assert_eq!(
+            format!(
+                "invalid.yaml:{}:{}: error[validation]: ValidatingWebhookConfiguration broken: {}",
+                e["line"],
+                e["column"],
+                e["message"].as_str().unwrap()
+            ),
+            line
+        );
+    }
 }
 
 #[test]
 fn lint_json_clean() {
-    let r = run(&["lint", "webhooks.yaml", "--output", "json"]);
+    let r = run(&[
+        "lint",
+        "webhooks.yaml",
+        "--output",
+        "json",
+        "--no-compatibility",
+    ]);
     assert_eq!(r.code, 0);
+    let v = json(&r.stdout);
     assert_eq!(
-        r.stdout,
-        "{\"configurations\":[{\"document\":0,\"errors\":[],\"file\":\"webhooks.yaml\",\"kind\":\"ValidatingWebhookConfiguration\",\"name\":\"pods\",\"operation\":\"create\",\"warnings\":[]}],\"errorCount\":0,\"warningCount\":0}\n"
+        v,
+        serde_json::json!({
+            "schemaVersion": 1,
+            "k8sVersion": "1.37",
+            "files": [{
+                "file": "webhooks.yaml",
+                "error": null,
+                "findings": [],
+                "documents": [{
+                    "index": 0,
+                    "line": 1,
+                    "kind": "ValidatingWebhookConfiguration",
+                    "findings": [],
+                    "configurations": [{
+                        "kind": "ValidatingWebhookConfiguration",
+                        "name": "pods",
+                        "item": null,
+                        "line": 1,
+                        "column": 1,
+                        "operation": "create",
+                        "findings": [],
+                        "webhooks": [
+                            {
+                                "name": "all-pods.example.com",
+                                "operations": ["CREATE"],
+                                "cost": {"min": 0, "max": 0, "fixedMax": 0},
+                                "conditions": [],
+                            },
+                            {
+                                "name": "team-pods.example.com",
+                                "operations": ["CREATE", "UPDATE"],
+                                "cost": {"min": 4, "max": 9, "fixedMax": 6},
+                                "conditions": [
+                                    // The comparisons with literals bound the costs.
+                                    {"name": "not-kube-system", "cost": {"min": 2, "max": 4, "fixedMax": 2}, "minimumVersion": "1.28"},
+                                    {"name": "payments-team", "cost": {"min": 2, "max": 5, "fixedMax": 4}, "minimumVersion": "1.28"},
+                                ],
+                            },
+                        ],
+                        "compatibility": [],
+                    }],
+                }],
+            }],
+            "configurationCount": 1,
+            "errorCount": 0,
+            "warningCount": 0,
+            "noteCount": 0,
+        })
     );
 }
 
-const TRAP_AT: &str = "traps.yaml:0: ValidatingWebhookConfiguration traps: warning: ";
-
-fn trap_lines() -> Vec<String> {
-    [
-        "webhooks[0].matchConditions[1].expression: object is null for DELETE requests, where object.metadata fails; guard it (request.operation != 'DELETE', object != null) or read it optionally (object.?field)",
-        " | object.metadata.labels['app'] == 'web'",
-        " | ^",
-        "webhooks[0].matchConditions[1].expression: object.metadata.labels['app'] fails when the key is absent; test 'app' in object.metadata.labels (or has(object.metadata.labels.app)) first, or read it optionally (object.metadata.labels[?'app'])",
-        " | object.metadata.labels['app'] == 'web'",
-        " | ......................^",
-        "webhooks[0].matchConditions[2].expression: 2 authorizer checks in one expression: each costs 350000 (700000 when all run) against the per-expression cost limit of 1000000; use one check per condition",
-        " | authorizer.group('').resource('pods').check('get').allowed() || authorizer.group('').resource('pods').check('list').allowed()",
-        " | ...........................................................................................................^",
-        "webhooks[0].matchConditions[3].expression: oldObject is null for CREATE and CONNECT requests, where oldObject.spec fails; guard it (request.operation == 'UPDATE', oldObject != null) or read it optionally (oldObject.?field)",
-        " | oldObject.spec != object.spec",
-        " | ^",
-        "webhooks[0].matchConditions[3].expression: object is null for DELETE requests, where object.spec fails; guard it (request.operation != 'DELETE', object != null) or read it optionally (object.?field)",
-        " | oldObject.spec != object.spec",
-        " | ..................^",
-    ]
-    .iter()
-    .map(|l| {
-        if l.starts_with(" | ") {
-            (*l).to_owned()
-        } else {
-            format!("{TRAP_AT}{l}")
-        }
-    })
-    .collect()
-}
+const TRAP_LINES: [&str; 20] = [
+    "traps.yaml:16:18: warning[objectOnDelete]: ValidatingWebhookConfiguration traps: webhooks[0].matchConditions[0].expression: object is null for DELETE requests, where object.metadata fails with \"no such key\" (failurePolicy Fail: the apiserver rejects these DELETE requests instead of calling the webhook)",
+    " | object.metadata.labels['app'] == 'web'",
+    " | ^",
+    "  help: guard the read: request.operation != 'DELETE' (in this condition or in another one: a false condition skips the webhook) or object != null; or read it optionally (object.?metadata)",
+    "traps.yaml:16:40: warning[absentMap]: ValidatingWebhookConfiguration traps: webhooks[0].matchConditions[0].expression: object.metadata.labels is absent on objects without labels, where object.metadata.labels['app'] fails with \"no such key\" (failurePolicy Fail: the apiserver rejects such requests instead of calling the webhook)",
+    " | object.metadata.labels['app'] == 'web'",
+    " | ......................^",
+    "  help: test has(object.metadata.labels) first, or read it optionally: object.metadata.?labels[?'app'].orValue('')",
+    "traps.yaml:18:18: warning[oldObjectOnCreate]: ValidatingWebhookConfiguration traps: webhooks[0].matchConditions[1].expression: oldObject is null for CREATE requests, where oldObject.spec fails with \"no such key\" (failurePolicy Fail: the apiserver rejects these CREATE requests instead of calling the webhook)",
+    " | oldObject.spec != object.spec",
+    " | ^",
+    "  help: guard the read: request.operation == 'UPDATE' (in this condition or in another one) or oldObject != null; or read it optionally (oldObject.?spec)",
+    "traps.yaml:18:36: warning[objectOnDelete]: ValidatingWebhookConfiguration traps: webhooks[0].matchConditions[1].expression: object is null for DELETE requests, where object.spec fails with \"no such key\" (failurePolicy Fail: the apiserver rejects these DELETE requests instead of calling the webhook)",
+    " | oldObject.spec != object.spec",
+    " | ..................^",
+    "  help: guard the read: request.operation != 'DELETE' (in this condition or in another one: a false condition skips the webhook) or object != null; or read it optionally (object.?spec)",
+    "traps.yaml:21:7: warning[costLimit]: ValidatingWebhookConfiguration traps: webhooks[0].matchConditions[2].expression: this condition can cost 1050012 (3 authorizer check(s)), over the per-expression limit of 1000000: its evaluation is cancelled (\"operation cancelled: actual cost limit exceeded\") (failurePolicy Fail: the apiserver rejects these CREATE, UPDATE and DELETE requests instead of calling the webhook)",
+    " | authorizer.group('').resource('pods').check('get').allowed() || authorizer.group('').resource('pods').check('list').allowed() || authorizer.group('').resource('pods').check('watch').allowed()",
+    " | ^",
+    "  help: at most 2 authorizer checks (350,000 each) fit in one condition: check fewer permissions here (one broader permission), or move checks into conditions of their own",
+];
 
 #[test]
 fn lint_text_warnings_keep_exit_code_zero() {
     let r = run(&["lint", "traps.yaml"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let mut want = trap_lines();
-    want.push("1 configuration(s) checked, 0 error(s), 5 warning(s)".to_owned());
+    let mut want: Vec<&str> = TRAP_LINES.to_vec();
+    want.push("1 configuration(s) checked in 1 file(s): 0 error(s), 5 warning(s)");
     assert_eq!(r.stdout.lines().collect::<Vec<_>>(), want);
     assert_eq!(r.stderr, "");
 }
@@ -487,87 +635,69 @@ fn lint_json_warnings() {
     let r = run(&["lint", "traps.yaml", "--output", "json"]);
     assert_eq!(r.code, 0);
     let v = json(&r.stdout);
-    assert_eq!(v["errorCount"], 0);
-    assert_eq!(v["warningCount"], 5);
-    let c = &v["configurations"][0];
-    assert_eq!(c["file"], "traps.yaml");
-    assert_eq!(c["document"], 0);
-    assert_eq!(c["errors"], serde_json::json!([]));
-    let warnings = c["warnings"].as_array().unwrap();
-    let traps: Vec<(&str, &str)> = warnings
-        .iter()
-        .map(|w| (w["field"].as_str().unwrap(), w["trap"].as_str().unwrap()))
-        .collect();
     assert_eq!(
-        traps,
+        (v["errorCount"].as_u64(), v["warningCount"].as_u64()),
+        (Some(0), Some(5))
+    );
+    let all = findings(&v);
+    assert_eq!(
+        all.iter()
+            .map(|f| (f["code"].as_str().unwrap(), f["operations"].clone()))
+            .collect::<Vec<_>>(),
         [
+            ("objectOnDelete", serde_json::json!(["DELETE"])),
+            ("absentMap", serde_json::json!([])),
+            ("oldObjectOnCreate", serde_json::json!(["CREATE"])),
+            ("objectOnDelete", serde_json::json!(["DELETE"])),
             (
-                "webhooks[0].matchConditions[1].expression",
-                "objectOnDelete"
-            ),
-            (
-                "webhooks[0].matchConditions[1].expression",
-                "mapKeyWithoutTest"
-            ),
-            (
-                "webhooks[0].matchConditions[2].expression",
-                "multipleAuthorizerChecks"
-            ),
-            (
-                "webhooks[0].matchConditions[3].expression",
-                "oldObjectOnCreate"
-            ),
-            (
-                "webhooks[0].matchConditions[3].expression",
-                "objectOnDelete"
+                "costLimit",
+                serde_json::json!(["CREATE", "UPDATE", "DELETE"])
             ),
         ]
     );
     assert_eq!(
-        warnings[1],
+        all[1]["span"],
         serde_json::json!({
-            "field": "webhooks[0].matchConditions[1].expression",
-            "trap": "mapKeyWithoutTest",
-            "message": "object.metadata.labels['app'] fails when the key is absent; test 'app' in object.metadata.labels (or has(object.metadata.labels.app)) first, or read it optionally (object.metadata.labels[?'app'])",
-            "line": 1,
-            "column": 23,
-            "caret": " | object.metadata.labels['app'] == 'web'\n | ......................^",
+            "start": 22, "end": 23, "line": 1, "column": 23,
+            "snippet": " | object.metadata.labels['app'] == 'web'\n | ......................^",
         })
     );
-    // The text output's lines, message by message.
-    let lines = trap_lines();
-    for (i, w) in warnings.iter().enumerate() {
+    // The text output's lines, finding by finding.
+    for (i, f) in all.iter().enumerate() {
+        let at = format!(
+            "traps.yaml:{}:{}: warning[{}]: ValidatingWebhookConfiguration traps: {}: {}",
+            f["line"],
+            f["column"],
+            f["code"].as_str().unwrap(),
+            f["path"].as_str().unwrap(),
+            f["message"].as_str().unwrap()
+        );
+        assert_eq!(at, TRAP_LINES[4 * i]);
         assert_eq!(
-            format!(
-                "{TRAP_AT}{}: {}",
-                w["field"].as_str().unwrap(),
-                w["message"].as_str().unwrap()
-            ),
-            lines[3 * i]
+            f["span"]["snippet"].as_str().unwrap(),
+            format!("{}\n{}", TRAP_LINES[4 * i + 1], TRAP_LINES[4 * i + 2])
         );
         assert_eq!(
-            w["caret"].as_str().unwrap(),
-            format!("{}\n{}", lines[3 * i + 1], lines[3 * i + 2])
+            format!("  help: {}", f["help"].as_str().unwrap()),
+            TRAP_LINES[4 * i + 3]
         );
     }
+    // The condition costs: the checks' condition is bounded; the others depend on data.
+    let hook = &v["files"][0]["documents"][0]["configurations"][0]["webhooks"][0];
+    assert_eq!(
+        hook["conditions"][2]["cost"],
+        serde_json::json!({"min": 350004, "max": 1050012, "fixedMax": 1050012})
+    );
 }
 
 #[test]
 fn lint_errors_and_warnings_together() {
-    let r = run(&["lint", "invalid.yaml", "traps.yaml"]);
+    let r = run(&["lint", "invalid.yaml", "traps.yaml", "--no-compatibility"]);
     assert_eq!(r.code, 1);
-    let mut want: Vec<String> = INVALID_LINES.iter().map(|l| (*l).to_owned()).collect();
-    want.extend(trap_lines());
-    want.push("2 configuration(s) checked, 4 error(s), 5 warning(s)".to_owned());
+    let mut want = invalid_lines();
+    want.extend(TRAP_LINES.iter().map(|l| (*l).to_owned()));
+    want.push("2 configuration(s) checked in 2 file(s): 4 error(s), 6 warning(s)".to_owned());
     assert_eq!(r.stdout.lines().collect::<Vec<_>>(), want);
-    let r = run(&["lint", "invalid.yaml", "traps.yaml", "--output", "json"]);
-    assert_eq!(r.code, 1);
-    let v = json(&r.stdout);
-    assert_eq!(
-        (v["errorCount"].as_u64(), v["warningCount"].as_u64()),
-        (Some(4), Some(5))
-    );
-    assert_eq!(v["configurations"][0]["warnings"], serde_json::json!([]));
 }
 
 #[test]
@@ -575,10 +705,10 @@ fn lint_update_against_old() {
     // Unchanged matchConditions are not checked again on update.
     let r = run(&["lint", "invalid.yaml", "--old", "invalid.yaml"]);
     assert_eq!(r.code, 1);
-    assert_eq!(
-        r.stdout.lines().collect::<Vec<_>>(),
-        [INVALID_LINES[0], "1 configuration(s) checked, 1 error(s)"]
-    );
+    let mut want = vec![INVALID_LINES[0].to_owned()];
+    want.extend(INVALID_WARNING.iter().map(|l| (*l).to_owned()));
+    want.push("1 configuration(s) checked in 1 file(s): 1 error(s), 1 warning(s)".to_owned());
+    assert_eq!(r.stdout.lines().collect::<Vec<_>>(), want);
     let r = run(&[
         "lint",
         "invalid.yaml",
@@ -589,55 +719,209 @@ fn lint_update_against_old() {
     ]);
     assert_eq!(r.code, 1);
     let v = json(&r.stdout);
-    assert_eq!(v["configurations"][0]["operation"], "update");
+    assert_eq!(
+        v["files"][0]["documents"][0]["configurations"][0]["operation"],
+        "update"
+    );
     assert_eq!(v["errorCount"], 1);
+    // An old file that cannot be used is unusable input.
+    let r = run_with_stdin(&["lint", "webhooks.yaml", "--old", "-"], Some("kind: [\n"));
+    assert_eq!(r.code, 2);
+    assert_eq!(r.stdout, "");
+    assert_eq!(
+        r.stderr,
+        "matchcond: <stdin>:2:1: syntax error: while parsing a node, did not find expected node content\n"
+    );
 }
 
 #[test]
 fn lint_stdin_multi_document_and_list() {
     let text = std::fs::read_to_string(data("multi.yaml")).unwrap();
-    let r = run_with_stdin(&["lint", "-"], Some(&text));
+    let r = run_with_stdin(&["lint", "-", "--no-compatibility"], Some(&text));
     assert_eq!(r.code, 1);
     assert_eq!(
         r.stdout.lines().collect::<Vec<_>>(),
         [
-            "<stdin>:1: ValidatingWebhookConfiguration syntax: webhooks[0].matchConditions[0].expression: Invalid value: \"request.name ==\": compilation failed: ERROR: <input>:1:16: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}",
+            "<stdin>:23:29: error[validation]: ValidatingWebhookConfiguration syntax: webhooks[0].matchConditions[0].expression: Invalid value: \"request.name ==\": compilation failed: ERROR: <input>:1:16: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}",
             " | request.name ==",
             " | ...............^",
-            "2 configuration(s) checked, 1 error(s)",
+            "2 configuration(s) checked in 1 file(s): 1 error(s), 0 warning(s)",
         ]
     );
     let r = run_with_stdin(&["lint", "-", "--output", "json"], Some(&text));
     assert_eq!(r.code, 1);
     let v = json(&r.stdout);
+    let docs = &v["files"][0]["documents"];
+    assert_eq!(v["files"][0]["file"], "<stdin>");
+    assert_eq!(docs[0]["kind"], "List");
     assert_eq!(
-        v["configurations"][0]["kind"],
+        docs[0]["configurations"][0]["kind"],
         "MutatingWebhookConfiguration"
     );
-    assert_eq!(v["configurations"][0]["name"], "listed");
-    assert_eq!(v["configurations"][0]["document"], 0);
-    assert_eq!(v["configurations"][1]["document"], 1);
+    assert_eq!(docs[0]["configurations"][0]["name"], "listed");
+    assert_eq!(docs[0]["configurations"][0]["item"], 0);
+    assert_eq!(docs[0]["configurations"][0]["line"], 5);
+    assert_eq!(docs[1]["index"], 1);
+    // A document starts at its `---`.
+    assert_eq!(docs[1]["line"], 13);
+}
+
+/// Strict loading: unknown and mistyped fields with their path and line:column, every
+/// document and file reported, other kinds skipped with a note.
+#[test]
+fn lint_strict_loading() {
+    let text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: typo}\nwebhooks:\n- name: typo.example.com\n  sideEffects: None\n  admissionReviewVersions: [v1]\n  clientConfig: {url: 'https://typo.example.com'}\n  failurepolicy: Ignore\n  timeoutSeconds: ten\n  matchCondition:\n  - {name: a, expression: 'true'}\n";
+    let r = run_with_stdin(&["lint", "-", "--no-compatibility"], Some(text));
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stdout.lines().collect::<Vec<_>>(),
+        [
+            "<stdin>:1:1: note[skippedKind]: skipped: ConfigMap is not a webhook configuration",
+            "<stdin>:13:3: error[unknownField]: ValidatingWebhookConfiguration typo: webhooks[0].failurepolicy: unknown field (did you mean failurePolicy?)",
+            "<stdin>:14:19: error[invalidType]: ValidatingWebhookConfiguration typo: webhooks[0].timeoutSeconds: invalid type: string \"ten\", expected an integer (int32)",
+            "<stdin>:15:3: error[unknownField]: ValidatingWebhookConfiguration typo: webhooks[0].matchCondition: unknown field (did you mean matchConditions?)",
+            "1 configuration(s) checked in 1 file(s): 3 error(s), 0 warning(s), 1 note(s)",
+        ]
+    );
+    let r = run_with_stdin(&["lint", "-", "--output", "json"], Some(text));
+    let v = json(&r.stdout);
+    let f = &findings(&v)[1];
+    assert_eq!(
+        (
+            f["code"].as_str(),
+            f["path"].as_str(),
+            f["line"].as_u64(),
+            f["column"].as_u64()
+        ),
+        (
+            Some("unknownField"),
+            Some("webhooks[0].failurepolicy"),
+            Some(13),
+            Some(3)
+        )
+    );
+}
+
+#[test]
+fn lint_reports_every_file() {
+    // One unusable file does not hide the others' findings; the exit code is the worst.
+    let r = run(&[
+        "lint",
+        "traps.yaml",
+        "missing.yaml",
+        "invalid.yaml",
+        "--no-compatibility",
+    ]);
+    assert_eq!(r.code, 2);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines[0], TRAP_LINES[0]);
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("missing.yaml: error: cannot read: ")));
+    assert!(lines.contains(&INVALID_LINES[0]));
+    assert_eq!(
+        *lines.last().unwrap(),
+        "2 configuration(s) checked in 3 file(s): 5 error(s), 6 warning(s)"
+    );
+    let r = run(&["lint", "traps.yaml", "missing.yaml", "--output", "json"]);
+    assert_eq!(r.code, 2);
+    let v = json(&r.stdout);
+    assert_eq!(v["files"][1]["file"], "missing.yaml");
+    assert!(v["files"][1]["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("cannot read: "));
+    assert_eq!(
+        v["files"][0]["documents"][0]["configurations"][0]["name"],
+        "traps"
+    );
 }
 
 #[test]
 fn lint_unusable_input() {
-    let r = run_with_stdin(&["lint", "-"], Some("kind: Pod\n"));
+    // A text without any webhook configuration.
+    let r = run_with_stdin(&["lint", "-"], Some("apiVersion: v1\nkind: Pod\n"));
     assert_eq!(r.code, 2);
-    assert_eq!(r.stdout, "");
     assert_eq!(
-        r.stderr,
-        "matchcond: <stdin>: document 0: unsupported kind \"Pod\"\n"
+        r.stdout.lines().collect::<Vec<_>>(),
+        [
+            "<stdin>:1:1: note[skippedKind]: skipped: Pod is not a webhook configuration",
+            "<stdin>:1:1: error[noConfiguration]: no ValidatingWebhookConfiguration or MutatingWebhookConfiguration found",
+            "  help: lint files that hold ValidatingWebhookConfiguration or MutatingWebhookConfiguration objects (documents of other kinds are skipped)",
+            "0 configuration(s) checked in 1 file(s): 1 error(s), 0 warning(s), 1 note(s)",
+        ]
     );
-    let r = run(&["lint", "missing.yaml"]);
+    let r = run_with_stdin(&["lint", "-"], Some(""));
     assert_eq!(r.code, 2);
     assert!(r
-        .stderr
-        .starts_with("matchcond: missing.yaml: cannot read: "));
+        .stdout
+        .starts_with("<stdin>:1:1: error[noConfiguration]: "));
+    let r = run(&["lint", "missing.yaml"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stdout.starts_with("missing.yaml: error: cannot read: "));
     let r = run_with_stdin(&["lint", "-"], Some("a: [1,\n"));
     assert_eq!(r.code, 2);
-    assert!(r.stderr.starts_with("matchcond: <stdin>: syntax error: "));
+    assert!(r
+        .stdout
+        .starts_with("<stdin>:2:1: error[syntax]: syntax error: "));
     let r = run(&["lint"]);
     assert_eq!(r.code, 2);
+}
+
+#[test]
+fn standard_input_is_read_once() {
+    for args in [
+        vec!["lint", "-", "-"],
+        vec!["lint", "-", "--old", "-"],
+        vec!["match", "--config", "-", "--review", "-"],
+        vec!["eval", "true", "--review", "-", "--authorizer", "-"],
+    ] {
+        let r = run_with_stdin(&args, Some("{}"));
+        assert_eq!(r.code, 2, "{args:?}");
+        assert_eq!(r.stdout, "", "{args:?}");
+        assert!(
+            r.stderr.starts_with(
+                "matchcond: standard input (-) can be read only once, but it is given for "
+            ),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+    let r = run_with_stdin(&["match", "--config", "-", "--review", "-"], Some("{}"));
+    assert_eq!(
+        r.stderr,
+        "matchcond: standard input (-) can be read only once, but it is given for --config and --review\n"
+    );
+}
+
+/// Output to a pipe closed early ends quietly with the command's exit code.
+#[test]
+fn closed_pipe_ends_quietly() {
+    let mut text = vec!["lint"];
+    text.extend(["traps.yaml"; 300]);
+    let mut json = text.clone();
+    json.extend(["--output", "json"]);
+    for args in [text, json] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_matchcond"))
+            .args(&args)
+            .current_dir(format!("{}/tests/data", env!("CARGO_MANIFEST_DIR")))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Read 10 bytes, then close the pipe.
+        let mut stdout = child.stdout.take().unwrap();
+        let mut first = [0u8; 10];
+        std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
+        drop(stdout);
+        let out = child.wait_with_output().unwrap();
+        let code = out.status.code();
+        assert!(matches!(code, Some(0 | 1)), "{args:?}: {code:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(stderr, "", "{args:?}");
+    }
 }
 
 // ---- match ----
@@ -701,8 +985,10 @@ fn match_json() {
     assert_eq!(
         json(&r.stdout),
         serde_json::json!({
+            "schemaVersion": 1,
             "admitted": true,
             "rejection": null,
+            "invalidConfigurations": [],
             "webhooks": [
                 {
                     "uid": "pods/all-pods.example.com/0",
@@ -803,6 +1089,7 @@ fn match_unusable_input() {
 fn colour_adds_only_escape_sequences() {
     let cases: Vec<Vec<&str>> = vec![
         vec!["lint", "invalid.yaml", "traps.yaml", "multi.yaml"],
+        vec!["lint", "webhooks.yaml", "--no-compatibility"],
         vec!["lint", "webhooks.yaml"],
         vec![
             "match",
@@ -833,7 +1120,8 @@ fn colour_adds_only_escape_sequences() {
         assert_eq!(strip_colour(&coloured.stdout), plain.stdout, "{args:?}");
         assert_eq!(strip_colour(&coloured.stderr), plain.stderr, "{args:?}");
         // A clean lint and a value have nothing to highlight.
-        let highlighted = args != ["lint", "webhooks.yaml"] && args != ["eval", "'a' + 'b'"];
+        let highlighted = args != ["lint", "webhooks.yaml", "--no-compatibility"]
+            && args != ["eval", "'a' + 'b'"];
         assert_eq!(
             coloured.stdout.contains('\x1b') || coloured.stderr.contains('\x1b'),
             highlighted,
@@ -862,23 +1150,30 @@ fn colour_adds_only_escape_sequences() {
 
 #[test]
 fn colour_escapes() {
-    let r = run(&["--color", "always", "lint", "traps.yaml", "invalid.yaml"]);
+    let r = run(&[
+        "--color",
+        "always",
+        "lint",
+        "traps.yaml",
+        "invalid.yaml",
+        "--no-compatibility",
+    ]);
     let lines: Vec<&str> = r.stdout.lines().collect();
     assert_eq!(
         &lines[..3],
         [
-            "\x1b[1mtraps.yaml:0: ValidatingWebhookConfiguration traps\x1b[0m: \x1b[1;33mwarning\x1b[0m: webhooks[0].matchConditions[1].expression: object is null for DELETE requests, where object.metadata fails; guard it (request.operation != 'DELETE', object != null) or read it optionally (object.?field)",
+            "\x1b[1mtraps.yaml:16:18\x1b[0m: \x1b[1;33mwarning[objectOnDelete]\x1b[0m: ValidatingWebhookConfiguration traps: webhooks[0].matchConditions[0].expression: object is null for DELETE requests, where object.metadata fails with \"no such key\" (failurePolicy Fail: the apiserver rejects these DELETE requests instead of calling the webhook)",
             " | object.metadata.labels['app'] == 'web'",
             " | \x1b[1;33m^\x1b[0m",
         ]
     );
     assert_eq!(
-        lines[15],
-        "\x1b[1minvalid.yaml:0: ValidatingWebhookConfiguration broken\x1b[0m: \x1b[31mwebhooks[0].clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]\x1b[0m"
+        lines[20],
+        "\x1b[1minvalid.yaml:10:10\x1b[0m: \x1b[1;31merror[validation]\x1b[0m: ValidatingWebhookConfiguration broken: \x1b[31mwebhooks[0].clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]\x1b[0m"
     );
     assert_eq!(
         lines.last().unwrap(),
-        &"2 configuration(s) checked, \x1b[1;31m4 error(s)\x1b[0m, \x1b[1;33m5 warning(s)\x1b[0m"
+        &"2 configuration(s) checked in 2 file(s): \x1b[1;31m4 error(s)\x1b[0m, \x1b[1;33m6 warning(s)\x1b[0m"
     );
     let r = run(&["eval", "1 + ", "--color", "always"]);
     let lines: Vec<&str> = r.stderr.lines().collect();
@@ -978,7 +1273,6 @@ fn unusable_input_in_json_mode_writes_nothing_to_stdout() {
             "--output",
             "json",
         ],
-        vec!["lint", "missing.yaml", "--output", "json"],
         vec![
             "lint",
             "webhooks.yaml",
@@ -1028,7 +1322,7 @@ fn unusable_input_in_json_mode_writes_nothing_to_stdout() {
 
 #[test]
 fn match_request_the_dispatcher_cannot_read() {
-    let review = "{\"request\": {\"uid\": \"1\", \"operation\": \"CREATE\", \"dryRun\": \"yes\"}}";
+    let review = "{\"apiVersion\": \"admission.k8s.io/v1\", \"kind\": \"AdmissionReview\", \"request\": {\"uid\": \"1\", \"operation\": \"CREATE\", \"dryRun\": \"yes\"}}";
     for output in ["text", "json"] {
         let r = run_with_stdin(
             &[
@@ -1083,6 +1377,23 @@ fn help_version_and_usage_errors() {
     let r = run(&["lint", "--help"]);
     assert_eq!(r.code, 0);
     assert!(r.stdout.contains("--old <FILE>"));
+    // Every command's help lists its exit codes and points to the JSON schema.
+    for command in ["lint", "match", "eval", "bench"] {
+        let r = run(&[command, "--help"]);
+        assert_eq!(r.code, 0, "{command}");
+        assert!(
+            r.stdout.contains("Exit codes:\n  0  "),
+            "{command}: {}",
+            r.stdout
+        );
+        assert!(r.stdout.contains("  2  "), "{command}");
+        assert!(
+            r.stdout.contains(
+                "\"schemaVersion\": 1; its fields are described in crates/matchcond-cli/README.md"
+            ),
+            "{command}"
+        );
+    }
     let r = run(&["--version"]);
     assert_eq!(r.code, 0);
     assert_eq!(

@@ -33,8 +33,10 @@ impl KubeVersion {
     pub const V1_35: KubeVersion = KubeVersion::new(1, 35);
     /// Kubernetes 1.36.
     pub const V1_36: KubeVersion = KubeVersion::new(1, 36);
+    /// Kubernetes 1.37.
+    pub const V1_37: KubeVersion = KubeVersion::new(1, 37);
     /// The newest version this library models.
-    pub const LATEST: KubeVersion = KubeVersion::V1_36;
+    pub const LATEST: KubeVersion = KubeVersion::V1_37;
 
     /// A version.
     pub const fn new(major: u32, minor: u32) -> Self {
@@ -72,6 +74,21 @@ pub enum EnvMode {
     StoredExpressions,
 }
 
+/// Whether and how `string.format` calls are validated when compiling: cel-go's strings
+/// extension (version 1 and later) checks a literal format string against a list literal of
+/// arguments (`'%d'.format([1.5])` does not compile).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FormatValidation {
+    /// Not validated (cel-go before v0.20: Kubernetes 1.30 and older).
+    Off,
+    /// Validated, the message being reported as a Go format string, so that a `%` in it
+    /// reads as a verb (cel-go v0.20 to v0.22: Kubernetes 1.31 and 1.32).
+    MessageAsPattern,
+    /// Validated (cel-go v0.23 and later: Kubernetes 1.33 and newer).
+    On,
+}
+
 /// The language options and libraries in force.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Features {
@@ -87,9 +104,55 @@ pub struct Features {
     pub two_var_comprehensions: bool,
     /// The lists extension (`sortBy` macro) (1.34+).
     pub lists_ext: bool,
+    /// `%e` of `string.format` writes narrow no-break spaces around `×`: golang.org/x/text
+    /// before v0.23.0, which Kubernetes up to 1.32 is built with. A property of the binary
+    /// (not of the compatibility version).
+    pub spaced_scientific_format: bool,
+    /// Quantity `add` and `sub` leave their receiver unchanged (`q.DeepCopy()`, from
+    /// Kubernetes 1.37); before, a decimal-backed receiver shares its decimal with the result
+    /// and changes with it. A property of the binary.
+    pub quantity_add_sub_deep_copy: bool,
+    /// The compile-time validation of `string.format` calls (1.31+).
+    pub format_validation: FormatValidation,
+    /// Calls are priced by the Kubernetes cost estimator (`StrictCostEnforcementForWebhooks`,
+    /// on by default from 1.32: an authorizer check costs 350,000); before, by cel-go's own
+    /// trackers and defaults alone.
+    pub strict_cost: bool,
+    /// The grammar knows backquoted names (cel-go v0.23+: 1.33+), which are then refused
+    /// as `unsupported syntax`; before, a backquote is a token recognition error.
+    pub backquote_tokens: bool,
+    /// Macros accumulate in the hidden `@result` and reject `__result__` as an iteration
+    /// variable (cel-go v0.23+: 1.33+); before, they accumulate in `__result__`.
+    pub hidden_accumulator_name: bool,
+    /// A result of the wrong type is reported with the type found (`must evaluate to bool
+    /// but got int`, 1.32+) rather than without it (`must evaluate to bool`).
+    pub result_type_message_names_actual: bool,
 }
 
 impl Features {
+    /// The features of the apiserver binary of `version` in `mode`: the libraries and
+    /// language options of the environment's version (the previous one for new
+    /// expressions), the validators and messages of the binary's own code and cel-go.
+    pub fn for_mode(version: KubeVersion, mode: EnvMode) -> Features {
+        let binary = Features::for_version(version);
+        if mode == EnvMode::StoredExpressions {
+            return binary;
+        }
+        let mut features = Features::for_version(version.previous());
+        features.format_validation = if features.libraries.contains(&Library::StringsV2) {
+            binary.format_validation
+        } else {
+            FormatValidation::Off
+        };
+        features.result_type_message_names_actual = binary.result_type_message_names_actual;
+        features.hidden_accumulator_name = binary.hidden_accumulator_name;
+        features.strict_cost = binary.strict_cost;
+        features.backquote_tokens = binary.backquote_tokens;
+        features.spaced_scientific_format = binary.spaced_scientific_format;
+        features.quantity_add_sub_deep_copy = binary.quantity_add_sub_deep_copy;
+        features
+    }
+
     /// The options whose `[introduced, removed)` interval contains `v`, per base.go.
     pub fn for_version(v: KubeVersion) -> Features {
         let at = |minor: u32| v >= KubeVersion::new(1, minor);
@@ -138,7 +201,27 @@ impl Features {
             literal_validators: at(29),
             two_var_comprehensions: at(32),
             lists_ext: at(34),
+            spaced_scientific_format: !at(33),
+            quantity_add_sub_deep_copy: at(37),
+            result_type_message_names_actual: at(32),
+            hidden_accumulator_name: at(33),
+            strict_cost: at(32),
+            backquote_tokens: at(33),
+            format_validation: if at(33) {
+                FormatValidation::On
+            } else if at(31) {
+                FormatValidation::MessageAsPattern
+            } else {
+                FormatValidation::Off
+            },
         }
+    }
+
+    /// The run-time behaviours of the function implementations these features select.
+    pub fn behaviours(&self) -> matchcond_runtime::functions::Behaviours {
+        matchcond_runtime::functions::Behaviours::new()
+            .with_spaced_scientific_format(self.spaced_scientific_format)
+            .with_quantity_add_sub_deep_copy(self.quantity_add_sub_deep_copy)
     }
 }
 
@@ -266,6 +349,14 @@ pub(crate) fn checker_env(features: &Features, variables: &[(String, Type)]) -> 
         ..CheckerEnv::default()
     };
     env.add_standard_type_idents();
+    // The apiserver's type provider also resolves its declared object types and its own
+    // scalar type names (`timestamp`, `duration`) as types, which the runtime cannot.
+    for name in env.object_types.keys() {
+        env.provider_types.insert(name.clone(), Type::named(name));
+    }
+    env.provider_types
+        .insert("timestamp".into(), Type::Timestamp);
+    env.provider_types.insert("duration".into(), Type::Duration);
     if features.optional_types {
         env.type_idents
             .insert("optional_type".into(), Type::optional(Type::Dyn));
@@ -314,6 +405,8 @@ pub(crate) fn parser_options(features: &Features) -> ParserOptions {
         enable_optional_syntax: features.optional_types,
         enable_two_var_comprehensions: features.two_var_comprehensions,
         enable_lists_macros: features.lists_ext,
+        enable_hidden_accumulator_name: features.hidden_accumulator_name,
+        backquote_tokens: features.backquote_tokens,
         ..ParserOptions::default()
     }
 }
@@ -326,7 +419,7 @@ mod tests {
     /// one overload of its function.
     #[test]
     fn overload_ids_are_unique_within_each_function() {
-        for minor in 28..=36 {
+        for minor in 28..=37 {
             let features = Features::for_version(KubeVersion::new(1, minor));
             let env = checker_env(&features, &match_condition_variables());
             assert!(env.functions.len() > 100);

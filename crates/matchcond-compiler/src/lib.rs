@@ -38,7 +38,7 @@ use matchcond_syntax::checker::{self, CheckerEnv, NameMap};
 use matchcond_syntax::{parse, Issue, Issues, ParserOptions, Source, Type};
 
 pub use cache::{CacheStats, ProgramCache};
-pub use env::{match_condition_variables, EnvMode, Features, KubeVersion};
+pub use env::{match_condition_variables, EnvMode, Features, FormatValidation, KubeVersion};
 
 /// The per-expression runtime cost limit the apiserver sets (`PerCallLimit`).
 pub const PER_CALL_COST_LIMIT: u64 = 1_000_000;
@@ -51,18 +51,29 @@ pub enum CompileError {
     #[error("compilation failed: {0}")]
     Invalid(Issues),
     /// The expression's type is not one the context accepts:
-    /// `must evaluate to bool but got int`.
-    #[error("must evaluate to {expected} but got {actual}")]
+    /// `must evaluate to bool but got int` (`must evaluate to bool` before Kubernetes 1.32).
+    #[error("must evaluate to {expected}{}", wrong_type_found(actual, *names_actual))]
     WrongResultType {
         /// The type required.
         expected: Type,
         /// The type found.
         actual: Type,
+        /// Whether the message names the type found (Kubernetes 1.32+).
+        names_actual: bool,
     },
     /// The program could not be built (for example an invalid constant regular expression):
     /// `program instantiation failed: …`.
     #[error("program instantiation failed: {0}")]
     Instantiation(String),
+}
+
+/// The end of the wrong-result-type message: ` but got <type>` where the version says so.
+fn wrong_type_found(actual: &Type, names_actual: bool) -> String {
+    if names_actual {
+        format!(" but got {actual}")
+    } else {
+        String::new()
+    }
 }
 
 impl CompileError {
@@ -212,6 +223,7 @@ struct EnvInner {
     version: KubeVersion,
     mode: EnvMode,
     features: Features,
+    validators: validators::CallValidators,
     parser: ParserOptions,
     checker: CheckerEnv,
     implementations: planner::Implementations,
@@ -252,21 +264,35 @@ impl Environment {
     /// The environment the apiserver of `version` uses in the given mode: new expressions
     /// are validated against the compatibility version (one minor version back).
     pub fn with_mode(version: KubeVersion, mode: EnvMode) -> Environment {
-        let effective = match mode {
-            EnvMode::StoredExpressions => version,
-            EnvMode::NewExpressions => version.previous(),
-        };
-        let features = Features::for_version(effective);
+        Environment::build(version, mode, false)
+    }
+
+    /// This environment, with backquoted field names accepted or not
+    /// (``object.metadata.labels.`app.kubernetes.io/name` ``): cel-go's
+    /// `EnableIdentEscapeSyntax` parser option, which the CEL specification describes and
+    /// no apiserver enables — the apiserver refuses such names (`unsupported syntax: '`'`),
+    /// so expressions compile here that it rejects. Off by default; it applies where the
+    /// grammar knows backquotes (Kubernetes 1.33 and newer). The result has a cache of its
+    /// own.
+    pub fn with_ident_escape_syntax(&self, enable: bool) -> Environment {
+        Environment::build(self.version(), self.mode(), enable)
+    }
+
+    fn build(version: KubeVersion, mode: EnvMode, ident_escape_syntax: bool) -> Environment {
+        let features = Features::for_mode(version, mode);
+        let validators = validators::CallValidators::for_features(&features);
         let variables = match_condition_variables();
         let checker = env::checker_env(&features, &variables);
-        let parser = env::parser_options(&features);
-        let implementations = planner::implementations(&checker.functions);
+        let mut parser = env::parser_options(&features);
+        parser.enable_ident_escape_syntax = ident_escape_syntax;
+        let implementations = planner::implementations(&checker.functions, features.behaviours());
         let globals = variables.iter().map(|(n, _)| n.clone()).collect();
         Environment {
             inner: Arc::new(EnvInner {
                 version,
                 mode,
                 features,
+                validators,
                 parser,
                 checker,
                 implementations,
@@ -393,9 +419,7 @@ impl Environment {
         let mut issues: Vec<Issue> = Vec::new();
         if let Some(c) = &checked {
             validators::validate_homogeneous(&parsed.expr, c, &mut issues);
-        }
-        if self.inner.features.literal_validators {
-            validators::validate_literals(&parsed.expr, &mut issues);
+            validators::validate_calls(&parsed.expr, c, self.inner.validators, &mut issues);
         }
         if !issues.is_empty() {
             return Err(CompileError::Invalid(Issues::new(
@@ -412,6 +436,7 @@ impl Environment {
                 return Err(CompileError::WrongResultType {
                     expected: expected.clone(),
                     actual: result_type,
+                    names_actual: self.inner.features.result_type_message_names_actual,
                 });
             }
         }
@@ -429,6 +454,7 @@ impl Environment {
             scopes: Vec::new(),
             depth: 0,
             max_locals: 0,
+            strict_cost: self.inner.features.strict_cost,
         };
         let mut root = planner
             .plan(&parsed.expr)

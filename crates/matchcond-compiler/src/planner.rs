@@ -10,7 +10,9 @@ use matchcond_syntax::checker::{NameHasher, NameMap, OverloadSet};
 use matchcond_syntax::decls::Overload;
 
 use matchcond_runtime::functions::{self, implementation, Function as Implementation};
-use matchcond_runtime::plan::{Attr, AttrRoot, Call, Candidate, Fold, Node, Qual, QualKind};
+use matchcond_runtime::plan::{
+    singleton_dispatch, Attr, AttrRoot, Call, Candidate, Dispatch, Fold, Node, Qual, QualKind,
+};
 use matchcond_runtime::value::{Bin, List, Map, MapData, Str, TypeName, Value};
 use matchcond_runtime::{Activation, EvalError};
 use matchcond_syntax::ast::{Comprehension, Expr, ExprKind, Literal};
@@ -69,12 +71,15 @@ const TYPE_CONVERSIONS: [&str; 10] = [
 /// per environment).
 pub(crate) type Implementations = HashMap<&'static str, Implementation, NameHasher>;
 
-/// The implementations of the overloads of `functions`.
-pub(crate) fn implementations(functions: &NameMap<Function>) -> Implementations {
+/// The implementations of the overloads of `functions`, with the given run-time behaviours.
+pub(crate) fn implementations(
+    functions: &NameMap<Function>,
+    behaviours: matchcond_runtime::functions::Behaviours,
+) -> Implementations {
     let mut out = Implementations::default();
     for f in functions.values() {
         for o in &f.overloads {
-            if let Some(imp) = implementation(o.id) {
+            if let Some(imp) = matchcond_runtime::functions::implementation_with(o.id, behaviours) {
                 out.insert(o.id, imp);
             }
         }
@@ -91,6 +96,8 @@ pub(crate) struct Planner<'c> {
     pub scopes: Vec<(String, usize)>,
     pub depth: usize,
     pub max_locals: usize,
+    /// Calls are priced by the Kubernetes cost estimator (1.32+), else by cel-go alone.
+    pub strict_cost: bool,
 }
 
 /// The run-time name of a type value.
@@ -113,6 +120,11 @@ pub(crate) fn type_name(t: &Type) -> TypeName {
         Type::Named(n, _) => return TypeName(Cow::Owned(n.to_string())),
     };
     TypeName::new_static(s)
+}
+
+/// cel-go's planner error for a name checked as a type that its type provider cannot find.
+fn undefined_type(name: &str) -> String {
+    format!("reference to undefined type: {name}")
 }
 
 fn literal_value(l: &Literal) -> Value<'static> {
@@ -230,7 +242,7 @@ impl<'c> Planner<'c> {
                 test_only,
             } => {
                 if !test_only {
-                    if let Some(node) = self.plan_qualified_name(e) {
+                    if let Some(node) = self.plan_qualified_name(e)? {
                         return Ok(node);
                     }
                 }
@@ -279,16 +291,17 @@ impl<'c> Planner<'c> {
     /// name), if it is one. (Kept out of [`Planner::plan`], whose frame is on the stack once
     /// per level of nesting.)
     #[inline(never)]
-    fn plan_qualified_name(&self, e: &Expr) -> Option<Node> {
+    fn plan_qualified_name(&self, e: &Expr) -> Result<Option<Node>, String> {
         match self.reference(e) {
             Some(Reference::Variable(n)) => {
                 if let Some(v) = self.variable(n) {
-                    return Some(v);
+                    return Ok(Some(v));
                 }
             }
             Some(Reference::TypeValue(t)) => {
-                return Some(Node::type_const(type_name(t)));
+                return Ok(Some(Node::type_const(type_name(t))));
             }
+            Some(Reference::UndefinedType(n)) => return Err(undefined_type(n)),
             _ => {}
         }
         if self.checked.is_none() {
@@ -300,20 +313,21 @@ impl<'c> Planner<'c> {
                     .unwrap_or(false);
                 if !root_local {
                     if let Some(v) = self.variable(&q) {
-                        return Some(v);
+                        return Ok(Some(v));
                     }
                     if let Some(t) = self.type_idents.get(&q) {
-                        return Some(Node::type_const(type_name(t)));
+                        return Ok(Some(Node::type_const(type_name(t))));
                     }
                 }
             }
         }
-        None
+        Ok(None)
     }
 
     fn plan_ident(&mut self, e: &'c Expr, name: &str) -> Result<Node, String> {
         match self.reference(e) {
             Some(Reference::TypeValue(t)) => return Ok(Node::type_const(type_name(t))),
+            Some(Reference::UndefinedType(n)) => return Err(undefined_type(n)),
             Some(Reference::Variable(n)) => {
                 if let Some(v) = self.variable(n) {
                     return Ok(v);
@@ -560,23 +574,49 @@ impl<'c> Planner<'c> {
             }
         }
 
-        let mut candidates = Vec::with_capacity(overloads.clone().count());
-        for o in overloads {
+        // Which overloads run is decided as cel-go's planner and function bindings decide
+        // it: a function with one implementation for all its overloads (a singleton binding)
+        // dispatches on the values whatever the checker chose; one overload is guarded by its
+        // parameter types; several are tried in declaration order.
+        let declared = resolved
+            .map(|(f, _)| f)
+            .or_else(|| self.functions.get(name));
+        let static_count = overloads.clone().count();
+        let dispatch = match singleton_dispatch(name) {
+            Some(d) => d,
+            None if static_count == 1 => Dispatch::Guarded,
+            None => Dispatch::Dynamic,
+        };
+        let chosen: Vec<&Overload> = match dispatch {
+            Dispatch::Singleton(_) => declared
+                .map(|f| {
+                    f.overloads
+                        .iter()
+                        .filter(|o| o.params.len() == planned.len())
+                        .collect()
+                })
+                .unwrap_or_default(),
+            Dispatch::Guarded => overloads.collect(),
+            Dispatch::Dynamic | Dispatch::Unguarded => Overloads {
+                function: declared,
+                set: None,
+                member,
+                arity: planned.len(),
+                next: 0,
+            }
+            .collect(),
+        };
+        let mut candidates = Vec::with_capacity(chosen.len());
+        for o in chosen {
             let id = o.id;
             let Some(func) = self.implementation(id) else {
                 return Err(format!("no such overload: {name} ({id})"));
             };
-            let params = match resolved {
-                // The overload itself: overload ids are unique within a function.
-                Some(_) => o.params.clone(),
-                None => self
-                    .functions
-                    .get(name)
-                    .and_then(|f| f.overloads.iter().find(|d| d.id == id))
-                    .map(|d| d.params.clone())
-                    .unwrap_or_default(),
-            };
-            candidates.push(Candidate { id, params, func });
+            candidates.push(Candidate {
+                id,
+                params: o.params.clone(),
+                func,
+            });
         }
         if candidates.is_empty() {
             return Ok(Node::Error(EvalError::new(
@@ -598,14 +638,30 @@ impl<'c> Planner<'c> {
         }
 
         let non_strict = name == "@not_strictly_false" || name == "__not_strictly_false__";
+        // Which calls cel-go's planner makes variadic (`planCall`): three or more arguments,
+        // the function-level dispatcher (bound as a variadic function) when the checker left
+        // several overloads, overloads bound as variadic functions (`string_format`), and the
+        // calls its regular expression optimization rebuilds around a constant pattern.
+        let varargs = planned.len() >= 3
+            || (planned.len() == 2
+                && (regex.is_some()
+                    || dispatch == Dispatch::Dynamic
+                    || single == Some("string_format")));
         let call = Call {
-            cost: matchcond_runtime::cost::classify(name, single),
+            cost: if self.strict_cost {
+                matchcond_runtime::cost::classify(name, single)
+            } else {
+                matchcond_runtime::cost::classify_without_estimator(single)
+            },
             function: name.into(),
             overload: single,
             candidates,
             args: planned,
             regex,
             non_strict,
+            dispatch,
+            varargs,
+            tracked: functions::tracked_argument(single),
         };
 
         // Conversions of constants happen once, now.

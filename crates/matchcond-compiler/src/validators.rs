@@ -1,100 +1,400 @@
-//! Compile-time validation of literal arguments (Kubernetes 1.29+): a constant string
-//! passed to `duration()`, `timestamp()` or as the pattern of `matches()` must be valid.
+//! The validators cel-go runs on a type-checked expression, as the apiserver configures them:
+//! the literal validators (Kubernetes 1.29+: a literal argument of `duration()` or
+//! `timestamp()` must convert, the first literal argument of `matches` must be a valid regular
+//! expression), the strings extension's `format` validator (Kubernetes 1.31+: a literal format
+//! string against a list literal of arguments) and the homogeneous aggregate literal validator.
 
+use matchcond_runtime::functions::ext::{parse_format_clause, FormatClause};
 use matchcond_runtime::functions::{compile_regex, implementation};
 use matchcond_runtime::value::{Str, Value};
-use matchcond_syntax::ast::{Expr, ExprKind};
-use matchcond_syntax::checker::{format_type, Checked};
+use matchcond_syntax::ast::{Expr, ExprKind, Literal};
+use matchcond_syntax::checker::{format_type, Checked, Reference};
 use matchcond_syntax::{Issue, Type};
 
-fn string_literal_valid(overload: &str, s: &str) -> bool {
-    match implementation(overload) {
-        Some(f) => f(&[Value::String(Str::Borrowed(s))]).is_ok(),
-        None => true,
+use crate::env::{Features, FormatValidation};
+
+/// Which call validators run.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CallValidators {
+    /// `duration()`, `timestamp()` and `matches` literals (1.29+).
+    pub literals: bool,
+    /// `string.format` calls.
+    pub format: FormatValidation,
+}
+
+impl CallValidators {
+    pub(crate) fn for_features(features: &Features) -> Self {
+        CallValidators {
+            literals: features.literal_validators,
+            format: features.format_validation,
+        }
+    }
+
+    fn any(&self) -> bool {
+        self.literals || self.format != FormatValidation::Off
     }
 }
 
-/// Walks the tree and reports invalid literal arguments as cel-go's validators do.
-pub(crate) fn validate_literals(e: &Expr, issues: &mut Vec<Issue>) {
-    visit(e, issues, 0);
-}
-
-fn visit(e: &Expr, issues: &mut Vec<Issue>, depth: u32) {
-    if depth > 10_000 {
+/// Walks the tree and reports what the literal validators and the `format` validator
+/// report, in the order cel-go's validators run (the literal validators first).
+pub(crate) fn validate_calls(
+    e: &Expr,
+    checked: &Checked<'_>,
+    validators: CallValidators,
+    issues: &mut Vec<Issue>,
+) {
+    if !validators.any() {
         return;
     }
-    match &e.kind {
-        ExprKind::Call {
-            target,
+    let mut format_issues = Vec::new();
+    let mut walk = Walk {
+        checked,
+        validators,
+        literal_issues: issues,
+        format_issues: &mut format_issues,
+    };
+    walk.visit(e, 0);
+    issues.append(&mut format_issues);
+}
+
+struct Walk<'w, 'c> {
+    checked: &'w Checked<'c>,
+    validators: CallValidators,
+    literal_issues: &'w mut Vec<Issue>,
+    format_issues: &'w mut Vec<Issue>,
+}
+
+/// Whether `duration(lit)` / `timestamp(lit)` evaluates without error, as cel-go's validator
+/// finds out by planning and evaluating the call on its own: the overload is chosen by the
+/// literal's type, and a literal no overload takes (a `null`) fails.
+fn conversion_succeeds(function: &str, lit: &Literal) -> bool {
+    let (overload, arg) = match (function, lit) {
+        ("duration", Literal::String(s)) => ("string_to_duration", Value::String(Str::Borrowed(s))),
+        ("duration", Literal::Int(i)) => ("int64_to_duration", Value::Int(*i)),
+        ("timestamp", Literal::String(s)) => {
+            ("string_to_timestamp", Value::String(Str::Borrowed(s)))
+        }
+        ("timestamp", Literal::Int(i)) => ("int64_to_timestamp", Value::Int(*i)),
+        _ => return false,
+    };
+    match implementation(overload) {
+        Some(f) => f(&[arg]).is_ok(),
+        None => false,
+    }
+}
+
+impl Walk<'_, '_> {
+    fn visit(&mut self, e: &Expr, depth: u32) {
+        if depth > 10_000 {
+            return;
+        }
+        match &e.kind {
+            ExprKind::Call {
+                target,
+                function,
+                args,
+            } => {
+                if self.validators.literals {
+                    self.check_literal_argument(function, args);
+                }
+                if self.validators.format != FormatValidation::Off && function == "format" {
+                    if let Some(t) = target {
+                        self.check_format(e, t, args);
+                    }
+                }
+                if let Some(t) = target {
+                    self.visit(t, depth + 1);
+                }
+                for a in args {
+                    self.visit(a, depth + 1);
+                }
+            }
+            ExprKind::Select { operand, .. } => self.visit(operand, depth + 1),
+            ExprKind::List { elements, .. } => {
+                for el in elements {
+                    self.visit(el, depth + 1);
+                }
+            }
+            ExprKind::Map { entries } => {
+                for en in entries {
+                    self.visit(&en.key, depth + 1);
+                    self.visit(&en.value, depth + 1);
+                }
+            }
+            ExprKind::Struct { fields, .. } => {
+                for f in fields {
+                    self.visit(&f.value, depth + 1);
+                }
+            }
+            ExprKind::Comprehension(c) => {
+                self.visit(&c.iter_range, depth + 1);
+                self.visit(&c.accu_init, depth + 1);
+                self.visit(&c.loop_condition, depth + 1);
+                self.visit(&c.loop_step, depth + 1);
+                self.visit(&c.result, depth + 1);
+            }
+            ExprKind::Literal(_) | ExprKind::Ident(_) => {}
+        }
+    }
+
+    /// The literal validators: each looks at the first argument (not counting a receiver) of
+    /// every call of its function, global or member, when that argument is a literal. For
+    /// the global `matches(s, pattern)` that is the string, not the pattern (an invalid
+    /// constant pattern there fails when the program is built).
+    fn check_literal_argument(&mut self, function: &str, args: &[Expr]) {
+        let Some(arg) = args.first() else {
+            return;
+        };
+        let ExprKind::Literal(lit) = &arg.kind else {
+            return;
+        };
+        let valid = match function {
+            "duration" | "timestamp" => conversion_succeeds(function, lit),
+            "matches" => match lit {
+                Literal::String(p) => compile_regex(p).is_ok(),
+                _ => true,
+            },
+            _ => return,
+        };
+        if !valid {
+            self.literal_issues.push(Issue {
+                offset: Some(arg.offset),
+                message: format!("invalid {function} argument"),
+            });
+        }
+    }
+
+    /// cel-go's `stringFormatValidator`: a member call `'<literal>'.format([<elements>])`
+    /// resolved to the strings extension's overload has its clauses parsed and each clause
+    /// checked against the checked type of the element it formats (`dyn` passes), and the
+    /// number of elements against the number of clauses.
+    fn check_format(&mut self, call: &Expr, target: &Expr, args: &[Expr]) {
+        let Some(fmt) = target.as_string_literal() else {
+            return;
+        };
+        let [list] = args else {
+            return;
+        };
+        let ExprKind::List { elements, .. } = &list.kind else {
+            return;
+        };
+        if let Some(Reference::Function {
             function,
-            args,
-        } => {
-            match (function.as_str(), target.as_deref(), args.as_slice()) {
-                ("duration", None, [arg]) => {
-                    if let Some(s) = arg.as_string_literal() {
-                        if !string_literal_valid("string_to_duration", s) {
-                            issues.push(Issue {
-                                offset: Some(arg.offset),
-                                message: "invalid duration argument".into(),
-                            });
-                        }
-                    }
-                }
-                ("timestamp", None, [arg]) => {
-                    if let Some(s) = arg.as_string_literal() {
-                        if !string_literal_valid("string_to_timestamp", s) {
-                            issues.push(Issue {
-                                offset: Some(arg.offset),
-                                message: "invalid timestamp argument".into(),
-                            });
-                        }
-                    }
-                }
-                ("matches", Some(_), [pat]) | ("matches", None, [_, pat]) => {
-                    if let Some(p) = pat.as_string_literal() {
-                        if compile_regex(p).is_err() {
-                            issues.push(Issue {
-                                offset: Some(pat.offset),
-                                message: "invalid matches argument".into(),
-                            });
-                        }
+            overloads,
+            ..
+        }) = self.checked.reference(call.id)
+        {
+            if !overloads
+                .overloads(function)
+                .any(|o| o.id == "string_format")
+            {
+                return;
+            }
+        }
+        match self.format_clauses(fmt, elements) {
+            Ok(requested) if elements.len() > requested => self.format_issues.push(Issue {
+                offset: Some(call.offset),
+                message: format!(
+                    "too many arguments supplied to string.format (expected {requested}, got {})",
+                    elements.len()
+                ),
+            }),
+            Ok(_) => {}
+            Err((at, message)) => {
+                let message = match self.validators.format {
+                    FormatValidation::MessageAsPattern => sprintf_without_arguments(&message),
+                    _ => message,
+                };
+                self.format_issues.push(Issue {
+                    offset: Some(at.unwrap_or(call).offset),
+                    message,
+                });
+            }
+        }
+    }
+
+    /// Walks the format string as cel-go's `parseFormatString` does with the checker's
+    /// callbacks. Returns the number of arguments the clauses ask for, or the first error
+    /// with the element it is reported at (`None`: the call).
+    fn format_clauses<'e>(
+        &self,
+        fmt: &str,
+        elements: &'e [Expr],
+    ) -> Result<usize, (Option<&'e Expr>, String)> {
+        let bytes = fmt.as_bytes();
+        let mut i = 0;
+        let mut arg_index = 0;
+        while let Some(&b) = bytes.get(i) {
+            if b != b'%' {
+                i += 1;
+                continue;
+            }
+            if bytes.get(i + 1) == Some(&b'%') {
+                i += 2;
+                continue;
+            }
+            let Some(rest) = bytes.get(i + 1..).filter(|r| !r.is_empty()) else {
+                return Err((None, "unexpected end of string".to_string()));
+            };
+            let Some(element) = elements.get(arg_index) else {
+                return Err((None, format!("index {arg_index} out of range")));
+            };
+            let (read, clause) = parse_format_clause(rest)
+                .map_err(|e| (None, format!("could not parse formatting clause: {e}")))?;
+            self.check_clause(clause, element)
+                .map_err(|(at, e)| (Some(at), format!("error during formatting: {e}")))?;
+            i += 1 + read;
+            arg_index += 1;
+        }
+        Ok(arg_index)
+    }
+
+    /// The checked type of a list element or map key or value (`dyn` if unknown).
+    fn type_of(&self, e: &Expr) -> Type {
+        self.checked
+            .element_type(e.id)
+            .cloned()
+            .unwrap_or(Type::Dyn)
+    }
+
+    fn check_clause<'e>(
+        &self,
+        clause: FormatClause,
+        element: &'e Expr,
+    ) -> Result<(), (&'e Expr, String)> {
+        let t = self.type_of(element);
+        let (ok, what) = match clause {
+            FormatClause::Str => return self.check_string_clause(element),
+            FormatClause::Decimal => (
+                is_kind(&t, &[Type::Int, Type::Uint]),
+                "decimal clause can only be used on integers",
+            ),
+            FormatClause::Fixed(_) => (
+                is_kind(&t, &[Type::Double, Type::String]),
+                "fixed-point clause can only be used on doubles",
+            ),
+            FormatClause::Scientific(_) => (
+                is_kind(&t, &[Type::Double, Type::String]),
+                "scientific clause can only be used on doubles",
+            ),
+            FormatClause::Binary => (
+                is_kind(&t, &[Type::Int, Type::Uint, Type::Bool]),
+                "only integers and bools can be formatted as binary",
+            ),
+            FormatClause::Hex { .. } => (
+                is_kind(&t, &[Type::Int, Type::Uint, Type::String, Type::Bytes]),
+                "only integers, byte buffers, and strings can be formatted as hex",
+            ),
+            FormatClause::Octal => (
+                is_kind(&t, &[Type::Int, Type::Uint]),
+                "octal clause can only be used on integers",
+            ),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err((element, format!("{what}, was given {}", type_name(&t))))
+        }
+    }
+
+    /// `%s`: the element's type must be one `%s` prints, and so must the elements, keys and
+    /// values of list and map literals inside it.
+    fn check_string_clause<'e>(&self, e: &'e Expr) -> Result<(), (&'e Expr, String)> {
+        let mut stack = vec![e];
+        while let Some(e) = stack.pop() {
+            let t = self.type_of(e);
+            let printable = matches!(t, Type::List(_) | Type::Map(..))
+                || is_kind(
+                    &t,
+                    &[
+                        Type::Int,
+                        Type::Uint,
+                        Type::Double,
+                        Type::Bool,
+                        Type::String,
+                        Type::Timestamp,
+                        Type::Bytes,
+                        Type::Duration,
+                        Type::Null,
+                    ],
+                )
+                || matches!(t, Type::Type(_));
+            if !printable {
+                return Err((
+                    e,
+                    format!(
+                        "string clause can only be used on strings, bools, bytes, ints, doubles, \
+                         maps, lists, types, durations, and timestamps, was given {}",
+                        type_name(&t)
+                    ),
+                ));
+            }
+            match &e.kind {
+                ExprKind::List { elements, .. } => stack.extend(elements.iter().rev()),
+                ExprKind::Map { entries } => {
+                    for en in entries.iter().rev() {
+                        stack.push(&en.value);
+                        stack.push(&en.key);
                     }
                 }
                 _ => {}
             }
-            if let Some(t) = target {
-                visit(t, issues, depth + 1);
-            }
-            for a in args {
-                visit(a, issues, depth + 1);
-            }
         }
-        ExprKind::Select { operand, .. } => visit(operand, issues, depth + 1),
-        ExprKind::List { elements, .. } => {
-            for el in elements {
-                visit(el, issues, depth + 1);
-            }
-        }
-        ExprKind::Map { entries } => {
-            for en in entries {
-                visit(&en.key, issues, depth + 1);
-                visit(&en.value, issues, depth + 1);
-            }
-        }
-        ExprKind::Struct { fields, .. } => {
-            for f in fields {
-                visit(&f.value, issues, depth + 1);
-            }
-        }
-        ExprKind::Comprehension(c) => {
-            visit(&c.iter_range, issues, depth + 1);
-            visit(&c.accu_init, issues, depth + 1);
-            visit(&c.loop_condition, issues, depth + 1);
-            visit(&c.loop_step, issues, depth + 1);
-            visit(&c.result, issues, depth + 1);
-        }
-        ExprKind::Literal(_) | ExprKind::Ident(_) => {}
+        Ok(())
     }
+}
+
+/// cel-go's `verifyTypeOneOf`: `dyn` passes, else the type's kind must be one of these
+/// (parameters are not looked at).
+fn is_kind(t: &Type, kinds: &[Type]) -> bool {
+    t.is_dyn()
+        || kinds
+            .iter()
+            .any(|k| std::mem::discriminant(k) == std::mem::discriminant(t))
+}
+
+/// The runtime type name of a checked type, as cel-go's `Type.TypeName()` gives it.
+fn type_name(t: &Type) -> String {
+    match t {
+        Type::List(_) => "list".into(),
+        Type::Map(..) => "map".into(),
+        Type::Optional(_) => "optional_type".into(),
+        Type::Type(_) => "type".into(),
+        Type::Named(n, _) => n.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// What Go's `fmt.Sprintf(message)` makes of a message without arguments: `%%` is a `%`,
+/// any other verb `%!v(MISSING)` (cel-go v0.20 to v0.22 reported the format validator's
+/// message as a format string).
+fn sprintf_without_arguments(message: &str) -> String {
+    let mut out = String::with_capacity(message.len() + 16);
+    let mut chars = message.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        // Flags, width and precision, then the verb.
+        while let Some(&f) = chars.peek() {
+            if matches!(f, '+' | '-' | '#' | ' ' | '0'..='9' | '.') {
+                chars.next();
+            } else {
+                break;
+            }
+        }
+        match chars.next() {
+            Some('%') => out.push('%'),
+            Some(verb) => {
+                out.push_str("%!");
+                out.push(verb);
+                out.push_str("(MISSING)");
+            }
+            None => out.push_str("%!(NOVERB)"),
+        }
+    }
+    out
 }
 
 /// Functions whose arguments may hold mixed-type literals (`"%s %d".format(["a", 1])`).

@@ -15,6 +15,9 @@ pub enum LoadError {
     /// The object does not have the shape of its type (a field of the wrong type).
     #[error("{0}")]
     Decode(String),
+    /// The text holds no webhook configuration.
+    #[error("no ValidatingWebhookConfiguration or MutatingWebhookConfiguration found")]
+    NoConfiguration,
     /// An error in one document of a multi-document text.
     #[error("document {index}: {source}")]
     Document {

@@ -4,6 +4,9 @@
 //! * [`types`]: `ValidatingWebhookConfiguration` / `MutatingWebhookConfiguration`
 //!   (k8s-openapi types), a uniform [`WebhookSpec`] view, the apiserver's defaults, and
 //!   [`load_documents`] for YAML/JSON (multi-document, `List` kinds).
+//! * [`load`]: strict, positioned loading: unknown, duplicate and mistyped fields with
+//!   their paths and line:column, other kinds skipped with a note (reads YAML with
+//!   [`yaml`], which keeps positions).
 //! * [`validation`]: [`Validator`] checks a configuration on create or update with every
 //!   rule of kubernetes' `validation.go` and apimachinery's messages
 //!   (`webhooks[0].clientConfig.url: Invalid value: "": host must be specified; ...`), in
@@ -18,13 +21,16 @@
 pub mod dispatch;
 pub mod error;
 pub mod field;
+pub mod load;
 pub mod names;
 pub mod namespaces;
 pub mod resources;
 pub mod rules;
+mod schema;
 pub mod selector;
 pub mod types;
 pub mod validation;
+pub mod yaml;
 
 pub use dispatch::{
     Attributes, Dispatch, Dispatcher, HookDecision, HookInfo, HookOutcome, Invocation, Rejection,

@@ -389,7 +389,7 @@ impl Configuration {
         Configuration::from_json_as(value, kind)
     }
 
-    fn from_json_as(value: &Json, kind: HookKind) -> Result<Configuration, LoadError> {
+    pub(crate) fn from_json_as(value: &Json, kind: HookKind) -> Result<Configuration, LoadError> {
         match value.get("apiVersion").and_then(Json::as_str) {
             None | Some(API_VERSION) => {}
             Some(other) => return Err(LoadError::UnsupportedApiVersion(other.to_owned())),
@@ -448,49 +448,40 @@ fn strip_nulls(value: &Json) -> Json {
     }
 }
 
-fn collect_objects(value: &Json, out: &mut Vec<Configuration>) -> Result<(), LoadError> {
-    let kind = value.get("kind").and_then(Json::as_str).unwrap_or("");
-    let item_kind = match kind {
-        "List" => None,
-        "ValidatingWebhookConfigurationList" => Some(HookKind::Validating),
-        "MutatingWebhookConfigurationList" => Some(HookKind::Mutating),
-        _ => {
-            out.push(Configuration::from_json(value)?);
-            return Ok(());
-        }
-    };
-    let items = value.get("items").and_then(Json::as_array);
-    for item in items.into_iter().flatten() {
-        match item_kind {
-            None => collect_objects(item, out)?,
-            Some(k) => match item.get("kind").and_then(Json::as_str) {
-                None => out.push(Configuration::from_json_as(item, k)?),
-                Some(_) => out.push(Configuration::from_json(item)?),
-            },
-        }
-    }
-    Ok(())
-}
-
 /// Reads every webhook configuration of a text holding JSON, or YAML with any number of
-/// `---`-separated documents. `List`, `ValidatingWebhookConfigurationList` and
-/// `MutatingWebhookConfigurationList` objects contribute their items. Empty documents are
-/// skipped; any other kind is an error.
+/// `---`-separated documents, strictly (see [`crate::load`]): `List`,
+/// `ValidatingWebhookConfigurationList` and `MutatingWebhookConfigurationList` objects
+/// contribute their items, documents of other kinds are skipped, and the first error —
+/// a syntax error, an unknown, duplicate or mistyped field, an unsupported `apiVersion`,
+/// no webhook configuration at all — is returned with its line and column. Use
+/// [`crate::load::load_text`] for every problem with its position.
 pub fn load_documents(text: &str) -> Result<Vec<Configuration>, LoadError> {
-    let mut out = Vec::new();
-    for (index, doc) in parse_documents(text)?.into_iter().enumerate() {
-        if doc.is_null() {
-            continue;
+    let loaded = crate::load::load_text(text);
+    for doc in &loaded.documents {
+        let errors = doc
+            .diagnostics
+            .iter()
+            .chain(doc.configurations.iter().flat_map(|c| &c.diagnostics));
+        for d in errors {
+            if d.severity() == crate::load::Severity::Error {
+                return Err(LoadError::Document {
+                    index: doc.index,
+                    source: Box::new(LoadError::Decode(d.to_string())),
+                });
+            }
         }
-        collect_objects(&doc, &mut out).map_err(|e| LoadError::Document {
-            index,
-            source: Box::new(e),
-        })?;
     }
-    Ok(out)
+    if let Some(d) = loaded.text_diagnostics.first() {
+        return Err(match d.kind {
+            crate::load::DiagnosticKind::NoConfiguration => LoadError::NoConfiguration,
+            _ => LoadError::Syntax(d.to_string()),
+        });
+    }
+    Ok(loaded.configurations().cloned().collect())
 }
 
-/// Parses a text of JSON or (multi-document) YAML into JSON values, one per document.
+/// Parses a text of JSON or (multi-document) YAML into JSON values, one per document
+/// (`null` for an empty document). Syntax errors give their line and column.
 pub fn parse_documents(text: &str) -> Result<Vec<Json>, LoadError> {
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
@@ -498,13 +489,19 @@ pub fn parse_documents(text: &str) -> Result<Vec<Json>, LoadError> {
             return Ok(vec![v]);
         }
     }
-    let mut docs = Vec::new();
-    for de in serde_yaml_ng::Deserializer::from_str(text) {
-        let v: Json = serde::Deserialize::deserialize(de)
-            .map_err(|e: serde_yaml_ng::Error| LoadError::Syntax(e.to_string()))?;
-        docs.push(v);
+    let read = crate::yaml::read_documents(text);
+    if let Some(e) = read.error {
+        return Err(LoadError::Syntax(e.to_string()));
     }
-    Ok(docs)
+    Ok(read
+        .documents
+        .iter()
+        .map(|d| {
+            d.root
+                .as_ref()
+                .map_or(Json::Null, crate::yaml::Node::to_json)
+        })
+        .collect())
 }
 
 #[cfg(test)]
@@ -570,20 +567,26 @@ items:
         .unwrap();
         assert_eq!(c[0].hook_kind(), HookKind::Mutating);
         let e = load_documents("kind: Pod\napiVersion: v1\n").unwrap_err();
-        assert_eq!(e.to_string(), "document 0: unsupported kind \"Pod\"");
+        assert_eq!(
+            e.to_string(),
+            "no ValidatingWebhookConfiguration or MutatingWebhookConfiguration found"
+        );
         let e = load_documents(
             "kind: ValidatingWebhookConfiguration\napiVersion: admissionregistration.k8s.io/v1beta1\n",
         )
         .unwrap_err();
         assert_eq!(
             e.to_string(),
-            "document 0: unsupported apiVersion \"admissionregistration.k8s.io/v1beta1\""
+            "document 0: 2:13: apiVersion: unsupported apiVersion \"admissionregistration.k8s.io/v1beta1\" (only admissionregistration.k8s.io/v1 is served since Kubernetes 1.22)"
         );
         let e = load_documents(
             "kind: ValidatingWebhookConfiguration\nwebhooks: [{timeoutSeconds: abc}]\n",
         )
         .unwrap_err();
-        assert!(e.to_string().starts_with("document 0: "), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "document 0: 2:29: webhooks[0].timeoutSeconds: invalid type: string \"abc\", expected an integer (int32)"
+        );
         assert!(matches!(
             load_documents("a: [").unwrap_err(),
             LoadError::Syntax(_)

@@ -38,17 +38,8 @@ pub const SLOT_AUTHORIZER: usize = 4;
 /// Slot of `authorizer.requestResource`.
 pub const SLOT_REQUEST_RESOURCE: usize = 5;
 
-/// The zero-valued AdmissionRequest as the apiserver would expose it: the fields without
-/// `omitempty` are present with zero values.
-static ZERO_REQUEST: LazyLock<Json> = LazyLock::new(|| {
-    serde_json::json!({
-        "kind": {"group": "", "version": "", "kind": ""},
-        "resource": {"group": "", "version": "", "resource": ""},
-        "operation": "",
-        "userInfo": {},
-        "dryRun": false
-    })
-});
+/// The empty AdmissionRequest: its `request` view shows every member at its zero value.
+static ZERO_REQUEST: LazyLock<Json> = LazyLock::new(|| Json::Object(serde_json::Map::new()));
 
 /// A variable bound to a JSON object (see [`Activation::json_root`]).
 #[derive(Clone, Copy, Debug)]
@@ -92,13 +83,17 @@ impl std::fmt::Debug for LazyAuthorizer {
     }
 }
 
-/// The fields of an AdmissionRequest that `request` exposes, by index (see
-/// [`request_field_index`]).
-pub const REQUEST_FIELDS: [&str; 13] = [
+/// The members of the `request` view, by index (see [`request_field_index`]): the members
+/// of the AdmissionRequest the apiserver builds for matchConditions, converted to
+/// unstructured. Which of them a given request shows, and with what value, is
+/// [`Activation::request_field`]'s answer.
+pub const REQUEST_FIELDS: [&str; 15] = [
     "dryRun",
     "kind",
     "name",
     "namespace",
+    "object",
+    "oldObject",
     "operation",
     "options",
     "requestKind",
@@ -110,22 +105,59 @@ pub const REQUEST_FIELDS: [&str; 13] = [
     "userInfo",
 ];
 
+/// The indexes of [`REQUEST_FIELDS`] by name.
+pub mod request_fields {
+    /// `dryRun`.
+    pub const DRY_RUN: usize = 0;
+    /// `kind`.
+    pub const KIND: usize = 1;
+    /// `name`.
+    pub const NAME: usize = 2;
+    /// `namespace`.
+    pub const NAMESPACE: usize = 3;
+    /// `object` (always null in the view).
+    pub const OBJECT: usize = 4;
+    /// `oldObject` (always null in the view).
+    pub const OLD_OBJECT: usize = 5;
+    /// `operation`.
+    pub const OPERATION: usize = 6;
+    /// `options`.
+    pub const OPTIONS: usize = 7;
+    /// `requestKind`.
+    pub const REQUEST_KIND: usize = 8;
+    /// `requestResource`.
+    pub const REQUEST_RESOURCE: usize = 9;
+    /// `requestSubResource`.
+    pub const REQUEST_SUB_RESOURCE: usize = 10;
+    /// `resource`.
+    pub const RESOURCE: usize = 11;
+    /// `subResource`.
+    pub const SUB_RESOURCE: usize = 12;
+    /// `uid` (always empty in the view).
+    pub const UID: usize = 13;
+    /// `userInfo`.
+    pub const USER_INFO: usize = 14;
+}
+
 /// The index of an AdmissionRequest field in [`REQUEST_FIELDS`].
 pub fn request_field_index(name: &str) -> Option<usize> {
+    use request_fields as f;
     Some(match name {
-        "dryRun" => 0,
-        "kind" => 1,
-        "name" => 2,
-        "namespace" => 3,
-        "operation" => 4,
-        "options" => 5,
-        "requestKind" => 6,
-        "requestResource" => 7,
-        "requestSubResource" => 8,
-        "resource" => 9,
-        "subResource" => 10,
-        "uid" => 11,
-        "userInfo" => 12,
+        "dryRun" => f::DRY_RUN,
+        "kind" => f::KIND,
+        "name" => f::NAME,
+        "namespace" => f::NAMESPACE,
+        "object" => f::OBJECT,
+        "oldObject" => f::OLD_OBJECT,
+        "operation" => f::OPERATION,
+        "options" => f::OPTIONS,
+        "requestKind" => f::REQUEST_KIND,
+        "requestResource" => f::REQUEST_RESOURCE,
+        "requestSubResource" => f::REQUEST_SUB_RESOURCE,
+        "resource" => f::RESOURCE,
+        "subResource" => f::SUB_RESOURCE,
+        "uid" => f::UID,
+        "userInfo" => f::USER_INFO,
         _ => return None,
     })
 }
@@ -178,16 +210,11 @@ impl<'a> Lookups<'a> {
 /// The member of a request a [`Lookups`] cell holds: by [`REQUEST_FIELDS`] index as the
 /// `request` view shows it, then `object` and `oldObject`.
 pub(crate) fn lookup(map: &serde_json::Map<String, Json>, i: usize) -> Option<&Json> {
-    match (REQUEST_FIELDS.get(i), i.checked_sub(REQUEST_FIELDS.len())) {
-        (Some(_), _) if i == 0 => Some(crate::value::request_dry_run_node(json_member(
-            map, "dryRun",
-        ))),
-        (Some(name), _) => {
-            json_member(map, name).filter(|v| crate::value::request_field_visible(i, v))
-        }
-        (None, Some(SLOT_OBJECT)) => json_member(map, "object"),
-        (None, Some(SLOT_OLD_OBJECT)) => json_member(map, "oldObject"),
-        (None, _) => None,
+    match i.checked_sub(REQUEST_FIELDS.len()) {
+        None => crate::value::request_view_field(map, i),
+        Some(SLOT_OBJECT) => json_member(map, "object"),
+        Some(SLOT_OLD_OBJECT) => json_member(map, "oldObject"),
+        Some(_) => None,
     }
 }
 
@@ -195,18 +222,7 @@ impl<'a> Activation<'a> {
     /// An activation with every matchConditions variable unbound except `object`,
     /// `oldObject` and `namespaceObject` (null) and `request` (zero-valued).
     pub fn empty() -> Activation<'static> {
-        let mut a = Activation {
-            globals: Default::default(),
-            extra: Vec::new(),
-            request: &ZERO_REQUEST,
-            index: None,
-            lazy_authorizer: None,
-        };
-        a.set(SLOT_OBJECT, Value::Null);
-        a.set(SLOT_OLD_OBJECT, Value::Null);
-        a.set(SLOT_NAMESPACE_OBJECT, Value::Null);
-        a.set(SLOT_REQUEST, Value::from_json(&ZERO_REQUEST));
-        a
+        Activation::from_request(&ZERO_REQUEST)
     }
 
     /// Binds the variables from an AdmissionRequest (the `request` field of an
@@ -480,7 +496,7 @@ mod tests {
         for (i, name) in REQUEST_FIELDS.iter().enumerate() {
             assert_eq!(request_field_index(name), Some(i), "{name}");
         }
-        assert_eq!(request_field_index("object"), None);
+        assert_eq!(request_field_index("patch"), None);
     }
 
     #[test]
@@ -501,5 +517,84 @@ mod tests {
             assert_eq!(indexed, shown, "{name}");
         }
         assert_eq!(act.request_field(0), Some(&Json::Bool(false)));
+    }
+
+    /// The members of the view, as the apiserver's `CreateAdmissionRequest` gives them.
+    fn view_of(req: &Json) -> Vec<(String, String)> {
+        let act = Activation::from_request(req);
+        let Some(Value::Map(view)) = act.get(SLOT_REQUEST) else {
+            panic!("request is a map")
+        };
+        let members: Vec<(String, String)> = view
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        assert_eq!(members.len(), view.len());
+        members
+    }
+
+    #[test]
+    fn the_view_of_an_empty_request_has_every_struct_member_at_its_zero_value() {
+        let names: Vec<String> = view_of(&serde_json::json!({}))
+            .into_iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "\"dryRun\"=false",
+                "\"kind\"={\"group\": \"\", \"kind\": \"\", \"version\": \"\"}",
+                "\"object\"=null",
+                "\"oldObject\"=null",
+                "\"operation\"=\"\"",
+                "\"options\"=null",
+                "\"requestKind\"={\"group\": \"\", \"kind\": \"\", \"version\": \"\"}",
+                "\"requestResource\"={\"group\": \"\", \"resource\": \"\", \"version\": \"\"}",
+                "\"resource\"={\"group\": \"\", \"resource\": \"\", \"version\": \"\"}",
+                "\"uid\"=\"\"",
+                "\"userInfo\"={}",
+            ]
+        );
+        assert_eq!(
+            Activation::empty().get(SLOT_REQUEST).map(|v| v.to_string()),
+            Activation::from_request(&serde_json::json!({}))
+                .get(SLOT_REQUEST)
+                .map(|v| v.to_string())
+        );
+    }
+
+    #[test]
+    fn a_converted_request_shows_the_original_resource_and_the_converted_kind() {
+        let req = serde_json::json!({
+            "uid": "u", "operation": "UPDATE", "name": "w", "subResource": "status",
+            "kind": {"group": "g", "version": "v1", "kind": "W"},
+            "resource": {"group": "g", "version": "v1", "resource": "ws"},
+            "requestKind": {"group": "g", "version": "v1beta1", "kind": "W"},
+            "requestResource": {"group": "g", "version": "v1beta1", "resource": "ws"},
+            "requestSubResource": "status",
+            "object": {"a": 1}, "options": {"kind": "UpdateOptions"}, "extra": 1
+        });
+        let act = Activation::from_request(&req);
+        let field = |name| {
+            act.request_field(request_field_index(name).unwrap())
+                .map(|j| j.to_string())
+        };
+        assert_eq!(field("resource"), field("requestResource"));
+        assert_eq!(
+            field("resource").as_deref(),
+            Some(r#"{"group":"g","resource":"ws","version":"v1beta1"}"#)
+        );
+        assert_eq!(
+            field("kind").as_deref(),
+            Some(r#"{"group":"g","kind":"W","version":"v1"}"#)
+        );
+        assert_eq!(field("uid").as_deref(), Some(r#""""#));
+        assert_eq!(field("object").as_deref(), Some("null"));
+        assert_eq!(field("subResource").as_deref(), Some(r#""status""#));
+        // Every member but `namespace` (empty); the unknown `extra` is not shown.
+        assert_eq!(view_of(&req).len(), 14);
+        let resource = crate::authz::RequestResource::from_request(&req);
+        assert_eq!((resource.group, resource.resource), ("g", "ws"));
+        assert_eq!(resource.subresource, "status");
     }
 }

@@ -212,6 +212,10 @@ pub enum CostKind {
     Matches,
     /// cel-go's default for `contains`.
     Contains,
+    /// A library's own cost tracker, else cel-go's default for the overload, without the
+    /// Kubernetes estimator (the apiserver before 1.32, which does not enforce the strict
+    /// cost of webhooks): both resolved at run time.
+    Default,
 }
 
 /// Chooses the cost formula of a call from its function name and (unique) overload id.
@@ -294,7 +298,21 @@ pub fn classify(function: &str, overload: Option<&str>) -> CostKind {
         | "_==_" => return CostKind::Estimated,
         _ => {}
     }
-    match overload.unwrap_or("") {
+    classify_overload(overload.unwrap_or(""))
+}
+
+/// Chooses the cost formula of a call when the Kubernetes cost estimator is not installed
+/// (the apiserver before 1.32): a library's own tracker, else cel-go's default.
+pub fn classify_without_estimator(overload: Option<&str>) -> CostKind {
+    match overload {
+        Some(id) if !crate::functions::has_tracker(overload) => classify_overload(id),
+        _ => CostKind::Default,
+    }
+}
+
+/// cel-go's default formula for an overload id.
+fn classify_overload(overload: &str) -> CostKind {
+    match overload {
         "starts_with_string" | "ends_with_string" | "string_to_bytes" | "bytes_to_string"
         | "strings_quote" | "string_format" => CostKind::Arg0Tenth,
         "in_list" => CostKind::InList,
@@ -328,6 +346,8 @@ pub fn cost_of(
     match kind {
         CostKind::Fixed(n) => n,
         CostKind::Tracked | CostKind::Estimated => call_cost(function, overload, args, result),
+        CostKind::Default => crate::functions::tracked_cost(overload, args, result)
+            .unwrap_or_else(|| default_call_cost(overload, args)),
         CostKind::Arg0Tenth => ceil_factor(a0(), STRING_TRAVERSAL),
         CostKind::InList => a1(),
         CostKind::MinTenth => {
@@ -376,6 +396,10 @@ pub fn cost_before_call(
                     Some("list_slice" | "lists_range" | "list_reverse")
                 )
         }
+        CostKind::Default => matches!(
+            overload,
+            Some("list_slice" | "lists_range" | "list_reverse")
+        ),
         _ => false,
     };
     if priced_by_result {
@@ -407,6 +431,44 @@ pub fn call_cost(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn without_the_estimator_calls_cost_what_cel_go_alone_charges() {
+        let c = classify_without_estimator;
+        assert_eq!(c(Some("starts_with_string")), CostKind::Arg0Tenth);
+        assert_eq!(c(Some("in_list")), CostKind::InList);
+        assert_eq!(c(Some("authorizer_check")), CostKind::Fixed(1));
+        assert_eq!(c(Some("list_sets_contains_list")), CostKind::Default);
+        assert_eq!(c(None), CostKind::Default);
+        let s = |t: &'static str| Value::String(crate::value::Str::Borrowed(t));
+        // Resolved at run time: the sets extension's tracker, cel-go's default otherwise.
+        let list = Value::list(vec![s("a"), s("b")]);
+        let tracked = cost_of(
+            CostKind::Default,
+            "sets.contains",
+            Some("list_sets_contains_list"),
+            &[list.clone(), list.clone()],
+            &Value::Bool(true),
+        );
+        assert_eq!(tracked, 5);
+        let long = s("a string of twenty..");
+        let eq = cost_of(
+            CostKind::Default,
+            "_==_",
+            Some("equals"),
+            &[long.clone(), long],
+            &Value::Null,
+        );
+        assert_eq!(eq, 2);
+        assert_eq!(
+            cost_of(CostKind::Default, "check", None, &[], &Value::Null),
+            1
+        );
+        assert_eq!(
+            cost_before_call(CostKind::Default, "join", Some("list_join"), &[list]),
+            Some(1)
+        );
+    }
 
     #[test]
     fn string_equality_cost_is_by_shorter_length() {

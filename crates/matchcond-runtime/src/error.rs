@@ -77,16 +77,28 @@ impl EvalError {
         EvalError::new(ErrorKind::NoSuchKey, m)
     }
 
-    /// `no such overload` for a function applied to values of the given types.
+    /// `no such overload: f(t1, t2)`: no overload of a function takes values of these types
+    /// (cel-go's `MaybeNoSuchOverload` of the function's dispatcher and type guards).
     pub fn no_such_overload(function: &str, args: &[Value<'_>]) -> Self {
         let types: Vec<&str> = args.iter().map(Value::type_name).collect();
         EvalError::new(
             ErrorKind::NoSuchOverload,
-            format!(
-                "no such overload: {} applied to ({})",
-                function,
-                types.join(", ")
-            ),
+            format!("no such overload: {}({})", function, types.join(", ")),
+        )
+    }
+
+    /// `no such overload`, bare: a value's own method refused the other value (cel-go's
+    /// `MaybeNoSuchOverloadErr`, `ValOrErr(v, "no such overload")`).
+    pub fn no_such_overload_bare() -> Self {
+        EvalError::new(ErrorKind::NoSuchOverload, "no such overload")
+    }
+
+    /// `no such overload: f`: the first argument of an operator lacks the trait its
+    /// implementation needs (cel-go's interpreter, `evalUnary` / `evalBinary`).
+    pub fn no_such_overload_of(function: &str) -> Self {
+        EvalError::new(
+            ErrorKind::NoSuchOverload,
+            format!("no such overload: {function}"),
         )
     }
 

@@ -19,7 +19,7 @@ use crate::cost;
 use crate::error::{ErrorKind, EvalError};
 use crate::functions;
 use crate::limits;
-use crate::plan::{Attr, AttrRoot, Call, Fold, Node, Qual, QualKind};
+use crate::plan::{Attr, AttrRoot, Call, Dispatch, Fold, Node, Qual, QualKind};
 use crate::value::{values_equal, Bin, List, Map, MapData, Optional, Str, Value};
 use matchcond_syntax::Type;
 
@@ -61,9 +61,11 @@ pub fn evaluate<'a>(
         cost: 0,
         limit: cost_limit.unwrap_or(u64::MAX),
         exceeded: false,
+        internal: None,
         created: 0,
         oversized: false,
         take_slot: None,
+        lazy_init: SmallVec::new(),
     };
     if frame.locals > 0 {
         it.locals.resize(frame.locals, Ok(Value::Null));
@@ -91,6 +93,8 @@ struct Interp<'a, 'v> {
     cost: u64,
     limit: u64,
     exceeded: bool,
+    /// An internal error that ends the evaluation (no operator absorbs it).
+    internal: Option<EvalError>,
     /// Bytes created by function calls so far.
     created: u64,
     /// `created` went over [`limits::MAX_CREATED_SIZE`]: the evaluation is aborted.
@@ -98,6 +102,8 @@ struct Interp<'a, 'v> {
     /// The local slot whose next read takes the value out of the slot instead of sharing
     /// it (the accumulator, while a step that reads it at most once is evaluated).
     take_slot: Option<usize>,
+    /// Comprehension accumulators whose initial value is evaluated when first read.
+    lazy_init: SmallVec<[(usize, &'a Node); 2]>,
 }
 
 /// Views a program constant for the evaluation's lifetime without copying.
@@ -137,6 +143,23 @@ pub fn value_matches_type(v: &Value<'_>, t: &Type) -> bool {
             Value::Map(_) => true,
             _ => false,
         },
+    }
+}
+
+/// Whether a value may be passed for a parameter, as cel-go's type guards decide
+/// (`Type.IsAssignableRuntimeType`): by the value's type, a list by its first element and a
+/// map by its first entry (an empty one always).
+pub fn value_assignable(v: &Value<'_>, t: &Type) -> bool {
+    match (t, v) {
+        (Type::List(elem), Value::List(l)) => match l.get(0) {
+            Some(first) => value_assignable(&first, elem),
+            None => true,
+        },
+        (Type::Map(kt, vt), Value::Map(m)) => match m.iter().next() {
+            Some((k, val)) => value_assignable(&k, kt) && value_assignable(&val, vt),
+            None => true,
+        },
+        _ => value_matches_type(v, t),
     }
 }
 
@@ -182,6 +205,8 @@ impl<'a> Interp<'a, '_> {
             Err(EvalError::cost_limit_exceeded())
         } else if self.oversized {
             Err(limits::created_size_exceeded())
+        } else if let Some(e) = &self.internal {
+            Err(e.clone())
         } else {
             Ok(())
         }
@@ -223,7 +248,8 @@ impl<'a> Interp<'a, '_> {
         match cv? {
             Value::Bool(true) => self.eval_branch(t),
             Value::Bool(false) => self.eval_branch(f),
-            other => Err(EvalError::no_such_overload("_?_:_", &[other])),
+            // cel-go: `ValOrErr(cond, "no such overload")`.
+            _ => Err(EvalError::no_such_overload_bare()),
         }
     }
 
@@ -290,11 +316,11 @@ impl<'a> Interp<'a, '_> {
                 return Ok(Value::Bool(decisive));
             }
         }
-        let name = if is_or { "_||_" } else { "_&&_" };
         for v in [lv, rv] {
             match v {
                 Ok(Value::Bool(_)) => {}
-                Ok(other) => return Err(EvalError::no_such_overload(name, &[other])),
+                // cel-go: `MaybeNoSuchOverloadErr(val)`.
+                Ok(_) => return Err(EvalError::no_such_overload_bare()),
                 Err(e) => return Err(e),
             }
         }
@@ -368,6 +394,9 @@ impl<'a> Interp<'a, '_> {
                 (v, true)
             }
             AttrRoot::Local(slot) => {
+                if !self.lazy_init.is_empty() {
+                    self.init_accumulator(*slot);
+                }
                 let take = self.take_slot == Some(*slot);
                 if take {
                     self.take_slot = None;
@@ -614,18 +643,35 @@ impl<'a> Interp<'a, '_> {
     fn eval_call(&mut self, c: &'a Call) -> R<'a> {
         let mut vals: SmallVec<[Value<'a>; 4]> = SmallVec::new();
         let mut first_err: Option<EvalError> = None;
-        for a in &c.args {
+        let mut errored: u64 = 0;
+        for (i, a) in c.args.iter().enumerate() {
             match self.eval(a) {
                 Ok(v) => vals.push(v),
                 Err(e) => {
                     self.abort_if_exceeded()?;
+                    if c.varargs && !c.non_strict && i + 1 < c.args.len() {
+                        // cel-go stops at the error: the other arguments are not evaluated
+                        // and the call is not charged.
+                        return Err(e);
+                    }
                     // An erroneous argument is sized 1 by the cost model, as `null` is.
                     vals.push(Value::Null);
+                    errored |= 1u64.checked_shl(i as u32).unwrap_or(0);
                     if first_err.is_none() {
                         first_err = Some(e);
                     }
                 }
             }
+        }
+        if let Some(e) = c
+            .tracked
+            .and_then(|t| functions::cost_tracker_failure(t, &vals, errored))
+        {
+            // cel-go's cost tracker for this overload fails on the arguments after the
+            // call; the interpreter turns the failure into an internal error of the whole
+            // evaluation.
+            self.internal = Some(e.clone());
+            return Err(e);
         }
         self.finish_call(c, vals, first_err)
     }
@@ -690,45 +736,92 @@ impl<'a> Interp<'a, '_> {
     }
 
     fn invoke(&mut self, c: &'a Call, vals: &[Value<'a>]) -> R<'a> {
-        if let Some(re) = &c.regex {
-            return functions::call_with_regex(&c.function, re, vals);
-        }
-        match c.candidates.as_slice() {
-            [only] => (only.func)(vals),
-            many => {
-                // Try the overloads whose parameter types admit the values; an overload
-                // that finds the values are not its own (a list of other elements) answers
-                // "no such overload" and the next one is tried.
-                for cand in many {
-                    if cand.params.len() == vals.len()
+        let func = match c.dispatch {
+            Dispatch::Singleton(t) => {
+                let refused = || match t {
+                    Some(t) if !vals.first().is_some_and(|v| t.of(v)) => {
+                        EvalError::no_such_overload_of(&c.function)
+                    }
+                    _ => EvalError::no_such_overload_bare(),
+                };
+                let Some(cand) = c.candidates.iter().find(|cand| {
+                    cand.params.len() == vals.len()
                         && cand
                             .params
                             .iter()
                             .zip(vals.iter())
                             .all(|(t, v)| value_matches_type(v, t))
-                    {
-                        match (cand.func)(vals) {
-                            Err(e) if e.kind == ErrorKind::NoSuchOverload => continue,
-                            other => return other,
-                        }
-                    }
-                }
-                Err(EvalError::no_such_overload(&c.function, vals))
+                }) else {
+                    return Err(refused());
+                };
+                // One implementation answers for every overload: a value its method does
+                // not take is its bare "no such overload".
+                let r = match &c.regex {
+                    Some(re) => functions::call_with_regex(&c.function, re, vals),
+                    None => (cand.func)(vals),
+                };
+                return r.map_err(|e| match e.kind {
+                    ErrorKind::NoSuchOverload => refused(),
+                    _ => e,
+                });
             }
+            Dispatch::Guarded | Dispatch::Dynamic => {
+                let found = c.candidates.iter().find(|cand| {
+                    cand.params.len() == vals.len()
+                        && cand
+                            .params
+                            .iter()
+                            .zip(vals.iter())
+                            .all(|(t, v)| value_assignable(v, t))
+                });
+                match found {
+                    Some(cand) => cand.func,
+                    None => return Err(EvalError::no_such_overload(&c.function, vals)),
+                }
+            }
+            Dispatch::Unguarded => {
+                match c
+                    .candidates
+                    .iter()
+                    .find(|cand| cand.params.len() == vals.len())
+                {
+                    Some(cand) => cand.func,
+                    None => return Err(EvalError::no_such_overload(&c.function, vals)),
+                }
+            }
+        };
+        match &c.regex {
+            Some(re) => functions::call_with_regex(&c.function, re, vals),
+            None => func(vals),
         }
     }
-
     fn eval_fold(&mut self, f: &'a Fold) -> R<'a> {
         let range = self.eval(&f.range)?;
-        let init = self.eval(&f.init);
-        self.abort_if_exceeded()?;
-        let init = init?;
         let max_slot = f.iter2_slot.unwrap_or(0).max(f.iter_slot).max(f.accu_slot);
         if self.locals.len() <= max_slot {
             self.locals.resize(max_slot + 1, Ok(Value::Null));
         }
-        self.set_local(f.accu_slot, Ok(init));
-        match &range {
+        // cel-go initializes the accumulator when it is first read, without checking it: an
+        // initial value that is never read is never evaluated (nor charged: `optFlatMap`
+        // binds the target's value so), and an erroneous one is the accumulator's value
+        // (`sortBy` binds its target so). A constant is simply set.
+        match &f.init {
+            Node::Const(v) => self.set_local(f.accu_slot, Ok(borrow_const(v))),
+            init => {
+                self.set_local(f.accu_slot, Ok(Value::Null));
+                self.lazy_init.push((f.accu_slot, init));
+            }
+        }
+        let r = self.fold_range(f, &range);
+        if !self.lazy_init.is_empty() {
+            self.lazy_init.retain(|(s, _)| *s != f.accu_slot);
+        }
+        r
+    }
+
+    /// The iterations and the result of a comprehension whose accumulator is set.
+    fn fold_range(&mut self, f: &'a Fold, range: &Value<'a>) -> R<'a> {
+        match range {
             Value::List(l) => {
                 for (i, elem) in l.iter().enumerate() {
                     match f.iter2_slot {
@@ -787,6 +880,16 @@ impl<'a> Interp<'a, '_> {
         self.abort_if_exceeded()?;
         self.set_local(f.accu_slot, step);
         Ok(true)
+    }
+
+    /// Evaluates a comprehension's initial accumulator on its first read.
+    #[inline(never)]
+    fn init_accumulator(&mut self, slot: usize) {
+        if let Some(i) = self.lazy_init.iter().position(|(s, _)| *s == slot) {
+            let (_, init) = self.lazy_init.swap_remove(i);
+            let v = self.eval(init);
+            self.set_local(slot, v);
+        }
     }
 
     fn set_local(&mut self, slot: usize, v: R<'a>) {

@@ -151,6 +151,136 @@ pub struct Call {
     pub non_strict: bool,
     /// How the call is priced.
     pub cost: crate::cost::CostKind,
+    /// How the implementation is chosen at run time.
+    pub dispatch: Dispatch,
+    /// cel-go evaluates the arguments one by one and stops at the first error (its
+    /// `evalVarArgs`: calls of three or more arguments, a function's dispatcher over several
+    /// overloads, overloads bound as variadic functions, regular expression calls with a
+    /// constant pattern). The arguments after an error are then not evaluated, and the call
+    /// is not charged unless the error was the last argument's (the cost tracker charges a
+    /// call only once every argument has been observed).
+    pub varargs: bool,
+    /// The argument the overload's cost tracker converts unchecked (see
+    /// [`crate::functions::cost_tracker_failure`]).
+    pub tracked: Option<crate::functions::TrackedArgument>,
+}
+
+/// How cel-go chooses a call's implementation at run time (its planner's `planCall` with the
+/// function bindings of `common/decls`), which decides both which overload runs and the
+/// text of the error when none applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dispatch {
+    /// A function with one implementation for all its overloads (a singleton binding: the
+    /// operators, `size`, `matches`): whatever overload the checker chose, the values
+    /// decide. The candidates are every overload of the function. A first argument without
+    /// the trait fails with `no such overload: <function>`, other values with the trait
+    /// method's `no such overload`.
+    Singleton(Option<Trait>),
+    /// One overload (the checker resolved one, or the function has one): its parameter
+    /// types guard the call, lists and maps by their first element and entry, and values of
+    /// other types fail with `no such overload: <function>(<types>)`.
+    Guarded,
+    /// Several overloads: the first, in declaration order, whose parameter types admit the
+    /// values runs; none is `no such overload: <function>(<types>)`.
+    Dynamic,
+    /// Overloads bound without type guards (`flatten`): the first of the call's arity runs,
+    /// and its implementation checks what it needs.
+    Unguarded,
+}
+
+/// The trait a singleton function needs of its first argument (cel-go's `traits`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trait {
+    /// `_+_`: int, uint, double, string, bytes, list, timestamp, duration.
+    Adder,
+    /// `_-_`: int, uint, double, timestamp, duration.
+    Subtractor,
+    /// `_*_`: int, uint, double.
+    Multiplier,
+    /// `_/_`: int, uint, double.
+    Divider,
+    /// `_%_`: int, uint.
+    Modder,
+    /// `-_`: bool, int, double, duration.
+    Negater,
+    /// `_<_` and the other orderings: bool, int, uint, double, string, bytes, timestamp,
+    /// duration.
+    Comparer,
+    /// `size`: string, bytes, list, map.
+    Sizer,
+    /// `matches`: string.
+    Matcher,
+    /// `_[_]`: list, map.
+    Indexer,
+    /// `sort`, `@sortByAssociatedKeys`: list.
+    Lister,
+}
+
+impl Trait {
+    /// Whether a value's type has the trait.
+    pub fn of(self, v: &Value<'_>) -> bool {
+        use Value as V;
+        match self {
+            Trait::Adder => matches!(
+                v,
+                V::Int(_)
+                    | V::Uint(_)
+                    | V::Double(_)
+                    | V::String(_)
+                    | V::Bytes(_)
+                    | V::List(_)
+                    | V::Timestamp(_)
+                    | V::Duration(_)
+            ),
+            Trait::Subtractor => matches!(
+                v,
+                V::Int(_) | V::Uint(_) | V::Double(_) | V::Timestamp(_) | V::Duration(_)
+            ),
+            Trait::Multiplier | Trait::Divider => {
+                matches!(v, V::Int(_) | V::Uint(_) | V::Double(_))
+            }
+            Trait::Modder => matches!(v, V::Int(_) | V::Uint(_)),
+            Trait::Negater => matches!(v, V::Bool(_) | V::Int(_) | V::Double(_) | V::Duration(_)),
+            Trait::Comparer => matches!(
+                v,
+                V::Bool(_)
+                    | V::Int(_)
+                    | V::Uint(_)
+                    | V::Double(_)
+                    | V::String(_)
+                    | V::Bytes(_)
+                    | V::Timestamp(_)
+                    | V::Duration(_)
+            ),
+            Trait::Sizer => matches!(v, V::String(_) | V::Bytes(_) | V::List(_) | V::Map(_)),
+            Trait::Matcher => matches!(v, V::String(_)),
+            Trait::Indexer => matches!(v, V::List(_) | V::Map(_)),
+            Trait::Lister => matches!(v, V::List(_)),
+        }
+    }
+}
+
+/// How cel-go dispatches calls of a function whose overloads share one implementation (a
+/// singleton binding: the standard library's operators, `size`, `matches`, the lists
+/// extension's `sort`) or are bound without type guards (`flatten`), if it does.
+pub fn singleton_dispatch(function: &str) -> Option<Dispatch> {
+    let t = match function {
+        "_+_" => Some(Trait::Adder),
+        "_-_" => Some(Trait::Subtractor),
+        "_*_" => Some(Trait::Multiplier),
+        "_/_" => Some(Trait::Divider),
+        "_%_" => Some(Trait::Modder),
+        "-_" => Some(Trait::Negater),
+        "_<_" | "_<=_" | "_>_" | "_>=_" => Some(Trait::Comparer),
+        "size" => Some(Trait::Sizer),
+        "matches" => Some(Trait::Matcher),
+        "_[_]" => Some(Trait::Indexer),
+        "sort" | "@sortByAssociatedKeys" => Some(Trait::Lister),
+        "flatten" => return Some(Dispatch::Unguarded),
+        "!_" | "@in" | "_in_" | "in" | "dyn" | "type" => None,
+        _ => return None,
+    };
+    Some(Dispatch::Singleton(t))
 }
 
 /// One candidate implementation of a call.

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use serde_json::Value as Json;
 use smallvec::SmallVec;
@@ -195,10 +195,11 @@ impl<'a> Iterator for ListIter<'a, '_> {
 pub enum Map<'a> {
     /// A JSON object of the request, viewed in place (string keys).
     Json(&'a serde_json::Map<String, Json>),
-    /// An AdmissionRequest viewed in place as the apiserver exposes it in `request`:
-    /// without `object` and `oldObject`, without the `omitempty` fields that are empty
-    /// (`name`, `namespace`, `subResource`, `requestSubResource`) or null (`options`), and
-    /// with `dryRun` always present (`false` unless the request says `true`).
+    /// An AdmissionRequest viewed in place as the apiserver exposes it in `request`: the
+    /// members of the AdmissionRequest it builds from the admission attributes (`uid` empty,
+    /// `object`, `oldObject` and a missing `options` null, `resource` the original request's,
+    /// struct members at their zero values, empty `omitempty` strings absent, `dryRun`
+    /// always present); see [`crate::activation::REQUEST_FIELDS`].
     Request(&'a serde_json::Map<String, Json>),
     /// Entries borrowed from the program (constants).
     Borrowed(&'a MapData<'a>),
@@ -268,16 +269,46 @@ impl<'a> MapData<'a> {
         }
     }
 
-    /// The position of a key.
+    /// The position of a key, as cel-go finds one (`Find` of its map of values): the key
+    /// itself (same type and value), else a double that is an integer as an int and then
+    /// as a uint, an int as a uint, a uint as an int. An int is never found as a double:
+    /// `{1.0: 'a'}[1]` has no such key, while `{1: 'a'}[1.0]` is `'a'`.
     fn position(&self, k: &Value<'_>) -> Option<usize> {
+        if let Some(i) = self.exact_position(k) {
+            return Some(i);
+        }
+        match *k {
+            Value::Double(d) => {
+                let as_int =
+                    double_to_int_lossless(d).and_then(|i| self.exact_position(&Value::Int(i)));
+                as_int.or_else(|| {
+                    double_to_uint_lossless(d).and_then(|u| self.exact_position(&Value::Uint(u)))
+                })
+            }
+            Value::Int(i) => u64::try_from(i)
+                .ok()
+                .and_then(|u| self.exact_position(&Value::Uint(u))),
+            Value::Uint(u) => i64::try_from(u)
+                .ok()
+                .and_then(|i| self.exact_position(&Value::Int(i))),
+            _ => None,
+        }
+    }
+
+    /// The position of a key of the same type and value.
+    fn exact_position(&self, k: &Value<'_>) -> Option<usize> {
         if self.entries.len() < Self::INDEXED_FROM {
-            return self.entries.iter().position(|(ek, _)| key_equals(ek, k));
+            return self
+                .entries
+                .iter()
+                .position(|(ek, _)| same_literal_key(ek, k));
         }
         let candidates = self.index.get(&key_hash(k)?)?;
-        candidates
-            .iter()
-            .copied()
-            .find(|&i| self.entries.get(i).is_some_and(|(ek, _)| key_equals(ek, k)))
+        candidates.iter().copied().find(|&i| {
+            self.entries
+                .get(i)
+                .is_some_and(|(ek, _)| same_literal_key(ek, k))
+        })
     }
 
     /// Builds a map, failing on a repeated key (`Failed with repeated key`) or a key of a
@@ -306,25 +337,10 @@ impl<'a> MapData<'a> {
     /// Adds an entry of a map literal as cel-go builds one: any value may be a key, and a
     /// repeated key (the same type and value) keeps the last value, in the first key's place.
     pub fn insert_literal(&mut self, k: Value<'a>, v: Value<'a>) {
-        let scan = |entries: &[(Value<'a>, Value<'a>)]| {
-            entries.iter().position(|e| same_literal_key(&e.0, &k))
-        };
         let found = if key_hash(&k).is_none() {
-            scan(&self.entries)
+            self.entries.iter().position(|e| same_literal_key(&e.0, &k))
         } else {
-            match self.position(&k) {
-                Some(i)
-                    if self
-                        .entries
-                        .get(i)
-                        .is_some_and(|e| same_literal_key(&e.0, &k)) =>
-                {
-                    Some(i)
-                }
-                // An equal key of another type (`1` and `1u`): only one of the same type counts.
-                Some(_) => scan(&self.entries),
-                None => None,
-            }
+            self.exact_position(&k)
         };
         match found.and_then(|i| self.entries.get_mut(i)) {
             Some(e) => e.1 = v,
@@ -342,7 +358,8 @@ impl<'a> MapData<'a> {
         Ok(())
     }
 
-    /// Looks a key up, with CEL's numeric key equivalence (`1`, `1u` and `1.0` are one key).
+    /// Looks a key up as cel-go does (see [`MapData::position`]: `1.0` finds `1` and `1u`, `1`
+    /// finds `1u` and `1u` finds `1`, but neither finds `1.0`).
     pub fn get(&self, k: &Value<'_>) -> Option<&Value<'a>> {
         self.position(k)
             .and_then(|i| self.entries.get(i))
@@ -365,8 +382,27 @@ impl<'a> MapData<'a> {
     }
 }
 
-/// Whether two map literal keys are one key (same type and value; values of other types,
-/// like lists, are never the same key).
+/// cel-go's `doubleToInt64Lossless`: the int a double is exactly, strictly inside the range
+/// of ints.
+fn double_to_int_lossless(d: f64) -> Option<i64> {
+    if !d.is_finite() || d <= i64::MIN as f64 || d >= i64::MAX as f64 {
+        return None;
+    }
+    let i = d as i64;
+    (i as f64 == d).then_some(i)
+}
+
+/// cel-go's `doubleToUint64Lossless`: the uint a double is exactly, below the largest uint.
+fn double_to_uint_lossless(d: f64) -> Option<u64> {
+    if !d.is_finite() || d < 0.0 || d >= u64::MAX as f64 {
+        return None;
+    }
+    let u = d as u64;
+    (u as f64 == d).then_some(u)
+}
+
+/// Whether two map keys are one key (same type and value, as Go compares the keys of a
+/// map of values; values of other types, like lists, are never the same key).
 fn same_literal_key(a: &Value<'_>, b: &Value<'_>) -> bool {
     match (a, b) {
         (Value::String(x), Value::String(y)) => x.as_str() == y.as_str(),
@@ -466,30 +502,26 @@ pub fn json_equal(a: &Json, b: &Json) -> bool {
     }
 }
 
-/// Whether an entry of an AdmissionRequest shows in the `request` view (`dryRun` is
-/// synthesised separately).
-pub(crate) fn request_entry_visible(k: &str, v: &Json) -> bool {
-    match crate::activation::request_field_index(k) {
-        Some(i) => request_field_visible(i, v),
-        None => !matches!(k, "object" | "oldObject"),
-    }
-}
+/// `null`, for the members of the `request` view that are null (`object`, `oldObject`, an
+/// absent `options`).
+static JSON_NULL: Json = Json::Null;
 
-/// Whether a member of an AdmissionRequest, by its [`crate::activation::REQUEST_FIELDS`]
-/// index, shows in the `request` view: `name`, `namespace`, `subResource` and
-/// `requestSubResource` not when empty (`omitempty`), `options` not when null, and the
-/// request's own `dryRun` never (the view's is synthesised).
-pub(crate) fn request_field_visible(index: usize, v: &Json) -> bool {
-    match index {
-        0 => false,
-        2 | 3 | 8 | 10 => !matches!(v, Json::String(s) if s.is_empty()),
-        5 => !v.is_null(),
-        _ => true,
-    }
-}
+/// `""`, for the `request` view's `uid` and an absent `operation`.
+static JSON_EMPTY_STRING: Json = Json::String(String::new());
 
 /// `false`, for the `dryRun` of a request that does not say.
 static JSON_FALSE: Json = Json::Bool(false);
+
+/// The zero `GroupVersionKind`, for a request without `kind` or `requestKind`.
+static ZERO_GVK: LazyLock<Json> =
+    LazyLock::new(|| serde_json::json!({"group": "", "version": "", "kind": ""}));
+
+/// The zero `GroupVersionResource`, for a request without `resource` or `requestResource`.
+static ZERO_GVR: LazyLock<Json> =
+    LazyLock::new(|| serde_json::json!({"group": "", "version": "", "resource": ""}));
+
+/// The zero `UserInfo` (every member `omitempty`), for a request without `userInfo`.
+static EMPTY_OBJECT: LazyLock<Json> = LazyLock::new(|| Json::Object(serde_json::Map::new()));
 
 /// The `dryRun` the `request` view shows for the request's own `dryRun` member: a boolean
 /// as given, `false` otherwise.
@@ -500,17 +532,61 @@ pub(crate) fn request_dry_run_node(given: Option<&Json>) -> &Json {
     }
 }
 
-/// The `dryRun` of an AdmissionRequest view.
-fn request_dry_run(m: &serde_json::Map<String, Json>) -> bool {
-    matches!(request_dry_run_node(m.get("dryRun")), Json::Bool(true))
+/// A member of an AdmissionRequest view by its [`crate::activation::REQUEST_FIELDS`] index,
+/// as the apiserver builds `request` for matchConditions (`CreateAdmissionRequest` from the
+/// admission attributes, converted to unstructured): `None` when the view has no such member.
+///
+/// - `uid` is always `""` (the review's uid is not the attributes'), `object` and
+///   `oldObject` always `null`, `options` `null` when the request has none, `dryRun` `false`
+///   unless the request says `true`;
+/// - `kind` is the kind the webhook sees (the converted kind), while `resource`,
+///   `requestResource`, `requestKind` and the subresources are the original request's
+///   (`requestResource` of the review, which differs from its `resource` when the request was
+///   converted to the webhook's version);
+/// - struct members are present at their zero values when the request lacks them
+///   (`{"group": "", "version": "", "kind": ""}`, `""`, `{}`); the `omitempty` strings
+///   (`name`, `namespace`, `subResource`, `requestSubResource`) are absent when empty.
+///
+/// A member given as `null` reads as absent (as Go decodes it); a review lacking
+/// `requestKind`/`requestResource` was not converted, so the one stands for the other.
+pub(crate) fn request_view_field(m: &serde_json::Map<String, Json>, index: usize) -> Option<&Json> {
+    use crate::activation::request_fields as f;
+    let given = |k: &str| json_member(m, k).filter(|v| !v.is_null());
+    let non_empty = |k: &str| given(k).filter(|v| !matches!(v, Json::String(s) if s.is_empty()));
+    match index {
+        f::DRY_RUN => Some(request_dry_run_node(json_member(m, "dryRun"))),
+        f::KIND => Some(
+            given("kind")
+                .or_else(|| given("requestKind"))
+                .unwrap_or(&ZERO_GVK),
+        ),
+        f::REQUEST_KIND => Some(
+            given("requestKind")
+                .or_else(|| given("kind"))
+                .unwrap_or(&ZERO_GVK),
+        ),
+        f::RESOURCE | f::REQUEST_RESOURCE => Some(
+            given("requestResource")
+                .or_else(|| given("resource"))
+                .unwrap_or(&ZERO_GVR),
+        ),
+        f::SUB_RESOURCE | f::REQUEST_SUB_RESOURCE => {
+            non_empty("requestSubResource").or_else(|| non_empty("subResource"))
+        }
+        f::NAME => non_empty("name"),
+        f::NAMESPACE => non_empty("namespace"),
+        f::OBJECT | f::OLD_OBJECT => Some(&JSON_NULL),
+        f::OPERATION => Some(given("operation").unwrap_or(&JSON_EMPTY_STRING)),
+        f::OPTIONS => Some(given("options").unwrap_or(&JSON_NULL)),
+        f::UID => Some(&JSON_EMPTY_STRING),
+        f::USER_INFO => Some(given("userInfo").unwrap_or(&EMPTY_OBJECT)),
+        _ => None,
+    }
 }
 
 /// A field of an AdmissionRequest view, as a JSON node.
 pub(crate) fn request_field<'a>(m: &'a serde_json::Map<String, Json>, k: &str) -> Option<&'a Json> {
-    match crate::activation::request_field_index(k) {
-        Some(i) => crate::activation::lookup(m, i),
-        None => json_member(m, k).filter(|v| request_entry_visible(k, v)),
-    }
+    request_view_field(m, crate::activation::request_field_index(k)?)
 }
 
 /// A field of an AdmissionRequest view.
@@ -523,12 +599,9 @@ impl<'a> Map<'a> {
     pub fn len(&self) -> usize {
         match self {
             Map::Json(m) => m.len(),
-            Map::Request(m) => {
-                m.iter()
-                    .filter(|(k, v)| request_entry_visible(k, v))
-                    .count()
-                    + 1
-            }
+            Map::Request(m) => (0..crate::activation::REQUEST_FIELDS.len())
+                .filter(|&i| request_view_field(m, i).is_some())
+                .count(),
             Map::Borrowed(m) => m.len(),
             Map::Shared(m) => m.len(),
         }
@@ -649,54 +722,74 @@ impl<'a> Iterator for MapIter<'a, '_> {
     }
 }
 
-/// Iterator over the entries of an AdmissionRequest view, in the object's order with
-/// `dryRun` at its sorted place.
+/// Iterator over the entries of an AdmissionRequest view, in the order of
+/// [`crate::activation::REQUEST_FIELDS`] (by name).
 pub struct RequestIter<'a> {
-    inner: std::iter::Peekable<serde_json::map::Iter<'a>>,
-    /// `dryRun`, until it has been yielded.
-    dry_run: Option<bool>,
+    map: &'a serde_json::Map<String, Json>,
+    /// The next index into the request fields.
+    next: usize,
 }
 
 impl<'a> RequestIter<'a> {
-    fn new(m: &'a serde_json::Map<String, Json>) -> Self {
-        RequestIter {
-            inner: m.iter().peekable(),
-            dry_run: Some(request_dry_run(m)),
-        }
+    fn new(map: &'a serde_json::Map<String, Json>) -> Self {
+        RequestIter { map, next: 0 }
     }
 }
 
 impl<'a> Iterator for RequestIter<'a> {
     type Item = (Value<'a>, Value<'a>);
     fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            let dry_run_first = match self.inner.peek() {
-                Some((k, _)) => k.as_str() > "dryRun",
-                None => true,
-            };
-            if dry_run_first {
-                if let Some(b) = self.dry_run.take() {
-                    return Some((Value::String(Str::Borrowed("dryRun")), Value::Bool(b)));
-                }
-            }
-            let (k, v) = self.inner.next()?;
-            if request_entry_visible(k, v) {
-                return Some((
-                    Value::String(Str::Borrowed(k.as_str())),
-                    Value::from_json(v),
-                ));
+        while let Some(&name) = crate::activation::REQUEST_FIELDS.get(self.next) {
+            let i = self.next;
+            self.next += 1;
+            if let Some(v) = request_view_field(self.map, i) {
+                return Some((Value::String(Str::Borrowed(name)), Value::from_json(v)));
             }
         }
+        None
     }
 }
 
-/// A point in time, UTC, with nanosecond precision.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A point in time with nanosecond precision, and the UTC offset it is shown in.
+///
+/// Like Go's `time.Time`, a timestamp keeps the offset it was parsed with
+/// (`timestamp('2023-12-31T23:59:59-05:00')`), and arithmetic keeps it: `string()` and the
+/// accessors without a time zone (`getHours()`) read the time at that offset. Equality,
+/// ordering and hashing compare the instant only.
+#[derive(Clone, Copy, Debug)]
 pub struct Timestamp {
     /// Seconds since the Unix epoch.
     pub secs: i64,
     /// Nanoseconds, 0..1e9.
     pub nanos: u32,
+    /// Seconds east of UTC of the offset the time is shown in (0: UTC).
+    pub offset: i32,
+}
+
+impl PartialEq for Timestamp {
+    fn eq(&self, other: &Self) -> bool {
+        (self.secs, self.nanos) == (other.secs, other.nanos)
+    }
+}
+
+impl Eq for Timestamp {}
+
+impl PartialOrd for Timestamp {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Timestamp {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (self.secs, self.nanos).cmp(&(other.secs, other.nanos))
+    }
+}
+
+impl Hash for Timestamp {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        (self.secs, self.nanos).hash(state);
+    }
 }
 
 impl Timestamp {
@@ -710,7 +803,16 @@ impl Timestamp {
         if !(Self::MIN_SECS..=Self::MAX_SECS).contains(&secs) || nanos >= 1_000_000_000 {
             return None;
         }
-        Some(Timestamp { secs, nanos })
+        Some(Timestamp {
+            secs,
+            nanos,
+            offset: 0,
+        })
+    }
+
+    /// The same instant shown at another UTC offset (seconds east of UTC).
+    pub fn with_offset(self, offset: i32) -> Self {
+        Timestamp { offset, ..self }
     }
 
     /// Total nanoseconds since the epoch.
@@ -1046,12 +1148,12 @@ pub fn values_equal(a: &Value<'_>, b: &Value<'_>) -> bool {
         }
         (Value::Map(Map::Json(x)), Value::Map(Map::Json(y))) => json_equal_objects(x, y),
         (Value::List(x), Value::List(y)) => {
-            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| values_equal(&p, &q))
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| element_equal(&p, &q))
         }
         (Value::Map(x), Value::Map(y)) => {
             x.len() == y.len()
                 && x.iter().all(|(k, v)| match y.get(&k) {
-                    Some(w) => values_equal(&v, &w),
+                    Some(w) => element_equal(&v, &w),
                     None => false,
                 })
         }
@@ -1063,8 +1165,20 @@ pub fn values_equal(a: &Value<'_>, b: &Value<'_>) -> bool {
             (Some(p), Some(q)) => values_equal(&p, &q),
             _ => false,
         },
-        (Value::Opaque(x), Value::Opaque(y)) => x.equals(y.as_ref()),
+        // The library's `Equal`; one that refuses the other value (an error in cel-go) is
+        // not equality (`in`, `distinct` and `contains` look for `true`).
+        (Value::Opaque(x), Value::Opaque(_)) => x.equal_value(b) == Some(true),
         _ => false,
+    }
+}
+
+/// Equality of two elements of lists, or values of maps, being compared: cel-go's list and
+/// map `Equal` stop only at `false`, so an element whose library `Equal` refuses the other
+/// (an error) does not make the aggregates unequal.
+fn element_equal(a: &Value<'_>, b: &Value<'_>) -> bool {
+    match (a, b) {
+        (Value::Opaque(x), Value::Opaque(_)) => x.equal_value(b) != Some(false),
+        _ => values_equal(a, b),
     }
 }
 
@@ -1149,10 +1263,11 @@ impl fmt::Display for Value<'_> {
                 }
                 f.write_str("}")
             }
+            // cel-go's `String()` of a timestamp is in UTC.
             Value::Timestamp(t) => write!(
                 f,
                 "timestamp(\"{}\")",
-                crate::functions::time::format_rfc3339(t)
+                crate::functions::time::format_rfc3339(&t.with_offset(0))
             ),
             Value::Duration(d) => write!(
                 f,

@@ -37,6 +37,10 @@ pub struct CheckerEnv {
     /// Object (struct) types that no type provider describes (the authorizer library's
     /// types): selecting a field of one is `unexpected failed resolution of '<type>'`.
     pub unresolved_struct_types: HashSet<String, NameHasher>,
+    /// Names the type provider resolves to a type, looked up after the declared names
+    /// (`timestamp`, the declared object types): they check as names of type `type(T)`,
+    /// but the runtime knows no such identifier.
+    pub provider_types: NameMap<Type>,
 }
 
 impl CheckerEnv {
@@ -152,6 +156,10 @@ pub enum Reference<'a> {
     },
     /// An optional field selection `a.?b`.
     OptionalSelect,
+    /// A name whose checked type is a type that the runtime cannot resolve by this name (a
+    /// comprehension variable holding a type, `timestamp`): planning it fails with
+    /// `reference to undefined type: <name>`, as cel-go's planner does.
+    UndefinedType(&'a str),
 }
 
 /// The result of checking: the resolution of names, the types the homogeneity of list and
@@ -216,10 +224,16 @@ pub fn check_ids<'a>(
         stack: Vec::with_capacity(8),
         seen_buf: Vec::with_capacity(4),
         subst_buf: Vec::with_capacity(4),
+        type_valued: Vec::new(),
     };
     let root = c.check(expr);
     if !c.issues.is_empty() {
         return Err(c.issues);
+    }
+    for (id, name, t) in std::mem::take(&mut c.type_valued) {
+        if let Type::Type(_) = c.substitute(&t, true) {
+            c.refs.push((id, Reference::UndefinedType(name)));
+        }
     }
     let mut element_types = std::mem::take(&mut c.elements);
     for (_, t) in element_types.iter_mut() {
@@ -305,6 +319,8 @@ struct Checker<'a> {
     seen_buf: Vec<&'a Arc<str>>,
     /// Scratch space for the fresh variables standing for them.
     subst_buf: Vec<(&'a Arc<str>, Type)>,
+    /// Names resolved to a variable whose type is, or may turn out to be, a type.
+    type_valued: Vec<(ExprId, &'a str, Type)>,
 }
 
 fn kind_rank(t: &Type) -> u8 {
@@ -406,10 +422,10 @@ fn assign_by_kind(p: &Type, a: &Type) -> Option<bool> {
         return Some(true);
     }
     if let Type::Null = p {
-        return Some(legacy_nullable(a));
+        return Some(nullable(a));
     }
     if let Type::Null = a {
-        return Some(legacy_nullable(p));
+        return Some(nullable(p));
     }
     None
 }
@@ -459,6 +475,9 @@ impl<'a> Checker<'a> {
         if let Some((n, t)) = env.type_idents.get_key_value(name) {
             return Some((n.as_str(), Type::type_of(t.clone()), true));
         }
+        if let Some((n, t)) = env.provider_types.get_key_value(name) {
+            return Some((n.as_str(), Type::type_of(t.clone()), false));
+        }
         None
     }
 
@@ -471,6 +490,9 @@ impl<'a> Checker<'a> {
             };
             self.set_ref(e, Reference::TypeValue(inner));
         } else {
+            if matches!(t, Type::Type(_) | Type::Param(_)) {
+                self.type_valued.push((e.id, full, t.clone()));
+            }
             self.set_ref(e, Reference::Variable(full));
         }
     }
@@ -1053,8 +1075,10 @@ impl<'a> Checker<'a> {
             let assignable = if !matches!(p, Type::Param(_)) && is_dyn_or_error(a) {
                 true
             } else {
+                // The argument first, as cel-go compares them: a variable of the overload
+                // is bound to the argument's type, not the other way round.
                 let p = replace_params(p, subst);
-                self.is_assignable(&p, a)
+                self.is_assignable(a, &p)
             };
             if !assignable {
                 self.mapping.truncate(snapshot);
@@ -1069,7 +1093,7 @@ impl<'a> Checker<'a> {
     fn assign_all(&mut self, params: &[Type], arg_types: &[Type]) -> bool {
         let snapshot = self.mapping.len();
         for (p, a) in params.iter().zip(arg_types.iter()) {
-            if !self.is_assignable(p, a) {
+            if !self.is_assignable(a, p) {
                 self.mapping.truncate(snapshot);
                 return false;
             }
@@ -1242,6 +1266,11 @@ fn root_ident(e: &Expr) -> Option<&str> {
         ExprKind::Select { operand, .. } => root_ident(operand),
         _ => None,
     }
+}
+
+/// Whether `null` is assignable to `t`: the legacy nullable types and `null` itself.
+fn nullable(t: &Type) -> bool {
+    matches!(t, Type::Null) || legacy_nullable(t)
 }
 
 fn legacy_nullable(t: &Type) -> bool {

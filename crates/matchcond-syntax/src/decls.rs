@@ -118,9 +118,14 @@ pub fn library_functions(lib: Library) -> Vec<Function> {
     }
 }
 
-/// Object types a library declares without a type provider for their fields.
+/// Object types a library declares without a type provider for their fields (`cel.ObjectType`
+/// in the apiserver: every library type but the opaque `net.IP` and `net.CIDR`).
 pub fn library_struct_types(lib: Library) -> Vec<&'static str> {
     match lib {
+        Library::K8sUrls => vec!["kubernetes.URL"],
+        Library::K8sQuantity => vec!["kubernetes.Quantity"],
+        Library::K8sFormat => vec!["kubernetes.NamedFormat"],
+        Library::K8sSemver => vec!["kubernetes.Semver"],
         Library::K8sAuthz => vec![
             "kubernetes.authorization.Authorizer",
             "kubernetes.authorization.PathCheck",

@@ -134,6 +134,9 @@ pub(crate) struct Lexer<'a> {
     bytes: &'a [u8],
     pos: usize,
     done: bool,
+    /// Backquoted identifiers are tokens (cel-go v0.23+); otherwise a backquote is a
+    /// character no token starts with.
+    backquotes: bool,
 }
 
 /// Outcome of a sub-scanner: the longest accepted length (if any) and the failure point.
@@ -164,11 +167,18 @@ fn to_u32(n: usize) -> u32 {
 impl<'a> Lexer<'a> {
     /// A lexer positioned at the start of `src`.
     pub fn new(src: &'a str) -> Self {
+        Lexer::with_backquotes(src, true)
+    }
+
+    /// A lexer that lexes backquoted identifiers as tokens, or not (the grammar of cel-go
+    /// before v0.23, where a backquote is a token recognition error).
+    pub fn with_backquotes(src: &'a str, backquotes: bool) -> Self {
         Lexer {
             src,
             bytes: src.as_bytes(),
             pos: 0,
             done: false,
+            backquotes,
         }
     }
 
@@ -302,6 +312,7 @@ impl<'a> Lexer<'a> {
                     None => r,
                 }
             }
+            b'`' if !self.backquotes => Self::fail_at(s),
             b'`' => {
                 let mut i = s + 1;
                 while self.at(i).is_some_and(is_esc_ident_char) {

@@ -21,6 +21,12 @@ pub(crate) struct MacroSet {
     pub two_var: bool,
     /// `sortBy`.
     pub lists: bool,
+    /// `existsOne(x, p)`, the one-variable alias of `exists_one`.
+    pub exists_one_alias: bool,
+    /// Expansions accumulate in `__result__`, and an iteration variable may take that name
+    /// (cel-go before v0.23); otherwise in the hidden `@result`, and neither name may be an
+    /// iteration variable.
+    pub legacy_accumulator: bool,
 }
 
 /// The macros, by name, arity and call style.
@@ -51,7 +57,8 @@ pub(crate) fn lookup(name: &str, argc: usize, receiver: bool, set: MacroSet) -> 
     let m = match (name, argc) {
         ("all", 2) => Macro::All,
         ("exists", 2) => Macro::Exists,
-        ("exists_one" | "existsOne", 2) => Macro::ExistsOne,
+        ("exists_one", 2) => Macro::ExistsOne,
+        ("existsOne", 2) if set.exists_one_alias => Macro::ExistsOne,
         ("map", 2 | 3) => Macro::Map,
         ("filter", 2) => Macro::Filter,
         ("optMap", 2) if set.optional => Macro::OptMap,
@@ -79,12 +86,26 @@ pub(crate) struct MacroError {
 pub(crate) struct Helper<'i> {
     next_id: &'i mut ExprId,
     offset: u32,
+    /// The accumulator's name.
+    accumulator: &'static str,
+    /// Whether iteration variables may not be named as an accumulator.
+    check_names: bool,
 }
 
 impl<'i> Helper<'i> {
     /// A helper allocating ids from `next_id`, locating nodes at `offset`.
-    pub fn new(next_id: &'i mut ExprId, offset: u32) -> Self {
-        Helper { next_id, offset }
+    pub fn new(next_id: &'i mut ExprId, offset: u32, set: MacroSet) -> Self {
+        let (accumulator, check_names) = if set.legacy_accumulator {
+            (LEGACY_ACCUMULATOR, false)
+        } else {
+            (ACCUMULATOR_VAR, true)
+        };
+        Helper {
+            next_id,
+            offset,
+            accumulator,
+            check_names,
+        }
     }
 
     fn id(&mut self) -> ExprId {
@@ -120,7 +141,7 @@ impl<'i> Helper<'i> {
     }
 
     fn accu(&mut self) -> Expr {
-        self.ident(ACCUMULATOR_VAR)
+        self.ident(self.accumulator)
     }
 
     fn call(&mut self, function: &str, args: Vec<Expr>) -> Expr {
@@ -267,9 +288,9 @@ fn is_accumulator(name: &str) -> bool {
 }
 
 /// The name of an iteration variable argument.
-fn iter_var(arg: &Expr, not_ident: &str) -> Result<String, MacroError> {
+fn iter_var(h: &Helper<'_>, arg: &Expr, not_ident: &str) -> Result<String, MacroError> {
     let v = arg.as_ident().ok_or_else(|| err(arg, not_ident))?;
-    if is_accumulator(v) {
+    if h.check_names && is_accumulator(v) {
         return Err(err(
             arg,
             "iteration variable overwrites accumulator variable",
@@ -279,20 +300,20 @@ fn iter_var(arg: &Expr, not_ident: &str) -> Result<String, MacroError> {
 }
 
 /// The two iteration variables of a two-variable comprehension.
-fn iter_vars(a0: &Expr, a1: &Expr) -> Result<(String, String), MacroError> {
+fn iter_vars(h: &Helper<'_>, a0: &Expr, a1: &Expr) -> Result<(String, String), MacroError> {
     let simple = "argument must be a simple name";
     let v1 = a0.as_ident().ok_or_else(|| err(a0, simple))?.to_string();
     let v2 = a1.as_ident().ok_or_else(|| err(a1, simple))?.to_string();
     if v1 == v2 {
         return Err(err(a1, &format!("duplicate variable name: {v1}")));
     }
-    if is_accumulator(&v1) {
+    if h.check_names && is_accumulator(&v1) {
         return Err(err(
             a0,
             "iteration variable overwrites accumulator variable",
         ));
     }
-    if is_accumulator(&v2) {
+    if h.check_names && is_accumulator(&v2) {
         return Err(err(
             a1,
             "iteration variable overwrites accumulator variable",
@@ -326,7 +347,7 @@ pub(crate) fn expand(
             _ => Err(err(&a0, "invalid argument to has() macro")),
         },
         Macro::All | Macro::Exists | Macro::ExistsOne => {
-            let v = iter_var(&a0, "argument must be a simple name")?;
+            let v = iter_var(h, &a0, "argument must be a simple name")?;
             let pred = rest
                 .into_iter()
                 .next()
@@ -334,11 +355,11 @@ pub(crate) fn expand(
             quantifier(m, h, target, &v, None, pred)
         }
         Macro::Map => {
-            let v = iter_var(&a0, "argument is not an identifier")?;
+            let v = iter_var(h, &a0, "argument is not an identifier")?;
             Ok(make_map(h, target, v, rest))
         }
         Macro::Filter => {
-            let v = iter_var(&a0, "argument is not an identifier")?;
+            let v = iter_var(h, &a0, "argument is not an identifier")?;
             let filter = rest
                 .into_iter()
                 .next()
@@ -351,7 +372,8 @@ pub(crate) fn expand(
             let accu = h.accu();
             let step = h.call("_?_:_", vec![filter, step, accu]);
             let result = h.accu();
-            Ok(h.comprehension(target, &v, None, ACCUMULATOR_VAR, init, cond, step, result))
+            let accu = h.accumulator;
+            Ok(h.comprehension(target, &v, None, accu, init, cond, step, result))
         }
         Macro::OptMap | Macro::OptFlatMap => {
             let name = if m == Macro::OptMap {
@@ -391,7 +413,7 @@ pub(crate) fn expand(
         Macro::All2 | Macro::Exists2 | Macro::ExistsOne2 => {
             let mut rest = rest.into_iter();
             let a1 = rest.next().unwrap_or_else(|| h.lit(Literal::Null));
-            let (v1, v2) = iter_vars(&a0, &a1)?;
+            let (v1, v2) = iter_vars(h, &a0, &a1)?;
             let pred = rest.next().unwrap_or_else(|| h.lit(Literal::Null));
             let one = match m {
                 Macro::All2 => Macro::All,
@@ -403,7 +425,7 @@ pub(crate) fn expand(
         Macro::TransformList | Macro::TransformMap | Macro::TransformMapEntry => {
             let mut rest = rest.into_iter();
             let a1 = rest.next().unwrap_or_else(|| h.lit(Literal::Null));
-            let (v1, v2) = iter_vars(&a0, &a1)?;
+            let (v1, v2) = iter_vars(h, &a0, &a1)?;
             let mut tail: Vec<Expr> = rest.collect();
             let transform = tail.pop().unwrap_or_else(|| h.lit(Literal::Null));
             let filter = tail.pop();
@@ -434,16 +456,8 @@ pub(crate) fn expand(
             };
             let cond = h.lit(Literal::Bool(true));
             let result = h.accu();
-            Ok(h.comprehension(
-                target,
-                &v1,
-                Some(&v2),
-                ACCUMULATOR_VAR,
-                init,
-                cond,
-                step,
-                result,
-            ))
+            let accu = h.accumulator;
+            Ok(h.comprehension(target, &v1, Some(&v2), accu, init, cond, step, result))
         }
         Macro::SortBy => {
             let var_ident = h.ident("@__sortBy_input__");
@@ -462,7 +476,7 @@ pub(crate) fn expand(
                 ));
             }
             let range = h.copy(&var_ident);
-            let v = iter_var(&a0, "argument is not an identifier")?;
+            let v = iter_var(h, &a0, "argument is not an identifier")?;
             let map_compre = make_map(h, range, v, rest);
             let keys_target = h.copy(&var_ident);
             let call = h.member_call("@sortByAssociatedKeys", keys_target, vec![map_compre]);
@@ -497,7 +511,8 @@ fn make_map(h: &mut Helper<'_>, target: Expr, v: String, rest: Vec<Expr>) -> Exp
         step = h.call("_?_:_", vec![f, step, accu]);
     }
     let result = h.accu();
-    h.comprehension(target, &v, None, ACCUMULATOR_VAR, init, cond, step, result)
+    let accu = h.accumulator;
+    h.comprehension(target, &v, None, accu, init, cond, step, result)
 }
 
 fn quantifier(
@@ -540,5 +555,6 @@ fn quantifier(
             (init, cond, step, result)
         }
     };
-    Ok(h.comprehension(target, v, v2, ACCUMULATOR_VAR, init, cond, step, result))
+    let accu = h.accumulator;
+    Ok(h.comprehension(target, v, v2, accu, init, cond, step, result))
 }

@@ -40,6 +40,20 @@ pub struct ParserOptions {
     pub enable_two_var_comprehensions: bool,
     /// Expand the lists extension's `sortBy` macro.
     pub enable_lists_macros: bool,
+    /// Expand the one-variable `existsOne(x, p)` as `exists_one(x, p)` (cel-go's parser
+    /// macro list has it, but no environment of the apiserver declares it).
+    pub enable_exists_one_alias: bool,
+    /// Accept backquoted field names (``a.`b-c` ``); without it they are the parse error
+    /// ``unsupported syntax: '`'``, as in every apiserver environment.
+    pub enable_ident_escape_syntax: bool,
+    /// Backquoted identifiers are tokens of the grammar (cel-go v0.23+, Kubernetes 1.33+:
+    /// without the escape syntax they are then ``unsupported syntax: '`'``); without it a
+    /// backquote is a token recognition error and syntax errors never expect one.
+    pub backquote_tokens: bool,
+    /// Macros accumulate in the hidden `@result`, which no iteration variable (nor
+    /// `__result__`) may be named as (cel-go v0.23+, Kubernetes 1.33+); without it they
+    /// accumulate in `__result__`, which an iteration variable may shadow.
+    pub enable_hidden_accumulator_name: bool,
 }
 
 impl Default for ParserOptions {
@@ -53,6 +67,10 @@ impl Default for ParserOptions {
             enable_optional_syntax: true,
             enable_two_var_comprehensions: true,
             enable_lists_macros: true,
+            enable_exists_one_alias: false,
+            enable_ident_escape_syntax: false,
+            enable_hidden_accumulator_name: true,
+            backquote_tokens: true,
         }
     }
 }
@@ -75,6 +93,8 @@ struct Limits {
     error_reporting_limit: usize,
     error_recovery_limit: usize,
     lookahead_limit: usize,
+    /// [`ParserOptions::backquote_tokens`].
+    backquotes: bool,
 }
 
 /// The errors collected while parsing.
@@ -152,11 +172,14 @@ pub fn parse(text: &str, options: &ParserOptions) -> Result<Parsed, Issues> {
         optional: options.enable_optional_syntax,
         two_var: options.enable_two_var_comprehensions,
         lists: options.enable_lists_macros,
+        exists_one_alias: options.enable_exists_one_alias,
+        legacy_accumulator: !options.enable_hidden_accumulator_name,
     };
     if let Some((expr, next_id)) = direct::parse(
         text,
         options.max_recursion_depth,
         options.enable_optional_syntax,
+        options.enable_ident_escape_syntax && options.backquote_tokens,
         macros,
     ) {
         return Ok(Parsed {
@@ -181,6 +204,7 @@ fn parse_in_two_passes(
         error_reporting_limit: options.error_reporting_limit.max(1),
         error_recovery_limit: options.error_recovery_limit,
         lookahead_limit: options.error_recovery_lookahead_limit.max(1),
+        backquotes: options.backquote_tokens,
     };
     let mut rec = grammar::Recognizer::new(text, limits, SyntaxErrors::default());
     let root = rec.start();
@@ -194,6 +218,7 @@ fn parse_in_two_passes(
         errs,
         options.max_recursion_depth,
         options.enable_optional_syntax,
+        options.enable_ident_escape_syntax,
         macros,
     );
     let built = builder.visit(Some(root));
@@ -223,11 +248,14 @@ mod tests {
             optional: options.enable_optional_syntax,
             two_var: options.enable_two_var_comprehensions,
             lists: options.enable_lists_macros,
+            exists_one_alias: options.enable_exists_one_alias,
+            legacy_accumulator: !options.enable_hidden_accumulator_name,
         };
         let direct = direct::parse(
             text,
             options.max_recursion_depth,
             options.enable_optional_syntax,
+            options.enable_ident_escape_syntax && options.backquote_tokens,
             macros,
         );
         let Some((expr, next_id)) = direct else {
@@ -249,6 +277,17 @@ mod tests {
             enable_optional_syntax: false,
             enable_two_var_comprehensions: false,
             enable_lists_macros: false,
+            ..ParserOptions::default()
+        });
+        sets.push(ParserOptions {
+            enable_exists_one_alias: true,
+            enable_ident_escape_syntax: true,
+            ..ParserOptions::default()
+        });
+        sets.push(ParserOptions {
+            enable_ident_escape_syntax: true,
+            backquote_tokens: false,
+            enable_hidden_accumulator_name: false,
             ..ParserOptions::default()
         });
         for depth in [0, 1, 2, 3, 4, 5, 8, 12, 20] {
@@ -323,7 +362,7 @@ mod tests {
             items[(self.next() % items.len() as u64) as usize]
         }
         fn chance(&mut self, n: u64) -> bool {
-            self.next() % n == 0
+            self.next().is_multiple_of(n)
         }
         fn expr(&mut self, depth: u32, out: &mut String) {
             if depth > 4 || self.chance(3) {

@@ -1,20 +1,23 @@
-//! The webhooks the server answers for, compiled once, and the answer to one
-//! AdmissionReview.
+//! The webhooks the server answers for, compiled once, the paths they are served at, and
+//! the answer to one AdmissionReview.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use matchcond::dispatch::{
-    parse_documents, Attributes, Configuration, HookKind, LoadError, Rejection, Validator,
-};
+use matchcond::dispatch::{Attributes, Configuration, HookKind, Rejection};
 use matchcond::eval::aggregate_messages;
 use matchcond::runtime::authz::{AuthzDecision, StaticAuthorizer};
 use matchcond::{
     Activation, ConditionOutcome, Decision, Environment, FailurePolicy, KubeVersion,
     MatchCondition, MatchConditions, Report,
 };
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{json, Map, Value as Json};
+
+pub use crate::config::ConfigError;
+use crate::paths;
 
 /// The only AdmissionReview version the server reads and answers.
 pub const ADMISSION_API_VERSION: &str = "admission.k8s.io/v1";
@@ -22,17 +25,8 @@ pub const ADMISSION_API_VERSION: &str = "admission.k8s.io/v1";
 /// The audit annotation key under which the decision is reported.
 pub const DECISION_ANNOTATION: &str = "matchcond-decision";
 
-/// Why the webhook configuration cannot be served.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError(pub String);
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for ConfigError {}
+/// Paths the server answers itself; no webhook may be served there.
+pub const RESERVED_PATHS: [&str; 3] = ["/healthz", "/readyz", "/metrics"];
 
 /// One webhook of the configuration, with its matchConditions compiled.
 pub struct Webhook {
@@ -44,6 +38,9 @@ pub struct Webhook {
     pub kind: HookKind,
     /// The (defaulted) failure policy.
     pub failure_policy: FailurePolicy,
+    /// The path its `clientConfig` makes the apiserver request, when it is not the
+    /// default route.
+    configured_path: Option<String>,
     conditions: MatchConditions,
 }
 
@@ -54,6 +51,7 @@ impl fmt::Debug for Webhook {
             .field("configuration", &self.configuration)
             .field("kind", &self.kind)
             .field("failure_policy", &self.failure_policy)
+            .field("paths", &self.paths())
             .field("conditions", &self.conditions)
             .finish()
     }
@@ -65,13 +63,29 @@ impl Webhook {
         self.conditions.len()
     }
 
-    /// The path the webhook is served at: `/validate/<name>` or `/mutate/<name>`.
+    /// The default route of the webhook: `/validate/<name>` or `/mutate/<name>`.
     pub fn path(&self) -> String {
         format!("/{}/{}", route_word(self.kind), self.name)
     }
+
+    /// Every path the webhook is served at: the path of its `clientConfig` (what the
+    /// apiserver requests) first, then the default route.
+    pub fn paths(&self) -> Vec<String> {
+        let mut paths: Vec<String> = self.configured_path.iter().cloned().collect();
+        paths.push(self.path());
+        paths
+    }
+
+    /// The admission type, as the apiserver's metrics name it: `validate` or `admit`.
+    pub fn admission_type(&self) -> &'static str {
+        match self.kind {
+            HookKind::Validating => "validate",
+            HookKind::Mutating => "admit",
+        }
+    }
 }
 
-/// The first path segment of a kind's routes.
+/// The first path segment of a kind's default routes.
 pub fn route_word(kind: HookKind) -> &'static str {
     match kind {
         HookKind::Validating => "validate",
@@ -87,72 +101,175 @@ fn kind_word(kind: HookKind) -> &'static str {
     }
 }
 
-/// The webhooks of the loaded configurations, by kind and name.
+/// The operation of an admission request, as a metric label (a bounded set).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Operation {
+    /// `CREATE`.
+    Create,
+    /// `UPDATE`.
+    Update,
+    /// `DELETE`.
+    Delete,
+    /// `CONNECT`.
+    Connect,
+    /// Anything else (the apiserver sends only the four above).
+    Other,
+}
+
+impl Operation {
+    /// Every operation, in label order.
+    pub const ALL: [Operation; 5] = [
+        Operation::Create,
+        Operation::Update,
+        Operation::Delete,
+        Operation::Connect,
+        Operation::Other,
+    ];
+
+    /// The operation of a request's `operation` field.
+    pub fn parse(text: &str) -> Operation {
+        match text {
+            "CREATE" => Operation::Create,
+            "UPDATE" => Operation::Update,
+            "DELETE" => Operation::Delete,
+            "CONNECT" => Operation::Connect,
+            _ => Operation::Other,
+        }
+    }
+
+    /// The label value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Operation::Create => "CREATE",
+            Operation::Update => "UPDATE",
+            Operation::Delete => "DELETE",
+            Operation::Connect => "CONNECT",
+            Operation::Other => "other",
+        }
+    }
+
+    /// The position in [`Operation::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// What the apiserver does with the webhook for a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every condition is true: the webhook is called.
+    Call,
+    /// A condition is false, or conditions failed under `failurePolicy: Ignore`: the
+    /// webhook is skipped.
+    Skip,
+    /// Conditions failed under `failurePolicy: Fail`: the request is rejected.
+    Reject,
+}
+
+impl Outcome {
+    /// Every outcome, in label order.
+    pub const ALL: [Outcome; 3] = [Outcome::Call, Outcome::Skip, Outcome::Reject];
+
+    /// The word used in the audit annotation, logs and metrics.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Call => "call",
+            Outcome::Skip => "skip",
+            Outcome::Reject => "reject",
+        }
+    }
+
+    /// The position in [`Outcome::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The answer to one AdmissionReview, with what metrics and logs report of it.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    /// The response AdmissionReview, serialized.
+    pub body: Vec<u8>,
+    /// The request's `uid`.
+    pub uid: String,
+    /// The request's operation.
+    pub operation: Operation,
+    /// The decision.
+    pub outcome: Outcome,
+    /// The status message of the response.
+    pub message: String,
+    /// How many conditions ended in an error.
+    pub condition_errors: usize,
+    /// How long the conditions took to evaluate (binding the request included).
+    pub evaluation: Duration,
+}
+
+/// The webhooks of the loaded configurations and the paths they are served at.
 pub struct Webhooks {
-    hooks: BTreeMap<(u8, String), Webhook>,
+    hooks: Vec<Webhook>,
+    routes: HashMap<String, usize>,
     authorizer: Arc<StaticAuthorizer>,
+    warnings: bool,
 }
 
 impl fmt::Debug for Webhooks {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.hooks.values()).finish()
+        f.debug_list().entries(self.hooks.iter()).finish()
     }
 }
 
-fn kind_key(kind: HookKind) -> u8 {
-    match kind {
-        HookKind::Mutating => 0,
-        HookKind::Validating => 1,
+/// Where a webhook's path comes from, for messages.
+#[derive(Clone, Copy)]
+enum PathSource {
+    Default,
+    Service,
+    Url,
+}
+
+impl PathSource {
+    fn describe(self, kind: HookKind) -> String {
+        match self {
+            PathSource::Default => format!("its /{}/<name> route", route_word(kind)),
+            PathSource::Service => "its clientConfig.service.path".to_owned(),
+            PathSource::Url => "the path of its clientConfig.url".to_owned(),
+        }
     }
+}
+
+fn configured_path(spec: &matchcond::dispatch::WebhookSpec) -> Option<(String, PathSource)> {
+    let client = &spec.client_config;
+    if let Some(service) = &client.service {
+        return Some((
+            paths::request_path(service.path.as_deref().unwrap_or("")),
+            PathSource::Service,
+        ));
+    }
+    client
+        .url
+        .as_deref()
+        .map(|url| (paths::url_request_path(url), PathSource::Url))
 }
 
 impl Webhooks {
-    /// Reads the configurations of a YAML or JSON text (one or more documents of
-    /// `ValidatingWebhookConfiguration` / `MutatingWebhookConfiguration`, or `List`s of
-    /// them), validates them as the apiserver does on create for the version, and compiles
-    /// every webhook's matchConditions once. Two webhooks of one kind with the same name
-    /// are refused: the server routes by name.
+    /// Reads, checks ([`crate::config::load`]) and compiles the configurations of a YAML
+    /// or JSON text for the apiserver of `version`. Each webhook is served at the path its
+    /// `clientConfig` makes the apiserver request (`service.path`, or the path of `url`)
+    /// and at `/validate/<name>` or `/mutate/<name>`. Two webhooks of one kind with the
+    /// same name, two webhooks served at one path, and a webhook at one of the server's
+    /// own paths ([`RESERVED_PATHS`]) are refused.
     pub fn from_text(text: &str, version: KubeVersion) -> Result<Webhooks, ConfigError> {
-        let mut configurations: Vec<Configuration> = Vec::new();
-        let docs = parse_documents(text).map_err(|e| ConfigError(e.to_string()))?;
-        for (index, doc) in docs.iter().enumerate() {
-            if doc.is_null() {
-                continue;
-            }
-            let loaded = matchcond::dispatch::load_documents(&doc.to_string()).map_err(|e| {
-                let e = match e {
-                    LoadError::Document { source, .. } => *source,
-                    other => other,
-                };
-                ConfigError(format!("document {index}: {e}"))
-            })?;
-            configurations.extend(loaded);
-        }
-        if configurations.is_empty() {
-            return Err(ConfigError(
-                "no ValidatingWebhookConfiguration or MutatingWebhookConfiguration found".into(),
-            ));
-        }
-        let validator = Validator::new(version);
-        let mut problems = Vec::new();
-        for c in &configurations {
-            for e in validator.validate(c) {
-                problems.push(format!(
-                    "{} {}: {e}",
-                    c.hook_kind().configuration_kind(),
-                    c.name()
-                ));
-            }
-        }
-        if !problems.is_empty() {
-            return Err(ConfigError(format!(
-                "the apiserver would refuse the configuration:\n{}",
-                problems.join("\n")
-            )));
-        }
+        let loaded = crate::config::load(text, version)?;
+        Webhooks::compile(&loaded.configurations, version)
+    }
+
+    /// Compiles checked configurations (see [`Webhooks::from_text`]).
+    pub fn compile(
+        configurations: &[Configuration],
+        version: KubeVersion,
+    ) -> Result<Webhooks, ConfigError> {
         let env = Environment::kubernetes(version);
-        let mut hooks: BTreeMap<(u8, String), Webhook> = BTreeMap::new();
-        for config in &configurations {
+        let mut by_name: BTreeMap<(u8, String), (Webhook, Option<PathSource>)> = BTreeMap::new();
+        for config in configurations {
             let config = config.defaulted();
             for spec in &config.webhooks {
                 let failure_policy = spec
@@ -167,15 +284,23 @@ impl Webhooks {
                     .collect();
                 let conditions = MatchConditions::compile(&env, &conditions)
                     .map_err(|e| ConfigError(format!("webhook {:?}: {e}", spec.name)))?;
-                let hook = Webhook {
+                let mut hook = Webhook {
                     name: spec.name.clone(),
                     configuration: config.name().to_owned(),
                     kind: config.hook_kind(),
                     failure_policy,
+                    configured_path: None,
                     conditions,
                 };
+                let mut source = None;
+                if let Some((path, from)) = configured_path(spec) {
+                    if path != hook.path() {
+                        hook.configured_path = Some(path);
+                        source = Some(from);
+                    }
+                }
                 let key = (kind_key(hook.kind), hook.name.clone());
-                if let Some(first) = hooks.get(&key) {
+                if let Some((first, _)) = by_name.get(&key) {
                     return Err(ConfigError(format!(
                         "{} webhook {:?} is defined twice (configurations {:?} and {:?}); the server routes by webhook name",
                         kind_word(hook.kind),
@@ -184,82 +309,274 @@ impl Webhooks {
                         hook.configuration
                     )));
                 }
-                hooks.insert(key, hook);
+                by_name.insert(key, (hook, source));
             }
         }
+        let mut hooks = Vec::with_capacity(by_name.len());
+        let mut claims: BTreeMap<String, Vec<(usize, PathSource)>> = BTreeMap::new();
+        for (index, (hook, source)) in by_name.into_values().enumerate() {
+            if let (Some(path), Some(source)) = (&hook.configured_path, source) {
+                claims
+                    .entry(path.clone())
+                    .or_default()
+                    .push((index, source));
+            }
+            claims
+                .entry(hook.path())
+                .or_default()
+                .push((index, PathSource::Default));
+            hooks.push(hook);
+        }
+        let describe = |(index, source): (usize, PathSource)| {
+            hooks.get(index).map_or_else(String::new, |h: &Webhook| {
+                format!(
+                    "{} webhook {:?} ({})",
+                    kind_word(h.kind),
+                    h.name,
+                    source.describe(h.kind)
+                )
+            })
+        };
+        let mut problems = Vec::new();
+        for (path, claimants) in &claims {
+            if RESERVED_PATHS.contains(&path.as_str()) {
+                for c in claimants {
+                    problems.push(format!(
+                        "path {path:?} of {} is one the server answers itself ({})",
+                        describe(*c),
+                        RESERVED_PATHS.join(", ")
+                    ));
+                }
+            } else if claimants.len() > 1 {
+                let names: Vec<String> = claimants.iter().map(|c| describe(*c)).collect();
+                problems.push(format!(
+                    "path {path:?} would serve several webhooks: {}",
+                    names.join(" and ")
+                ));
+            }
+        }
+        if !problems.is_empty() {
+            return Err(ConfigError(format!(
+                "the server routes by path and cannot serve this configuration:\n{}",
+                problems.join("\n")
+            )));
+        }
+        let routes = claims
+            .into_iter()
+            .filter_map(|(path, c)| c.first().map(|(index, _)| (path, *index)))
+            .collect();
         Ok(Webhooks {
             hooks,
+            routes,
             authorizer: Arc::new(StaticAuthorizer::new(AuthzDecision::NoOpinion)),
+            warnings: false,
         })
     }
 
-    /// The webhooks, mutating ones first, each kind by name.
+    /// Whether responses list every condition's outcome in `warnings` (off by default:
+    /// `kubectl` shows warnings to the user who made the request).
+    pub fn with_warnings(mut self, on: bool) -> Webhooks {
+        self.warnings = on;
+        self
+    }
+
+    /// The webhooks, mutating ones first, each kind by name; a webhook's position is its
+    /// index.
     pub fn iter(&self) -> impl Iterator<Item = &Webhook> {
-        self.hooks.values()
+        self.hooks.iter()
+    }
+
+    /// The number of webhooks.
+    pub fn len(&self) -> usize {
+        self.hooks.len()
+    }
+
+    /// Whether there are no webhooks (never, once loaded).
+    pub fn is_empty(&self) -> bool {
+        self.hooks.is_empty()
+    }
+
+    /// The webhook at an index.
+    pub fn webhook(&self, index: usize) -> Option<&Webhook> {
+        self.hooks.get(index)
     }
 
     /// The webhook of a kind with a name.
     pub fn get(&self, kind: HookKind, name: &str) -> Option<&Webhook> {
-        self.hooks.get(&(kind_key(kind), name.to_owned()))
+        self.hooks.iter().find(|h| h.kind == kind && h.name == name)
     }
 
-    /// Answers one AdmissionReview (the HTTP body) for the webhook of `kind` named `name`.
-    pub fn review(&self, kind: HookKind, name: &str, body: &[u8]) -> Result<Json, ReviewError> {
-        let Some(hook) = self.get(kind, name) else {
-            let known: Vec<&str> = self
-                .hooks
-                .values()
-                .filter(|h| h.kind == kind)
-                .map(|h| h.name.as_str())
-                .collect();
-            return Err(ReviewError::UnknownWebhook(format!(
-                "no {} webhook named {name:?} (known: {})",
-                kind_word(kind),
-                if known.is_empty() {
-                    "none".to_owned()
-                } else {
-                    known.join(", ")
-                }
-            )));
+    /// The index of the webhook served at a request path (percent-escapes decoded, see
+    /// [`paths::decoded`]).
+    pub fn route(&self, path: &str) -> Option<usize> {
+        self.routes.get(path).copied()
+    }
+
+    /// Every served path, sorted.
+    pub fn served_paths(&self) -> Vec<&str> {
+        let mut paths: Vec<&str> = self.routes.keys().map(String::as_str).collect();
+        paths.sort_unstable();
+        paths
+    }
+
+    /// Answers one AdmissionReview (the HTTP body) for the webhook at `index`.
+    pub fn review(&self, index: usize, body: &[u8]) -> Result<Answer, ReviewError> {
+        let hook = self
+            .hooks
+            .get(index)
+            .ok_or_else(|| ReviewError::Malformed(format!("no webhook {index}")))?;
+        check_envelope(body)?;
+        let request = hook.conditions.read_review(body).map_err(|e| match e {
+            matchcond::eval::ReviewError::Json(e) => {
+                ReviewError::Malformed(format!("invalid JSON: {e}"))
+            }
+            _ => ReviewError::Malformed("no \"request\" object".into()),
+        })?;
+        let uid = match request.get("uid") {
+            Some(Json::String(s)) if !s.is_empty() => s.clone(),
+            _ => {
+                return Err(ReviewError::Malformed(
+                    "request.uid must be a non-empty string".into(),
+                ))
+            }
         };
-        let review = read_review(body)?;
-        let request = review.request();
-        let attributes =
-            Attributes::from_request(request).map_err(|e| ReviewError::Malformed(e.to_string()))?;
-        let activation = Activation::from_request(request).with_authorizer(self.authorizer.clone());
+        let attributes = Attributes::from_request(&request)
+            .map_err(|e| ReviewError::Malformed(e.to_string()))?;
+        let started = Instant::now();
+        let mut activation = Activation::from_request(&request);
+        if hook.conditions.uses_authorizer() {
+            activation = activation.with_authorizer(self.authorizer.clone());
+        }
         let report = hook.conditions.explain(&activation, hook.failure_policy);
-        Ok(response(hook, &review.uid, &attributes, &report))
+        let evaluation = started.elapsed();
+        let condition_errors = report
+            .conditions
+            .iter()
+            .filter(|c| matches!(c.outcome, ConditionOutcome::Error(_)))
+            .count();
+        let (outcome, message, review) = response(hook, &uid, &attributes, &report, self.warnings);
+        let body = serde_json::to_vec(&review)
+            .map_err(|e| ReviewError::Malformed(format!("cannot write the response: {e}")))?;
+        Ok(Answer {
+            body,
+            uid,
+            operation: Operation::parse(&attributes.operation),
+            outcome,
+            message,
+            condition_errors,
+            evaluation,
+        })
+    }
+}
+
+fn kind_key(kind: HookKind) -> u8 {
+    match kind {
+        HookKind::Mutating => 0,
+        HookKind::Validating => 1,
     }
 }
 
 /// Why a body could not be answered with an AdmissionReview.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReviewError {
-    /// No webhook of that kind and name (HTTP 404).
-    UnknownWebhook(String),
     /// The body is not a usable `admission.k8s.io/v1` AdmissionReview request (HTTP 400).
+    #[error("malformed AdmissionReview: {0}")]
     Malformed(String),
 }
 
-impl fmt::Display for ReviewError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReviewError::UnknownWebhook(m) => f.write_str(m),
-            ReviewError::Malformed(m) => write!(f, "malformed AdmissionReview: {m}"),
-        }
+/// The members of an AdmissionReview checked before its request is read: `apiVersion`,
+/// `kind` and the shape of `request` (the rest of the body is scanned, not built).
+enum Envelope {
+    Object {
+        api_version: Option<Json>,
+        kind: Option<Json>,
+        request_is_object: bool,
+    },
+    NotObject,
+}
+
+/// Whether a JSON value is an object (scanned, not built).
+struct IsObject(bool);
+
+struct ShapeVisitor;
+
+macro_rules! not_an_object {
+    ($($method:ident: $t:ty),*) => {
+        $(fn $method<E: serde::de::Error>(self, _: $t) -> Result<bool, E> { Ok(false) })*
+    };
+}
+
+impl<'de> Visitor<'de> for ShapeVisitor {
+    type Value = bool;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(true)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(false)
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<bool, E> {
+        Ok(false)
+    }
+    not_an_object!(visit_bool: bool, visit_i64: i64, visit_u64: u64, visit_f64: f64, visit_str: &str);
+}
+
+impl<'de> Deserialize<'de> for IsObject {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<IsObject, D::Error> {
+        d.deserialize_any(ShapeVisitor).map(IsObject)
     }
 }
 
-impl std::error::Error for ReviewError {}
+struct EnvelopeVisitor;
 
-struct Review {
-    body: Map<String, Json>,
-    uid: String,
-}
-
-impl Review {
-    fn request(&self) -> &Json {
-        self.body.get("request").unwrap_or(&Json::Null)
+impl<'de> Visitor<'de> for EnvelopeVisitor {
+    type Value = Envelope;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an AdmissionReview")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Envelope, A::Error> {
+        let (mut api_version, mut kind, mut request_is_object) = (None, None, false);
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match key.as_ref() {
+                "apiVersion" => api_version = Some(map.next_value::<Json>()?),
+                "kind" => kind = Some(map.next_value::<Json>()?),
+                "request" => request_is_object = map.next_value::<IsObject>()?.0,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Envelope::Object {
+            api_version,
+            kind,
+            request_is_object,
+        })
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Envelope, A::Error> {
+        ShapeVisitor.visit_seq(seq).map(|_| Envelope::NotObject)
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Envelope, E> {
+        Ok(Envelope::NotObject)
+    }
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Envelope, E> {
+        Ok(Envelope::NotObject)
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<Envelope, E> {
+        Ok(Envelope::NotObject)
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<Envelope, E> {
+        Ok(Envelope::NotObject)
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Envelope, E> {
+        Ok(Envelope::NotObject)
+    }
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Envelope, E> {
+        Ok(Envelope::NotObject)
     }
 }
 
@@ -270,32 +587,36 @@ fn describe(value: Option<&Json>) -> String {
     }
 }
 
-fn read_review(body: &[u8]) -> Result<Review, ReviewError> {
-    let bad = |m: String| ReviewError::Malformed(m);
-    let value: Json =
-        serde_json::from_slice(body).map_err(|e| bad(format!("invalid JSON: {e}")))?;
-    let Json::Object(body) = value else {
+/// Checks that the body is one JSON object with the AdmissionReview `apiVersion` and
+/// `kind` and a `request` object, scanning it without building it.
+fn check_envelope(body: &[u8]) -> Result<(), ReviewError> {
+    let bad = ReviewError::Malformed;
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let envelope = de
+        .deserialize_any(EnvelopeVisitor)
+        .and_then(|e| de.end().map(|()| e))
+        .map_err(|e| bad(format!("invalid JSON: {e}")))?;
+    let Envelope::Object {
+        api_version,
+        kind,
+        request_is_object,
+    } = envelope
+    else {
         return Err(bad("the body must be a JSON object".into()));
     };
-    let api_version = body.get("apiVersion");
-    let kind = body.get("kind");
-    if api_version.and_then(Json::as_str) != Some(ADMISSION_API_VERSION)
-        || kind.and_then(Json::as_str) != Some("AdmissionReview")
+    if api_version.as_ref().and_then(Json::as_str) != Some(ADMISSION_API_VERSION)
+        || kind.as_ref().and_then(Json::as_str) != Some("AdmissionReview")
     {
         return Err(bad(format!(
             "expected apiVersion \"{ADMISSION_API_VERSION}\" and kind \"AdmissionReview\", got apiVersion {} and kind {}",
-            describe(api_version),
-            describe(kind)
+            describe(api_version.as_ref()),
+            describe(kind.as_ref())
         )));
     }
-    let Some(Json::Object(request)) = body.get("request") else {
+    if !request_is_object {
         return Err(bad("no \"request\" object".into()));
-    };
-    let uid = match request.get("uid") {
-        Some(Json::String(s)) if !s.is_empty() => s.clone(),
-        _ => return Err(bad("request.uid must be a non-empty string".into())),
-    };
-    Ok(Review { body, uid })
+    }
+    Ok(())
 }
 
 fn outcome_word(outcome: &ConditionOutcome) -> &'static str {
@@ -323,9 +644,15 @@ fn report_errors(report: &Report) -> String {
     aggregate_messages(&errors)
 }
 
-fn response(hook: &Webhook, uid: &str, attributes: &Attributes, report: &Report) -> Json {
+fn response(
+    hook: &Webhook,
+    uid: &str,
+    attributes: &Attributes,
+    report: &Report,
+    warnings: bool,
+) -> (Outcome, String, Json) {
     let count = report.conditions.len();
-    let (allowed, decision, status) = match &report.decision {
+    let (allowed, outcome, message, status) = match &report.decision {
         Decision::Call => {
             let why = match count {
                 0 => "it has no matchConditions".to_owned(),
@@ -333,11 +660,8 @@ fn response(hook: &Webhook, uid: &str, attributes: &Attributes, report: &Report)
                 n => format!("all {n} of its matchConditions are true"),
             };
             let message = format!("webhook {:?} is called: {why}", hook.name);
-            (
-                true,
-                "call",
-                json!({"status": "Success", "code": 200, "message": message}),
-            )
+            let status = json!({"status": "Success", "code": 200, "message": message});
+            (true, Outcome::Call, message, status)
         }
         Decision::Skip { condition } => {
             let why = match condition {
@@ -351,11 +675,8 @@ fn response(hook: &Webhook, uid: &str, attributes: &Attributes, report: &Report)
                 "webhook {:?} is not called (the apiserver would skip it): {why}",
                 hook.name
             );
-            (
-                true,
-                "skip",
-                json!({"status": "Success", "code": 200, "message": message}),
-            )
+            let status = json!({"status": "Success", "code": 200, "message": message});
+            (true, Outcome::Skip, message, status)
         }
         Decision::Reject { message } => {
             let rejection = Rejection::forbidden(&attributes.resource, &attributes.name, message);
@@ -363,18 +684,15 @@ fn response(hook: &Webhook, uid: &str, attributes: &Attributes, report: &Report)
                 "webhook {:?}: the apiserver rejects the request (failurePolicy Fail): {}",
                 hook.name, rejection.message
             );
-            (
-                false,
-                "reject",
-                json!({"status": "Failure", "code": rejection.code, "reason": rejection.reason, "message": message}),
-            )
+            let status = json!({"status": "Failure", "code": rejection.code, "reason": rejection.reason, "message": message});
+            (false, Outcome::Reject, message, status)
         }
     };
     let mut response = Map::new();
     response.insert("uid".into(), json!(uid));
     response.insert("allowed".into(), json!(allowed));
     response.insert("status".into(), status);
-    if count > 0 {
+    if warnings && count > 0 {
         let warnings: Vec<String> = report
             .conditions
             .iter()
@@ -390,11 +708,12 @@ fn response(hook: &Webhook, uid: &str, attributes: &Attributes, report: &Report)
     }
     response.insert(
         "auditAnnotations".into(),
-        json!({ DECISION_ANNOTATION: decision }),
+        json!({ DECISION_ANNOTATION: outcome.as_str() }),
     );
-    json!({
+    let review = json!({
         "apiVersion": ADMISSION_API_VERSION,
         "kind": "AdmissionReview",
         "response": Json::Object(response),
-    })
+    });
+    (outcome, message, review)
 }

@@ -770,16 +770,48 @@ pub struct RequestResource<'r> {
 }
 
 impl<'r> RequestResource<'r> {
-    /// Reads an AdmissionRequest; absent fields are empty.
+    /// Reads an AdmissionRequest as its `request` view shows it (the original request's
+    /// resource and subresource, which a converted review gives as `requestResource` and
+    /// `requestSubResource`); absent fields are empty.
     pub fn from_request(request: &'r Json) -> Self {
-        let get = |v: Option<&'r Json>| v.and_then(Json::as_str).unwrap_or("");
-        let resource = request.get("resource");
+        let Json::Object(m) = request else {
+            return RequestResource::default();
+        };
+        // One pass over the request's members (the view's rules, see
+        // `value::request_view_field`: null reads as absent, an empty subresource as none, a
+        // review without `requestResource` / `requestSubResource` was not converted).
+        let (mut request_resource, mut resource) = (None, None);
+        let (mut request_sub, mut sub) = ("", "");
+        let (mut namespace, mut name) = ("", "");
+        for (k, v) in m {
+            let text = || v.as_str().unwrap_or("");
+            match k.as_str() {
+                "requestResource" if !v.is_null() => request_resource = Some(v),
+                "resource" if !v.is_null() => resource = Some(v),
+                "requestSubResource" => request_sub = text(),
+                "subResource" => sub = text(),
+                "namespace" => namespace = text(),
+                "name" => name = text(),
+                _ => {}
+            }
+        }
+        let resource = request_resource.or(resource);
+        let get = |field: &str| {
+            resource
+                .and_then(|r| r.get(field))
+                .and_then(Json::as_str)
+                .unwrap_or("")
+        };
         RequestResource {
-            group: get(resource.and_then(|r| r.get("group"))),
-            resource: get(resource.and_then(|r| r.get("resource"))),
-            subresource: get(request.get("subResource")),
-            namespace: get(request.get("namespace")),
-            name: get(request.get("name")),
+            group: get("group"),
+            resource: get("resource"),
+            subresource: if request_sub.is_empty() {
+                sub
+            } else {
+                request_sub
+            },
+            namespace,
+            name,
         }
     }
 }

@@ -959,7 +959,7 @@ pub fn compile_uncached(pattern: &str) -> Result<Regex, String> {
 /// The most regular expressions the per-thread cache holds.
 const CACHE_CAPACITY: usize = 256;
 /// The most memory the per-thread cache holds, counting each compiled expression as the
-/// limit it compiled under ([`SMALL_REGEX_SIZE`] or [`super::REGEX_SIZE_LIMIT`]) plus its
+/// limit it compiled under (1 MiB for a small one, else [`super::REGEX_SIZE_LIMIT`]) plus its
 /// pattern.
 pub const REGEX_CACHE_SIZE: usize = 160 << 20;
 /// The compiled size under which an expression counts as small in the cache.

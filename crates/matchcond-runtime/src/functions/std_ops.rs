@@ -40,7 +40,8 @@ pub static FUNCTIONS: &[(&str, Function)] = &[
     ("equals", |a| match a {
         [Value::Opaque(o), y] => match o.equal_value(y) {
             Some(b) => Ok(Value::Bool(b)),
-            None => Err(EvalError::no_such_overload("_==_", a)),
+            // `MaybeNoSuchOverloadErr(other)`.
+            None => Err(EvalError::no_such_overload_bare()),
         },
         [x, y] => Ok(Value::Bool(values_equal(x, y))),
         _ => Err(EvalError::no_such_overload("_==_", a)),

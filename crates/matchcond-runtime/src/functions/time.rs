@@ -83,6 +83,11 @@ pub static FUNCTIONS: &[(&str, Function)] = &[
         [Value::Duration(d)] => Ok(Value::Duration(*d)),
         _ => Err(EvalError::no_such_overload("duration", a)),
     }),
+    // Declared by cel-go, but an int does not convert to a duration.
+    ("int64_to_duration", |a| match a {
+        [Value::Int(_)] => Err(conversion_error("int", "google.protobuf.Duration")),
+        _ => Err(EvalError::no_such_overload("duration", a)),
+    }),
     ("string_to_duration", |a| match a {
         [Value::String(s)] => parse_duration(s)
             .map(duration)
@@ -197,10 +202,11 @@ fn conversion_error(from: &str, to: &str) -> EvalError {
     EvalError::invalid_argument(format!("type conversion error from '{from}' to '{to}'"))
 }
 
-/// `timestamp + nanos`, failing with `timestamp overflow` outside the timestamp range.
+/// `timestamp + nanos`, failing with `timestamp overflow` outside the timestamp range; the
+/// result keeps the timestamp's offset.
 fn add_checked<'a>(t: &Timestamp, nanos: i64) -> R<'a> {
     Timestamp::from_total_nanos(t.total_nanos() + i128::from(nanos))
-        .map(Value::Timestamp)
+        .map(|r| Value::Timestamp(r.with_offset(t.offset)))
         .ok_or_else(timestamp_overflow)
 }
 
@@ -418,7 +424,8 @@ fn civil(t: &Timestamp, offset_seconds: i64) -> Civil {
     }
 }
 
-/// A timestamp accessor in UTC: `ts.f()`.
+/// A timestamp accessor in UTC, whatever offset the timestamp was parsed with (cel-go's
+/// standard library passes its UTC zone): `ts.f()`.
 fn accessor<'a>(name: &str, args: &[Value<'a>], field: fn(&Civil) -> i64) -> R<'a> {
     match args {
         [Value::Timestamp(t)] => Ok(Value::Int(field(&civil(t, 0)))),
@@ -506,10 +513,11 @@ fn offset_in_zone(zone: &chrono_tz::Tz, secs: i64) -> i64 {
     }
 }
 
-/// `string(timestamp)`: RFC 3339 in UTC with the fraction of a second trimmed of trailing
-/// zeros (Go's `time.RFC3339Nano`): `2009-02-13T23:31:30Z`, `…30.5Z`.
+/// `string(timestamp)`: RFC 3339 at the timestamp's offset with the fraction of a second
+/// trimmed of trailing zeros (Go's `time.RFC3339Nano`): `2009-02-13T23:31:30Z`, `…30.5Z`,
+/// `2023-12-31T23:59:59-05:00`.
 pub fn format_rfc3339(t: &Timestamp) -> String {
-    let c = civil(t, 0);
+    let c = civil(t, i64::from(t.offset));
     let mut s = format!(
         "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
         c.year, c.month, c.day, c.hour, c.minute, c.second
@@ -519,8 +527,20 @@ pub fn format_rfc3339(t: &Timestamp) -> String {
         s.push('.');
         s.push_str(frac.trim_end_matches('0'));
     }
-    s.push('Z');
+    push_offset(&mut s, t.offset, ":");
     s
+}
+
+/// Appends a UTC offset as Go's `Z07:00` writes it: `Z` for UTC, else `±hh<sep>mm`.
+pub(crate) fn push_offset(s: &mut String, offset: i32, sep: &str) {
+    if offset == 0 {
+        s.push('Z');
+        return;
+    }
+    let sign = if offset < 0 { '-' } else { '+' };
+    let minutes = offset.unsigned_abs() / 60;
+    s.push(sign);
+    s.push_str(&format!("{:02}{sep}{:02}", minutes / 60, minutes % 60));
 }
 
 /// Go's `time.Parse(time.RFC3339, text)` followed by cel-go's range check: `None` when Go
@@ -620,7 +640,12 @@ pub fn parse_rfc3339(text: &str) -> Option<Result<Timestamp, EvalError>> {
     let day = u32::try_from(day).ok()?;
     let secs =
         days_from_civil(year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second - offset;
-    Some(Timestamp::new(secs, u32::try_from(nanos).ok()?).ok_or_else(timestamp_overflow))
+    let offset = i32::try_from(offset).ok()?;
+    Some(
+        Timestamp::new(secs, u32::try_from(nanos).ok()?)
+            .map(|t| t.with_offset(offset))
+            .ok_or_else(timestamp_overflow),
+    )
 }
 
 #[cfg(test)]
@@ -788,8 +813,68 @@ mod tests {
                 "timestamp_to_string",
                 &[ts("2009-02-14T01:31:30+02:00")]
             )),
-            "2009-02-13T23:31:30Z"
+            "2009-02-14T01:31:30+02:00"
         );
+    }
+
+    /// A timestamp keeps the offset it was parsed with, as Go's `time.Time` keeps its
+    /// location: `string()` shows it, and adding or subtracting a duration keeps it (cel-go's
+    /// `addTimeDurationChecked` ends with `.In(x.Location())`). The accessors without a time
+    /// zone read UTC (the standard library passes its UTC zone). Equality compares instants.
+    #[test]
+    fn timestamps_keep_their_offset() {
+        let t = ts("2023-12-31T23:59:59-05:00");
+        assert_eq!(
+            string(call("timestamp_to_string", std::slice::from_ref(&t))),
+            "2023-12-31T23:59:59-05:00"
+        );
+        let int = |r: Result<Value<'_>, EvalError>| match r {
+            Ok(Value::Int(i)) => i,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            int(call("timestamp_to_year", std::slice::from_ref(&t))),
+            2024
+        );
+        assert_eq!(int(call("timestamp_to_hours", std::slice::from_ref(&t))), 4);
+        assert_eq!(
+            int(call(
+                "timestamp_to_hours_with_tz",
+                &[t.clone(), Value::string("UTC")]
+            )),
+            4
+        );
+        let later = call(
+            "add_timestamp_duration",
+            &[
+                t.clone(),
+                Value::Duration(Duration {
+                    nanos: 2_000_000_000,
+                }),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            string(call("timestamp_to_string", &[later])),
+            "2024-01-01T00:00:01-05:00"
+        );
+        assert!(t == ts("2024-01-01T04:59:59Z"));
+        assert_eq!(
+            string(call(
+                "timestamp_to_string",
+                &[ts("2023-06-01T10:00:00+05:30")]
+            )),
+            "2023-06-01T10:00:00+05:30"
+        );
+        assert_eq!(
+            string(call(
+                "timestamp_to_string",
+                &[ts("2023-06-01T10:00:00+00:00")]
+            )),
+            "2023-06-01T10:00:00Z"
+        );
+        // int(), epoch seconds, is the instant's.
+        assert_eq!(int(call("timestamp_to_int64", &[t])), 1_704_085_199);
     }
 
     #[test]
@@ -895,6 +980,10 @@ mod tests {
             error(call("string_to_duration", &[s("1x")])),
             "type conversion error from 'string' to 'google.protobuf.Duration'"
         );
+        assert_eq!(
+            error(call("int64_to_duration", &[Value::Int(1)])),
+            "type conversion error from 'int' to 'google.protobuf.Duration'"
+        );
         assert_eq!(string(call("duration_to_string", &[dur("1h30m")])), "5400s");
         assert_eq!(int(call("duration_to_int64", &[dur("1s")])), 1_000_000_000);
     }
@@ -929,7 +1018,7 @@ mod tests {
         let e = call("duration_to_hours", &[ts("2009-02-13T23:31:30Z")]).unwrap_err();
         assert_eq!(
             e.message,
-            "no such overload: getHours applied to (google.protobuf.Timestamp)"
+            "no such overload: getHours(google.protobuf.Timestamp)"
         );
     }
 
@@ -1047,7 +1136,7 @@ mod tests {
         let e = call("add_timestamp_duration", &[dur("1s"), dur("1s")]).unwrap_err();
         assert_eq!(
             e.message,
-            "no such overload: _+_ applied to (google.protobuf.Duration, google.protobuf.Duration)"
+            "no such overload: _+_(google.protobuf.Duration, google.protobuf.Duration)"
         );
     }
 
@@ -1252,12 +1341,12 @@ mod tests {
         let e = call("timestamp_to_hours_with_tz", &[t.clone(), Value::Int(1)]).unwrap_err();
         assert_eq!(e.kind, ErrorKind::NoSuchOverload);
         let e = call("timestamp_to_hours", &[s("x")]).unwrap_err();
-        assert_eq!(e.message, "no such overload: getHours applied to (string)");
+        assert_eq!(e.message, "no such overload: getHours(string)");
         // Each overload takes exactly its own arguments.
         let e = call("timestamp_to_hours", &[t.clone(), s("UTC")]).unwrap_err();
         assert_eq!(
             e.message,
-            "no such overload: getHours applied to (google.protobuf.Timestamp, string)"
+            "no such overload: getHours(google.protobuf.Timestamp, string)"
         );
         for (id, _) in FUNCTIONS {
             if id.starts_with("timestamp_to_") && id.ends_with("tz") {

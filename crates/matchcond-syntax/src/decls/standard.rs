@@ -197,6 +197,7 @@ pub(crate) fn functions() -> Vec<Function> {
             "duration",
             vec![
                 g("duration_to_duration", vec![Duration], Duration),
+                g("int64_to_duration", vec![Int], Duration),
                 g("string_to_duration", vec![String], Duration),
             ],
         ),
@@ -472,7 +473,7 @@ mod tests {
             }
         }
         assert_eq!(fns.len(), 44);
-        assert_eq!(ids.len(), 162);
+        assert_eq!(ids.len(), 163);
     }
 
     #[test]

@@ -63,6 +63,9 @@ pub(super) fn operator(text: &str) -> Option<&'static str> {
     })
 }
 
+/// cel-go's message for a backquoted name when the escape syntax is off.
+const UNSUPPORTED_ESCAPE: &str = "unsupported syntax: '`'";
+
 pub(super) struct Builder<'r, 'a> {
     rec: &'r Recognizer<'a>,
     pub errs: SyntaxErrors,
@@ -70,6 +73,7 @@ pub(super) struct Builder<'r, 'a> {
     depth: usize,
     max_depth: usize,
     optional_syntax: bool,
+    escaped_idents: bool,
     macros: MacroSet,
 }
 
@@ -79,6 +83,7 @@ impl<'r, 'a> Builder<'r, 'a> {
         errs: SyntaxErrors,
         max_depth: usize,
         optional_syntax: bool,
+        escaped_idents: bool,
         macros: MacroSet,
     ) -> Self {
         Builder {
@@ -88,6 +93,7 @@ impl<'r, 'a> Builder<'r, 'a> {
             depth: 0,
             max_depth,
             optional_syntax,
+            escaped_idents,
             macros,
         }
     }
@@ -339,7 +345,7 @@ impl<'r, 'a> Builder<'r, 'a> {
     }
 
     fn visit_unary(&mut self, function: &str, ops: &[T], member: Option<N>) -> V<Expr> {
-        if ops.len() % 2 == 0 {
+        if ops.len().is_multiple_of(2) {
             return self.visit(member);
         }
         let op_id = self.new_id();
@@ -406,20 +412,21 @@ impl<'r, 'a> Builder<'r, 'a> {
         Ok(out)
     }
 
-    /// The field name of an `escapeIdent` node.
-    fn ident_name(&self, n: Option<N>) -> Option<String> {
+    /// The field name of an `escapeIdent` node; a backquoted name without the escape
+    /// syntax is `Some(Err(_))` (cel-go reports ``unsupported syntax: '`'``).
+    fn ident_name(&self, n: Option<N>) -> Option<Result<String, ()>> {
         match n.and_then(|n| self.node(n))? {
-            Node::SimpleIdent { id } => Some(
-                id.map(|t| self.rec.text(t).into_owned())
-                    .unwrap_or_default(),
-            ),
+            Node::SimpleIdent { id } => Some(Ok(id
+                .map(|t| self.rec.text(t).into_owned())
+                .unwrap_or_default())),
+            Node::EscIdent { .. } if !self.escaped_idents => Some(Err(())),
             Node::EscIdent { id, .. } => {
                 let text = id.map(|t| self.rec.text(t)).unwrap_or_default();
                 let inner = text
                     .strip_prefix('`')
                     .and_then(|s| s.strip_suffix('`'))
                     .unwrap_or_default();
-                Some(inner.to_string())
+                Some(Ok(inner.to_string()))
             }
             _ => None,
         }
@@ -446,6 +453,11 @@ impl<'r, 'a> Builder<'r, 'a> {
             let off = self.tok_off(start);
             return Ok(self.placeholder(off));
         };
+        let name = name.unwrap_or_else(|()| {
+            let at = self.ident_start(id);
+            self.report(at, UNSUPPORTED_ESCAPE.into());
+            String::new()
+        });
         let op_off = self.tok_off(op);
         if opt.is_some() {
             if !self.optional_syntax {
@@ -628,10 +640,18 @@ impl<'r, 'a> Builder<'r, 'a> {
                     self.report(Some(so), "unsupported syntax '?'".into());
                     continue;
                 }
-                let Some(field) = self.ident_name(ident) else {
-                    let so = self.tok_off(*start);
-                    self.report(Some(so), "unsupported ident kind".into());
-                    continue;
+                let field = match self.ident_name(ident) {
+                    Some(Ok(field)) => field,
+                    Some(Err(())) => {
+                        let so = self.tok_off(*start);
+                        self.report(Some(so), UNSUPPORTED_ESCAPE.into());
+                        continue;
+                    }
+                    None => {
+                        let so = self.tok_off(*start);
+                        self.report(Some(so), "unsupported ident kind".into());
+                        continue;
+                    }
                 };
                 let value = self.visit(Some(*v))?;
                 fields_out.push(FieldInit {
@@ -784,7 +804,7 @@ pub(super) fn call_or_macro(
     args: Vec<Expr>,
 ) -> Result<Expr, MacroError> {
     if let Some(m) = macros::lookup(function, args.len(), target.is_some(), set) {
-        let mut h = Helper::new(next_id, off);
+        let mut h = Helper::new(next_id, off, set);
         let r = macros::expand(m, &mut h, target, args);
         if id + 1 == *next_id {
             *next_id -= 1;

@@ -49,6 +49,7 @@ struct Direct<'a> {
     nesting: usize,
     next_id: ExprId,
     optional_syntax: bool,
+    escaped_idents: bool,
     macros: MacroSet,
 }
 
@@ -58,6 +59,7 @@ pub(super) fn parse(
     src: &str,
     max_recursion_depth: usize,
     optional_syntax: bool,
+    escaped_idents: bool,
     macros: MacroSet,
 ) -> Option<(Expr, ExprId)> {
     let mut p = Direct {
@@ -70,6 +72,7 @@ pub(super) fn parse(
         nesting: 0,
         next_id: 1,
         optional_syntax,
+        escaped_idents,
         macros,
     };
     let e = p.expr()?;
@@ -302,7 +305,7 @@ impl<'a> Direct<'a> {
 
     /// The operand of `count` prefix operators: an odd count calls `function` once.
     fn unary_op(&mut self, function: &str, off: u32, count: usize) -> P<Expr> {
-        if count % 2 == 0 {
+        if count.is_multiple_of(2) {
             return self.member();
         }
         let op_id = self.new_id();
@@ -334,7 +337,7 @@ impl<'a> Direct<'a> {
         let id = self.tok(1)?;
         let name = match id.kind {
             tt::IDENTIFIER => self.text(id)?.to_string(),
-            tt::ESC_IDENTIFIER => self
+            tt::ESC_IDENTIFIER if self.escaped_idents => self
                 .text(id)?
                 .strip_prefix('`')
                 .and_then(|s| s.strip_suffix('`'))

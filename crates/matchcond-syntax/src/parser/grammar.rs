@@ -433,7 +433,7 @@ impl<'a> Recognizer<'a> {
     pub fn new(src: &'a str, limits: Limits, errs: SyntaxErrors) -> Self {
         Recognizer {
             src,
-            lexer: Lexer::new(src),
+            lexer: Lexer::with_backquotes(src, limits.backquotes),
             tokens: Vec::with_capacity(src.len() / 2 + 2),
             conjured: Vec::new(),
             nodes: Vec::with_capacity(src.len() / 3 + 2),
@@ -669,6 +669,16 @@ impl<'a> Recognizer<'a> {
         exp
     }
 
+    /// The tokens an error message lists: without backquoted identifiers (the grammar
+    /// before cel-go v0.23 names a plain IDENTIFIER where the newer one has escapeIdent).
+    fn shown(&self, set: u64) -> u64 {
+        if self.limits.backquotes {
+            set
+        } else {
+            set & !b(tt::ESC_IDENTIFIER)
+        }
+    }
+
     fn expected(&self) -> u64 {
         self.expected_from(next_set(self.state))
     }
@@ -704,7 +714,7 @@ impl<'a> Recognizer<'a> {
                 let msg = format!(
                     "mismatched input {} expecting {}",
                     self.display(offending),
-                    set_string(exp)
+                    set_string(self.shown(exp))
                 );
                 self.notify(offending, &msg);
             }
@@ -719,7 +729,7 @@ impl<'a> Recognizer<'a> {
         let msg = format!(
             "extraneous input {} expecting {}",
             self.display(self.p),
-            set_string(self.expected())
+            set_string(self.shown(self.expected()))
         );
         self.notify(self.p, &msg);
     }
@@ -731,7 +741,7 @@ impl<'a> Recognizer<'a> {
         self.recovery_mode = true;
         let msg = format!(
             "missing {} at {}",
-            set_string(self.expected()),
+            set_string(self.shown(self.expected())),
             self.display(self.p)
         );
         self.notify(self.p, &msg);

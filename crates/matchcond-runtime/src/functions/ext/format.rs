@@ -9,8 +9,9 @@
 //!   both the minimum (modulo 256) and the maximum (as a 16-bit signed number) of fraction
 //!   digits, as x/text stores them; precisions above 10,000,009 are refused by Go's printf
 //!   parser, which prints `%!(NOVERB)`.
-//! * `%e` is printed in x/text's scientific form `2.718280 × 10⁰⁰` (narrow no-break spaces
-//!   around `×`, superscript exponent of at least two digits), always with 6 fraction digits:
+//! * `%e` is printed in x/text's scientific form `2.718280×10⁰⁰` (superscript exponent of at
+//!   least two digits; x/text before v0.23.0, in Kubernetes up to 1.32, puts narrow no-break
+//!   spaces around `×`: [`string_format_spaced`]), always with 6 fraction digits:
 //!   cel-go passes the clause's precision as the field width, so it only pads with spaces
 //!   (to `precision` code points; the default precision 6 never pads).
 //! * `%s` prints values as CEL's `string()` conversion would, and lists and maps as CEL
@@ -35,17 +36,37 @@ use crate::value::{List, Value};
 
 /// `string.format(list(dyn)) -> string`
 pub(super) fn string_format<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
+    string_format_in(args, Scientific::Unspaced)
+}
+
+/// `string.format(list(dyn)) -> string` as built with golang.org/x/text before v0.23.0
+/// (Kubernetes up to 1.32): `%e` prints narrow no-break spaces around `×`.
+pub fn string_format_spaced<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
+    string_format_in(args, Scientific::Spaced)
+}
+
+fn string_format_in<'a>(args: &[Value<'a>], sci: Scientific) -> Result<Value<'a>, EvalError> {
     check("format", &[G::Str, LIST_ANY], args)?;
     match args {
-        [Value::String(f), Value::List(l)] => format(f, l)
+        [Value::String(f), Value::List(l)] => format_with(f, l, sci)
             .map(Value::string)
             .map_err(|msg| EvalError::new(ErrorKind::InvalidArgument, msg)),
         _ => Err(EvalError::no_such_overload("format", args)),
     }
 }
 
-/// Formats `fmt` with the arguments of `list`; the error is cel-go's message.
-pub(crate) fn format(fmt: &str, list: &List<'_>) -> Result<String, String> {
+/// How x/text writes the `×10` of a scientific number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Scientific {
+    /// `2.718280×10⁰⁰` (x/text v0.23.0 and later).
+    Unspaced,
+    /// `2.718280\u{202f}×\u{202f}10⁰⁰` (x/text before v0.23.0).
+    Spaced,
+}
+
+/// Formats `fmt` with the arguments of `list`, `%e` in the given style; the error is cel-go's
+/// message.
+pub(crate) fn format_with(fmt: &str, list: &List<'_>, sci: Scientific) -> Result<String, String> {
     let bytes = fmt.as_bytes();
     let mut out = String::with_capacity(fmt.len());
     let mut literal_start = 0;
@@ -72,7 +93,7 @@ pub(crate) fn format(fmt: &str, list: &List<'_>) -> Result<String, String> {
         let rest = bytes.get(i + 1..).unwrap_or_default();
         let (read, clause) =
             parse_clause(rest).map_err(|e| format!("could not parse formatting clause: {e}"))?;
-        let text = apply(clause, &arg).map_err(|e| format!("error during formatting: {e}"))?;
+        let text = apply(clause, &arg, sci).map_err(|e| format!("error during formatting: {e}"))?;
         let size = out.len().saturating_add(text.len());
         crate::limits::check_string_size(size).map_err(|e| e.message.into_owned())?;
         out.push_str(&text);
@@ -86,19 +107,30 @@ pub(crate) fn format(fmt: &str, list: &List<'_>) -> Result<String, String> {
 
 /// A parsed formatting clause.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Clause {
+pub enum Clause {
+    /// `%s`
     Str,
+    /// `%d`
     Decimal,
+    /// `%f`, with its precision.
     Fixed(Option<u64>),
+    /// `%e`, with its precision.
     Scientific(Option<u64>),
+    /// `%b`
     Binary,
-    Hex { upper: bool },
+    /// `%x` / `%X`
+    Hex {
+        /// `%X`
+        upper: bool,
+    },
+    /// `%o`
     Octal,
 }
 
 /// Parses the clause after a `%`: an optional precision and the verb. Returns the number of
-/// bytes read.
-fn parse_clause(t: &[u8]) -> Result<(usize, Clause), String> {
+/// bytes read, or cel-go's message without its `could not parse formatting clause: ` prefix
+/// (`unrecognized formatting clause "v"`). `t` must not be empty.
+pub fn parse_clause(t: &[u8]) -> Result<(usize, Clause), String> {
     let (read, precision) =
         parse_precision(t).map_err(|e| format!("error while parsing precision: {e}"))?;
     let verb = t.get(read).copied().unwrap_or(0);
@@ -152,7 +184,7 @@ fn parse_precision(t: &[u8]) -> Result<(usize, Option<u64>), String> {
     }
 }
 
-fn apply(clause: Clause, arg: &Value<'_>) -> Result<String, String> {
+fn apply(clause: Clause, arg: &Value<'_>, sci: Scientific) -> Result<String, String> {
     match clause {
         Clause::Str => format_string(arg),
         Clause::Decimal => format_decimal(arg),
@@ -172,7 +204,7 @@ fn apply(clause: Clause, arg: &Value<'_>) -> Result<String, String> {
                     arg.type_name()
                 )
             })?;
-            Ok(xtext_scientific(x, p.unwrap_or(6)))
+            Ok(xtext_scientific(x, p.unwrap_or(6), sci))
         }
         Clause::Binary => match arg {
             Value::Int(i) => Ok(signed_radix(*i, 2)),
@@ -389,8 +421,12 @@ fn format_map(m: &Value<'_>) -> Result<String, String> {
 /// The largest precision (or width) Go's printf parser accepts in a clause.
 const MAX_PRINTF_NUMBER: u64 = 10_000_009;
 
-/// The narrow no-break space, times sign, narrow no-break space of x/text's scientific form.
-const TIMES_TEN: &str = "\u{202f}\u{d7}\u{202f}10";
+/// The times sign and base of x/text's scientific form (v0.23.0 and later).
+const TIMES_TEN: &str = "\u{d7}10";
+
+/// The narrow no-break space, times sign, narrow no-break space and base of x/text's
+/// scientific form before v0.23.0.
+const TIMES_TEN_SPACED: &str = "\u{202f}\u{d7}\u{202f}10";
 
 /// Superscript digits 0-9.
 const SUPERSCRIPT: [char; 10] = [
@@ -503,7 +539,7 @@ fn xtext_fixed(x: f64, precision: u64) -> String {
 
 /// `%<width>e` through golang.org/x/text's `en-US` printer: 7 significant digits, padded with
 /// spaces on the left to `width` code points (width 0 means none).
-fn xtext_scientific(x: f64, width: u64) -> String {
+fn xtext_scientific(x: f64, width: u64, sci: Scientific) -> String {
     if width > MAX_PRINTF_NUMBER {
         return "%!(NOVERB)".to_string();
     }
@@ -530,7 +566,10 @@ fn xtext_scientific(x: f64, width: u64) -> String {
         for i in 0..6 {
             push_digit(&mut out, rest.get(i).copied().unwrap_or(0));
         }
-        out.push_str(TIMES_TEN);
+        out.push_str(match sci {
+            Scientific::Unspaced => TIMES_TEN,
+            Scientific::Spaced => TIMES_TEN_SPACED,
+        });
         let exp = point - 1;
         if exp < 0 {
             out.push('\u{207b}');
@@ -607,32 +646,53 @@ mod tests {
     }
 
     #[test]
-    fn scientific() {
+    fn scientific_before_x_text_0_23() {
         assert_eq!(
-            xtext_scientific(1052.032911275, 6),
+            xtext_scientific(1052.032911275, 6, Scientific::Spaced),
             "1.052033\u{202f}\u{d7}\u{202f}10\u{2070}\u{b3}"
         );
         assert_eq!(
-            xtext_scientific(2.71828, 6),
+            xtext_scientific(2.71828, 6, Scientific::Spaced),
             "2.718280\u{202f}\u{d7}\u{202f}10\u{2070}\u{2070}"
         );
         assert_eq!(
-            xtext_scientific(0.000000002, 0),
+            xtext_scientific(0.000000002, 0, Scientific::Spaced),
             "2.000000\u{202f}\u{d7}\u{202f}10\u{207b}\u{2070}\u{2079}"
         );
         assert_eq!(
-            xtext_scientific(-1e100, 0),
+            xtext_scientific(-1e100, 0, Scientific::Spaced),
             "-1.000000\u{202f}\u{d7}\u{202f}10\u{b9}\u{2070}\u{2070}"
         );
         assert_eq!(
-            xtext_scientific(0.0, 0),
+            xtext_scientific(0.0, 0, Scientific::Spaced),
             "0.000000\u{202f}\u{d7}\u{202f}10\u{2070}\u{2070}"
         );
         assert_eq!(
-            xtext_scientific(1.0, 20),
+            xtext_scientific(1.0, 20, Scientific::Spaced),
             "     1.000000\u{202f}\u{d7}\u{202f}10\u{2070}\u{2070}"
         );
-        assert_eq!(xtext_scientific(f64::NAN, 5), "  NaN");
-        assert_eq!(xtext_scientific(f64::NEG_INFINITY, 0), "-\u{221e}");
+        assert_eq!(xtext_scientific(f64::NAN, 5, Scientific::Unspaced), "  NaN");
+        assert_eq!(
+            xtext_scientific(f64::NEG_INFINITY, 0, Scientific::Unspaced),
+            "-\u{221e}"
+        );
+    }
+
+    #[test]
+    fn scientific() {
+        // golang.org/x/text v0.23.0 dropped the narrow no-break spaces around the times sign.
+        assert_eq!(
+            xtext_scientific(1.5, 6, Scientific::Unspaced),
+            "1.500000\u{d7}10\u{2070}\u{2070}"
+        );
+        assert_eq!(
+            xtext_scientific(-1e-3, 12, Scientific::Unspaced),
+            "-1.000000\u{d7}10\u{207b}\u{2070}\u{b3}"
+        );
+        // The width counts code points.
+        assert_eq!(
+            xtext_scientific(1.0, 18, Scientific::Unspaced),
+            "     1.000000\u{d7}10\u{2070}\u{2070}"
+        );
     }
 }

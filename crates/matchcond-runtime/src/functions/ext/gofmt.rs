@@ -118,22 +118,14 @@ pub(super) use crate::functions::go_strconv::quote;
 /// A timestamp in Go's `time.RFC3339Nano` layout (`2023-02-03T23:31:20.5Z`): fractional
 /// seconds without trailing zeros, UTC as `Z`.
 pub(super) fn rfc3339_nano(t: &Timestamp) -> String {
-    let mut out = match chrono::DateTime::from_timestamp(t.secs, 0) {
-        Some(dt) => dt.format("%Y-%m-%dT%H:%M:%S").to_string(),
-        None => return format!("{}s", t.secs),
-    };
-    if t.nanos > 0 {
-        let frac = format!("{:09}", t.nanos);
-        out.push('.');
-        out.push_str(frac.trim_end_matches('0'));
-    }
-    out.push('Z');
-    out
+    crate::functions::time::format_rfc3339(t)
 }
 
-/// Go's `time.Time.String()` for a UTC time: `2006-01-02 15:04:05.999999999 +0000 UTC`.
+/// Go's `time.Time.String()`: `2006-01-02 15:04:05.999999999 +0000 UTC`, or at a parsed
+/// offset, which has no zone name, `… -0500 -0500`.
 fn go_time_string(t: &Timestamp) -> String {
-    let mut out = match chrono::DateTime::from_timestamp(t.secs, 0) {
+    let shown = t.secs.saturating_add(i64::from(t.offset));
+    let mut out = match chrono::DateTime::from_timestamp(shown, 0) {
         Some(dt) => dt.format("%Y-%m-%d %H:%M:%S").to_string(),
         None => return format!("{}s", t.secs),
     };
@@ -142,7 +134,16 @@ fn go_time_string(t: &Timestamp) -> String {
         out.push('.');
         out.push_str(frac.trim_end_matches('0'));
     }
-    out.push_str(" +0000 UTC");
+    if t.offset == 0 {
+        out.push_str(" +0000 UTC");
+    } else {
+        let mut zone = String::new();
+        crate::functions::time::push_offset(&mut zone, t.offset, "");
+        out.push(' ');
+        out.push_str(&zone);
+        out.push(' ');
+        out.push_str(&zone);
+    }
     out
 }
 
@@ -298,11 +299,13 @@ mod tests {
         let t = Timestamp {
             secs: 1_675_467_080,
             nanos: 0,
+            offset: 0,
         };
         assert_eq!(rfc3339_nano(&t), "2023-02-03T23:31:20Z");
         let t = Timestamp {
             secs: Timestamp::MIN_SECS,
             nanos: 500_000_000,
+            offset: 0,
         };
         assert_eq!(rfc3339_nano(&t), "0001-01-01T00:00:00.5Z");
         assert_eq!(go_time_string(&t), "0001-01-01 00:00:00.5 +0000 UTC");

@@ -31,7 +31,7 @@ use super::Function;
 use crate::error::{ErrorKind, EvalError};
 
 mod compare;
-mod format;
+pub(crate) mod format;
 mod gofmt;
 mod guard;
 mod k8s_lists;
@@ -41,6 +41,10 @@ mod optionals;
 mod sets;
 mod sort;
 mod strings;
+
+/// The formatting clauses of `string.format`, for the compile-time validation of literal
+/// format strings.
+pub use format::{parse_clause as parse_format_clause, Clause as FormatClause};
 
 // The test data has values such as 2.71828 and 3.14 that are not meant as constants.
 #[cfg(test)]

@@ -346,7 +346,7 @@ mod tests {
         let mut flip = 0u64;
         sort_slice(&mut v, |_, _| {
             flip = flip.wrapping_add(1);
-            flip % 3 == 0
+            flip.is_multiple_of(3)
         });
         assert_eq!(v.len(), 500);
     }

@@ -106,7 +106,11 @@ fn dur(secs: i64) -> Value<'static> {
     })
 }
 fn ts(secs: i64) -> Value<'static> {
-    Value::Timestamp(Timestamp { secs, nanos: 0 })
+    Value::Timestamp(Timestamp {
+        secs,
+        nanos: 0,
+        offset: 0,
+    })
 }
 fn opt(v: Value<'static>) -> Value<'static> {
     Value::Optional(Optional::of(v))
@@ -232,6 +236,7 @@ fn optional_constructors() {
         Value::Timestamp(Timestamp {
             secs: Timestamp::MIN_SECS,
             nanos: 0,
+            offset: 0,
         }),
         dur(0),
     ] {
@@ -950,24 +955,27 @@ fn format_doubles() {
     );
     assert_eq!(
         fmt("%.6e", vec![d(1052.032911275)]),
-        q("1.052033\u{202f}\u{d7}\u{202f}10\u{2070}\u{b3}")
+        q("1.052033\u{d7}10\u{2070}\u{b3}")
     );
     assert_eq!(
         fmt("%e", vec![d(2.71828)]),
-        q("2.718280\u{202f}\u{d7}\u{202f}10\u{2070}\u{2070}")
+        q("2.718280\u{d7}10\u{2070}\u{2070}")
     );
     assert_eq!(
-        fmt("unescaped unicode: %e, escaped unicode: %e", vec![d(2.71828), d(2.71828)]),
-        q("unescaped unicode: 2.718280\u{202f}×\u{202f}10⁰⁰, escaped unicode: 2.718280\u{202f}\u{d7}\u{202f}10\u{2070}\u{2070}")
+        fmt(
+            "unescaped unicode: %e, escaped unicode: %e",
+            vec![d(2.71828), d(2.71828)]
+        ),
+        q("unescaped unicode: 2.718280×10⁰⁰, escaped unicode: 2.718280\u{d7}10\u{2070}\u{2070}")
     );
     // The precision of %e is used as a field width.
     assert_eq!(
         fmt("%.2e", vec![d(0.5)]),
-        q("5.000000\u{202f}\u{d7}\u{202f}10\u{207b}\u{2070}\u{b9}")
+        q("5.000000\u{d7}10\u{207b}\u{2070}\u{b9}")
     );
     assert_eq!(
         fmt("[%.18e]", vec![d(1.0)]),
-        q("[   1.000000\u{202f}\u{d7}\u{202f}10\u{2070}\u{2070}]")
+        q("[     1.000000\u{d7}10\u{2070}\u{2070}]")
     );
     assert_eq!(fmt("%e", vec![s("NaN")]), q("   NaN"));
     assert_eq!(fmt("%.0e", vec![s("-Infinity")]), q("-∞"));
@@ -977,6 +985,24 @@ fn format_doubles() {
     assert_eq!(fmt("%s", vec![d(f64::INFINITY)]), q("+Inf"));
     assert_eq!(fmt("%s", vec![d(f64::NEG_INFINITY)]), q("-Inf"));
     assert_eq!(fmt("%s, %s", vec![i(32), d(56.8)]), q("32, 56.8"));
+}
+
+/// Kubernetes up to 1.32 is built with golang.org/x/text before v0.23.0, whose scientific
+/// form has narrow no-break spaces around the times sign (cel-go's own tests expect it).
+#[test]
+fn format_scientific_before_x_text_0_23() {
+    let q = |x: &str| format!("{x:?}");
+    let spaced = |f: &str, args: Vec<Value<'static>>| {
+        super::format::string_format_spaced(&[s(f), l(args)]).map(|v| show(&v))
+    };
+    assert_eq!(
+        spaced("%e", vec![d(2.71828)]),
+        Ok(q("2.718280\u{202f}\u{d7}\u{202f}10\u{2070}\u{2070}"))
+    );
+    assert_eq!(
+        spaced("[%.18e]", vec![d(1.0)]),
+        Ok(q("[   1.000000\u{202f}\u{d7}\u{202f}10\u{2070}\u{2070}]"))
+    );
 }
 
 #[test]
@@ -998,7 +1024,8 @@ fn format_strings() {
             "%s",
             vec![Value::Timestamp(Timestamp {
                 secs: 1_675_467_080,
-                nanos: 120_000_000
+                nanos: 120_000_000,
+                offset: 0,
             })]
         ),
         q("2023-02-03T23:31:20.12Z")
@@ -1834,7 +1861,8 @@ fn k8s_sum() {
                 dur(1),
                 Value::Timestamp(Timestamp {
                     secs: Timestamp::MAX_SECS,
-                    nanos: 0
+                    nanos: 0,
+                    offset: 0,
                 })
             ])]
         ),

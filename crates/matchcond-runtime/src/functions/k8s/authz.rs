@@ -182,7 +182,7 @@ mod tests {
         assert_eq!(e.kind, ErrorKind::NoSuchOverload);
         assert_eq!(
             e.message,
-            "no such overload: resource applied to (kubernetes.authorization.Authorizer, string)"
+            "no such overload: resource(kubernetes.authorization.Authorizer, string)"
         );
         let e = call("authorizer_path", &[z.clone(), Value::Int(1)]).unwrap_err();
         assert_eq!(e.kind, ErrorKind::NoSuchOverload);

@@ -111,7 +111,7 @@ fn is_uuid(s: &[u8]) -> bool {
 /// govalidator's `IsBase64`.
 fn is_base64(s: &[u8]) -> bool {
     let alpha = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/');
-    if s.is_empty() || s.len() % 4 != 0 {
+    if s.is_empty() || !s.len().is_multiple_of(4) {
         return false;
     }
     let (body, last) = s.split_at(s.len() - 4);

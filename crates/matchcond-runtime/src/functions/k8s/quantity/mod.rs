@@ -6,8 +6,7 @@ mod big;
 
 use std::any::Any;
 use std::cmp::Ordering;
-use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use amount::{add, canonical, cmp_amounts, parse, Amount, Format, Parsed};
 
@@ -20,25 +19,57 @@ pub const TYPE_NAME: &str = "kubernetes.Quantity";
 
 /// A quantity value.
 ///
-/// Like the Go `*resource.Quantity` it wraps, a scaled-integer quantity turns into its
-/// decimal form for good when it is the receiver of a comparison with a decimal-backed
-/// quantity (`Quantity.Cmp` converts its receiver in place); after that, `isInteger()` on
-/// the same value is false.
+/// Like the Go `*resource.Quantity` it wraps, a quantity holds either a scaled integer of
+/// its own or a decimal (`*inf.Dec`) that copies of it share:
+///
+/// - a scaled-integer quantity turns into its decimal form for good when it is the receiver
+///   of a comparison with a decimal-backed quantity (`Quantity.Cmp` converts its receiver in
+///   place); after that, `isInteger()` on the same value is false;
+/// - `add` and `sub` work on a shallow copy of the receiver (`copy := *q` up to Kubernetes
+///   1.36): a decimal-backed receiver shares its decimal with the copy, so the sum is
+///   written into the receiver too, and the two values stay linked (1.37 copies deeply);
+/// - their results are pointers (`&apiservercel.Quantity{…}`), which the library's `Equal`
+///   does not take as its argument: `quantity('2') == quantity('1').add(1)` is
+///   `no such overload` (the other way round compares).
 #[derive(Debug)]
 pub struct Quantity {
-    amount: Amount,
+    repr: Mutex<Repr>,
     format: Format,
     text: Option<String>,
-    converted: AtomicBool,
+    /// A result of `add` or `sub` (a `*Quantity` in Go).
+    pointer: bool,
+}
+
+/// How a quantity holds its amount.
+#[derive(Debug)]
+enum Repr {
+    /// A scaled integer of its own (`int64Amount`).
+    Int(Amount),
+    /// A decimal, shared with the shallow copies made of it (`*inf.Dec`).
+    Dec(Arc<Mutex<Amount>>),
+}
+
+/// Locks a mutex, taking the value even if a thread panicked while holding it.
+fn locked<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Repr {
+    fn of(amount: Amount) -> Repr {
+        match amount {
+            a @ Amount::Int { .. } => Repr::Int(a),
+            d => Repr::Dec(Arc::new(Mutex::new(d))),
+        }
+    }
 }
 
 impl Quantity {
     fn new(amount: Amount, format: Format, text: Option<String>) -> Self {
         Quantity {
-            amount,
+            repr: Mutex::new(Repr::of(amount)),
             format,
             text,
-            converted: AtomicBool::new(false),
+            pointer: false,
         }
     }
 
@@ -54,11 +85,9 @@ impl Quantity {
 
     /// The amount in its current representation.
     fn current(&self) -> Amount {
-        match &self.amount {
-            Amount::Int { .. } if self.converted.load(AtomicOrdering::Relaxed) => {
-                Amount::Dec(self.amount.as_dec())
-            }
-            a => a.clone(),
+        match &*locked(&self.repr) {
+            Repr::Int(a) => a.clone(),
+            Repr::Dec(cell) => locked(cell).clone(),
         }
     }
 
@@ -66,14 +95,18 @@ impl Quantity {
     fn compare(&self, other: &Quantity) -> Result<Ordering, String> {
         let (a, b) = (self.current(), other.current());
         if !matches!((&a, &b), (Amount::Int { .. }, Amount::Int { .. })) {
-            self.converted.store(true, AtomicOrdering::Relaxed);
+            // `q.AsDec()` converts the receiver in place.
+            let mut repr = locked(&self.repr);
+            if let Repr::Int(i) = &*repr {
+                *repr = Repr::Dec(Arc::new(Mutex::new(Amount::Dec(i.as_dec()))));
+            }
         }
         cmp_amounts(&a, &b)
     }
 
     /// -1, 0 or 1.
     pub fn sign(&self) -> i64 {
-        self.amount.sign()
+        self.current().sign()
     }
 
     /// `AsInt64`: the value as an integer, if it is held as a scaled integer that fits.
@@ -86,16 +119,26 @@ impl Quantity {
         self.current().approximate_float()
     }
 
-    /// The sum or difference, as `Quantity.Add` / `Quantity.Sub` give it on a copy.
-    fn plus(&self, other: &Quantity, sub: bool) -> Result<Quantity, String> {
-        let (amount, format) = add(
-            &self.current(),
-            self.format,
-            &other.current(),
-            other.format,
-            sub,
-        )?;
-        Ok(Quantity::new(amount, format, None))
+    /// The sum or difference, as `Quantity.Add` / `Quantity.Sub` give it on a copy of the
+    /// receiver: a shallow copy (`shared`, up to Kubernetes 1.36) shares a decimal-backed
+    /// receiver's decimal, which the operation then changes for both.
+    fn plus(&self, other: &Quantity, sub: bool, shared: bool) -> Result<Quantity, String> {
+        let a = self.current();
+        let b = other.current();
+        let (amount, format) = add(&a, self.format, &b, other.format, sub)?;
+        let repr = match &*locked(&self.repr) {
+            Repr::Dec(cell) if shared => {
+                *locked(cell) = amount;
+                Repr::Dec(Arc::clone(cell))
+            }
+            _ => Repr::of(amount),
+        };
+        Ok(Quantity {
+            repr: Mutex::new(repr),
+            format,
+            text: None,
+            pointer: true,
+        })
     }
 
     /// The text `Quantity.String` gives.
@@ -103,8 +146,9 @@ impl Quantity {
         if let Some(t) = &self.text {
             return t.clone();
         }
-        canonical(&self.amount, self.format).unwrap_or_else(|| {
-            let d = self.amount.as_dec();
+        let amount = self.current();
+        canonical(&amount, self.format).unwrap_or_else(|| {
+            let d = amount.as_dec();
             let sign = if d.neg { "-" } else { "" };
             format!("{sign}{}e{}", d.mag.to_decimal(), -i64::from(d.scale))
         })
@@ -129,6 +173,18 @@ impl Opaque for Quantity {
 
     fn text(&self) -> String {
         self.to_text()
+    }
+
+    /// `Quantity.Equal` takes a `Quantity` value as its argument; the pointer that `add` and
+    /// `sub` return is refused (`MaybeNoSuchOverloadErr`).
+    fn equal_value(&self, other: &Value<'_>) -> Option<bool> {
+        match other {
+            Value::Opaque(o) => match o.as_any().downcast_ref::<Quantity>() {
+                Some(q) if !q.pointer => Some(self.equals(o.as_ref())),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 }
 
@@ -197,8 +253,8 @@ fn order_int(o: Ordering) -> i64 {
     }
 }
 
-fn sum<'a>(x: &Quantity, y: &Quantity, sub: bool) -> Result<Value<'a>, EvalError> {
-    x.plus(y, sub)
+fn sum<'a>(x: &Quantity, y: &Quantity, sub: bool, shared: bool) -> Result<Value<'a>, EvalError> {
+    x.plus(y, sub, shared)
         .map(wrap)
         .map_err(EvalError::invalid_argument)
 }
@@ -258,14 +314,33 @@ pub static FUNCTIONS: &[(&str, Function)] = &[
         unary("isInteger", a, |q| Ok(Value::Bool(q.as_i64().is_some())))
     }),
     ("quantity_add", |a| {
-        binary("add", a, |x, y| sum(x, y, false))
+        binary("add", a, |x, y| sum(x, y, false, true))
     }),
     ("quantity_add_int", |a| {
-        with_int("add", a, |x, i| sum(x, &int_quantity(i), false))
+        with_int("add", a, |x, i| sum(x, &int_quantity(i), false, true))
     }),
-    ("quantity_sub", |a| binary("sub", a, |x, y| sum(x, y, true))),
+    ("quantity_sub", |a| {
+        binary("sub", a, |x, y| sum(x, y, true, true))
+    }),
     ("quantity_sub_int", |a| {
-        with_int("sub", a, |x, i| sum(x, &int_quantity(i), true))
+        with_int("sub", a, |x, i| sum(x, &int_quantity(i), true, true))
+    }),
+];
+
+/// `add` and `sub` as Kubernetes 1.37 implements them: on a deep copy of the receiver
+/// (`q.DeepCopy()`), which they leave unchanged.
+pub static DEEP_COPY_FUNCTIONS: &[(&str, Function)] = &[
+    ("quantity_add", |a| {
+        binary("add", a, |x, y| sum(x, y, false, false))
+    }),
+    ("quantity_add_int", |a| {
+        with_int("add", a, |x, i| sum(x, &int_quantity(i), false, false))
+    }),
+    ("quantity_sub", |a| {
+        binary("sub", a, |x, y| sum(x, y, true, false))
+    }),
+    ("quantity_sub_int", |a| {
+        with_int("sub", a, |x, i| sum(x, &int_quantity(i), true, false))
     }),
 ];
 

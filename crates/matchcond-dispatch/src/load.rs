@@ -1,0 +1,689 @@
+//! Strict, positioned loading of webhook configurations from YAML or JSON text.
+//!
+//! Every document of the text is read and reported on: webhook configurations (also inside
+//! `List`, `ValidatingWebhookConfigurationList` and `MutatingWebhookConfigurationList`) are
+//! checked field by field as the apiserver's strict field validation checks them — unknown
+//! fields, fields given twice and values of the wrong type are errors with their field path
+//! and their line and column —, documents of other kinds are skipped with a note, and a text
+//! without any webhook configuration is an error. Nothing stops at the first problem: a
+//! syntax error ends the reading of the text, but the documents before it are loaded.
+//!
+//! ```
+//! use matchcond_dispatch::load::{load_text, DiagnosticKind};
+//!
+//! let loaded = load_text("
+//! apiVersion: admissionregistration.k8s.io/v1
+//! kind: ValidatingWebhookConfiguration
+//! metadata: {name: policy}
+//! webhooks:
+//! - name: pods.policy.example.com
+//!   matchCondition:
+//!   - {name: a, expression: 'true'}
+//! ");
+//! let d = &loaded.diagnostics()[0];
+//! assert_eq!(d.kind, DiagnosticKind::UnknownField);
+//! assert_eq!(d.to_string(), "7:3: webhooks[0].matchCondition: unknown field (did you mean matchConditions?)");
+//! // The configuration is still loaded (without the unknown field).
+//! assert_eq!(loaded.configurations().count(), 1);
+//! ```
+
+use std::fmt;
+
+use serde_json::Value as Json;
+
+use crate::schema::{self, Problem, Shape};
+use crate::types::{Configuration, HookKind, API_VERSION};
+use crate::yaml::{read_documents, Node, Position, Value};
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// Information (a skipped document).
+    Note,
+    /// Accepted, but probably not what was meant.
+    Warning,
+    /// The apiserver (or kubectl) refuses it.
+    Error,
+}
+
+impl Severity {
+    /// `error`, `warning` or `note`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What a loading diagnostic is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DiagnosticKind {
+    /// The text is not YAML or JSON (error).
+    Syntax,
+    /// The text holds no webhook configuration (error).
+    NoConfiguration,
+    /// A document is not an object, or has no `kind` (error).
+    NotAnObject,
+    /// A document of another kind, skipped (note).
+    SkippedKind,
+    /// A webhook configuration of another `apiVersion` than `admissionregistration.k8s.io/v1` (error).
+    UnsupportedApiVersion,
+    /// A webhook configuration without `apiVersion` (warning: kubectl refuses it).
+    MissingApiVersion,
+    /// A field the type does not have (error).
+    UnknownField,
+    /// A field given twice (error).
+    DuplicateField,
+    /// A value of the wrong type (error).
+    InvalidType,
+    /// A value of the right type that cannot be decoded (error).
+    InvalidValue,
+}
+
+impl DiagnosticKind {
+    /// The diagnostic's code: `syntax`, `unknownField` …
+    pub fn code(self) -> &'static str {
+        match self {
+            DiagnosticKind::Syntax => "syntax",
+            DiagnosticKind::NoConfiguration => "noConfiguration",
+            DiagnosticKind::NotAnObject => "notAnObject",
+            DiagnosticKind::SkippedKind => "skippedKind",
+            DiagnosticKind::UnsupportedApiVersion => "unsupportedApiVersion",
+            DiagnosticKind::MissingApiVersion => "missingApiVersion",
+            DiagnosticKind::UnknownField => "unknownField",
+            DiagnosticKind::DuplicateField => "duplicateField",
+            DiagnosticKind::InvalidType => "invalidType",
+            DiagnosticKind::InvalidValue => "invalidValue",
+        }
+    }
+
+    /// The severity diagnostics of this kind have.
+    pub fn severity(self) -> Severity {
+        match self {
+            DiagnosticKind::SkippedKind => Severity::Note,
+            DiagnosticKind::MissingApiVersion => Severity::Warning,
+            _ => Severity::Error,
+        }
+    }
+}
+
+/// One problem (or note) found while loading.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Diagnostic {
+    /// What it is about.
+    pub kind: DiagnosticKind,
+    /// The field path, relative to the object (`webhooks[0].matchCondition`); empty for
+    /// the document or the text.
+    pub path: String,
+    /// Where in the text.
+    pub position: Position,
+    /// What is wrong (without the path and position).
+    pub message: String,
+}
+
+impl Diagnostic {
+    fn new(kind: DiagnosticKind, path: &str, position: Position, message: String) -> Diagnostic {
+        Diagnostic {
+            kind,
+            path: path.to_owned(),
+            position,
+            message,
+        }
+    }
+
+    /// The diagnostic's severity.
+    pub fn severity(&self) -> Severity {
+        self.kind.severity()
+    }
+}
+
+/// `line:column: path: message` (`line:column: message` without a path).
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}: {}", self.position, self.message)
+        } else {
+            write!(f, "{}: {}: {}", self.position, self.path, self.message)
+        }
+    }
+}
+
+/// A webhook configuration object found in a document.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct LoadedConfiguration {
+    /// Validating or mutating.
+    pub kind: HookKind,
+    /// `metadata.name` (empty when absent).
+    pub name: String,
+    /// The index in the document's `items` when the document is a list.
+    pub item: Option<usize>,
+    /// The object's node (positions of every field: see [`Node::at_path`]).
+    pub node: Node,
+    /// The configuration; `None` when a value of the wrong type kept it from decoding.
+    pub configuration: Option<Configuration>,
+    /// Problems of the object (paths relative to it).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl LoadedConfiguration {
+    /// The position of a field of the object (or of the object itself for `""`).
+    pub fn position_of(&self, path: &str) -> Option<Position> {
+        self.node.at_path(path).map(|n| n.start)
+    }
+}
+
+/// One document of a text.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct LoadedDocument {
+    /// The document's position in the text (0-based, counting empty documents).
+    pub index: usize,
+    /// Where the document starts.
+    pub start: Position,
+    /// Its `kind` (`None` for an empty document or one without a kind).
+    pub kind: Option<String>,
+    /// The webhook configurations it holds (several for a list).
+    pub configurations: Vec<LoadedConfiguration>,
+    /// Problems and notes of the document itself.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Everything loaded from one text.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct LoadedText {
+    /// The documents read, in order.
+    pub documents: Vec<LoadedDocument>,
+    /// Problems of the text as a whole (a syntax error, no configuration at all).
+    pub text_diagnostics: Vec<Diagnostic>,
+}
+
+impl LoadedText {
+    /// Every diagnostic: the documents' and their configurations' in order, then the
+    /// text's.
+    pub fn diagnostics(&self) -> Vec<&Diagnostic> {
+        let mut out = Vec::new();
+        for d in &self.documents {
+            out.extend(&d.diagnostics);
+            for c in &d.configurations {
+                out.extend(&c.diagnostics);
+            }
+        }
+        out.extend(&self.text_diagnostics);
+        out
+    }
+
+    /// Every configuration that decoded.
+    pub fn configurations(&self) -> impl Iterator<Item = &Configuration> {
+        self.documents
+            .iter()
+            .flat_map(|d| &d.configurations)
+            .filter_map(|c| c.configuration.as_ref())
+    }
+
+    /// True when some diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics()
+            .iter()
+            .any(|d| d.severity() == Severity::Error)
+    }
+}
+
+fn kind_of(node: &Node) -> Option<&str> {
+    node.get("kind").and_then(Node::as_str)
+}
+
+fn hook_kind(kind: &str) -> Option<HookKind> {
+    match kind {
+        "ValidatingWebhookConfiguration" => Some(HookKind::Validating),
+        "MutatingWebhookConfiguration" => Some(HookKind::Mutating),
+        _ => None,
+    }
+}
+
+/// Loads one webhook configuration object (`kind` known).
+fn load_configuration(node: &Node, kind: HookKind, item: Option<usize>) -> LoadedConfiguration {
+    let mut diagnostics = Vec::new();
+    let api_version = node.get("apiVersion");
+    match api_version.map(|v| (v, v.as_str())) {
+        None if item.is_none() => diagnostics.push(Diagnostic::new(
+            DiagnosticKind::MissingApiVersion,
+            "apiVersion",
+            node.start,
+            format!("not set (kubectl refuses the object; use {API_VERSION})"),
+        )),
+        None => {}
+        Some((_, Some(API_VERSION))) => {}
+        Some((v, Some(other))) => diagnostics.push(Diagnostic::new(
+            DiagnosticKind::UnsupportedApiVersion,
+            "apiVersion",
+            v.start,
+            format!(
+                "unsupported apiVersion {other:?} (only {API_VERSION} is served since Kubernetes 1.22)"
+            ),
+        )),
+        Some((_, None)) => {}
+    }
+    let shape = match kind {
+        HookKind::Validating => Shape::Object(&schema::VALIDATING_CONFIGURATION),
+        HookKind::Mutating => Shape::Object(&schema::MUTATING_CONFIGURATION),
+    };
+    let mut problems = Vec::new();
+    let json = schema::check(node, shape, "", &mut problems);
+    let mut decodable = true;
+    for p in problems {
+        let (kind, message) = match p.problem {
+            Problem::Unknown { suggestion } => (
+                DiagnosticKind::UnknownField,
+                match suggestion {
+                    Some(s) => format!("unknown field (did you mean {s}?)"),
+                    None => "unknown field".to_owned(),
+                },
+            ),
+            Problem::Duplicate => (DiagnosticKind::DuplicateField, "duplicate field".to_owned()),
+            Problem::Type { expected } => {
+                decodable = false;
+                (
+                    DiagnosticKind::InvalidType,
+                    format!("invalid type: {}, expected {expected}", p.found),
+                )
+            }
+            Problem::Value { detail } => {
+                decodable = false;
+                (
+                    DiagnosticKind::InvalidValue,
+                    format!("invalid value: {detail}"),
+                )
+            }
+        };
+        diagnostics.push(Diagnostic::new(kind, &p.path, p.position, message));
+    }
+    let name = node
+        .at_path("metadata.name")
+        .and_then(Node::as_str)
+        .unwrap_or("")
+        .to_owned();
+    let unsupported = diagnostics
+        .iter()
+        .any(|d| d.kind == DiagnosticKind::UnsupportedApiVersion);
+    let configuration = if decodable && !unsupported {
+        match Configuration::from_json_as(&without_api_version(json), kind) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                diagnostics.push(Diagnostic::new(
+                    DiagnosticKind::InvalidValue,
+                    "",
+                    node.start,
+                    e.to_string(),
+                ));
+                None
+            }
+        }
+    } else {
+        None
+    };
+    LoadedConfiguration {
+        kind,
+        name,
+        item,
+        node: node.clone(),
+        configuration,
+        diagnostics,
+    }
+}
+
+fn without_api_version(mut json: Json) -> Json {
+    if let Json::Object(m) = &mut json {
+        m.remove("apiVersion");
+    }
+    json
+}
+
+/// Loads the items of a list document.
+fn load_list(node: &Node, item_kind: Option<HookKind>, doc: &mut LoadedDocument) {
+    let mut problems = Vec::new();
+    if let Value::Map(entries) = &node.value {
+        for (k, v) in entries {
+            match k.key_text().as_deref() {
+                Some("apiVersion" | "kind" | "items") => {}
+                Some("metadata") => {
+                    schema::check(
+                        v,
+                        Shape::Object(&schema::LIST_META),
+                        "metadata",
+                        &mut problems,
+                    );
+                }
+                other => doc.diagnostics.push(Diagnostic::new(
+                    DiagnosticKind::UnknownField,
+                    other.unwrap_or(""),
+                    k.start,
+                    "unknown field".to_owned(),
+                )),
+            }
+        }
+    }
+    for p in problems {
+        doc.diagnostics.push(Diagnostic::new(
+            match p.problem {
+                Problem::Unknown { .. } => DiagnosticKind::UnknownField,
+                Problem::Duplicate => DiagnosticKind::DuplicateField,
+                Problem::Type { .. } => DiagnosticKind::InvalidType,
+                Problem::Value { .. } => DiagnosticKind::InvalidValue,
+            },
+            &p.path,
+            p.position,
+            match p.problem {
+                Problem::Type { expected } => {
+                    format!("invalid type: {}, expected {expected}", p.found)
+                }
+                Problem::Value { detail } => format!("invalid value: {detail}"),
+                _ => "unknown field".to_owned(),
+            },
+        ));
+    }
+    let items = match node.get("items") {
+        None => return,
+        Some(n) => match &n.value {
+            Value::Seq(items) => items,
+            Value::Null => return,
+            _ => {
+                doc.diagnostics.push(Diagnostic::new(
+                    DiagnosticKind::InvalidType,
+                    "items",
+                    n.start,
+                    format!("invalid type: {}, expected a list", n.describe()),
+                ));
+                return;
+            }
+        },
+    };
+    for (i, item) in items.iter().enumerate() {
+        let path = format!("items[{i}]");
+        if !matches!(item.value, Value::Map(_)) {
+            doc.diagnostics.push(Diagnostic::new(
+                DiagnosticKind::NotAnObject,
+                &path,
+                item.start,
+                format!("not an object: {}", item.describe()),
+            ));
+            continue;
+        }
+        match (kind_of(item), item_kind) {
+            (None, Some(k)) => doc
+                .configurations
+                .push(load_configuration(item, k, Some(i))),
+            (Some(kind), _) => match hook_kind(kind) {
+                Some(k) => doc
+                    .configurations
+                    .push(load_configuration(item, k, Some(i))),
+                None => doc.diagnostics.push(Diagnostic::new(
+                    DiagnosticKind::SkippedKind,
+                    &path,
+                    item.start,
+                    format!("skipped: {kind} is not a webhook configuration"),
+                )),
+            },
+            (None, None) => doc.diagnostics.push(Diagnostic::new(
+                DiagnosticKind::NotAnObject,
+                &path,
+                item.start,
+                "the object has no kind".to_owned(),
+            )),
+        }
+    }
+}
+
+/// The message of a text without any webhook configuration.
+pub const NO_CONFIGURATION: &str =
+    "no ValidatingWebhookConfiguration or MutatingWebhookConfiguration found";
+
+/// Loads every document of a text (see the module documentation).
+pub fn load_text(text: &str) -> LoadedText {
+    let read = read_documents(text);
+    let mut documents = Vec::new();
+    for d in read.documents {
+        let mut doc = LoadedDocument {
+            index: d.index,
+            start: d.start,
+            kind: None,
+            configurations: Vec::new(),
+            diagnostics: Vec::new(),
+        };
+        if let Some(root) = &d.root {
+            if !matches!(root.value, Value::Map(_)) {
+                doc.diagnostics.push(Diagnostic::new(
+                    DiagnosticKind::NotAnObject,
+                    "",
+                    root.start,
+                    format!("not an object: {}", root.describe()),
+                ));
+            } else {
+                let kind = kind_of(root).map(str::to_owned);
+                match kind.as_deref() {
+                    None => doc.diagnostics.push(Diagnostic::new(
+                        DiagnosticKind::NotAnObject,
+                        "",
+                        root.start,
+                        "the object has no kind".to_owned(),
+                    )),
+                    Some("List") => load_list(root, None, &mut doc),
+                    Some("ValidatingWebhookConfigurationList") => {
+                        load_list(root, Some(HookKind::Validating), &mut doc)
+                    }
+                    Some("MutatingWebhookConfigurationList") => {
+                        load_list(root, Some(HookKind::Mutating), &mut doc)
+                    }
+                    Some(k) => match hook_kind(k) {
+                        Some(h) => doc.configurations.push(load_configuration(root, h, None)),
+                        None => doc.diagnostics.push(Diagnostic::new(
+                            DiagnosticKind::SkippedKind,
+                            "",
+                            root.start,
+                            format!("skipped: {k} is not a webhook configuration"),
+                        )),
+                    },
+                }
+                doc.kind = kind;
+            }
+        }
+        documents.push(doc);
+    }
+    let mut text_diagnostics = Vec::new();
+    if let Some(e) = read.error {
+        text_diagnostics.push(Diagnostic::new(
+            DiagnosticKind::Syntax,
+            "",
+            e.position,
+            format!("syntax error: {}", e.message),
+        ));
+    } else if documents.iter().all(|d| d.configurations.is_empty()) {
+        let end = Position::new(
+            u32::try_from(text.lines().count().max(1)).unwrap_or(u32::MAX),
+            1,
+        );
+        let at = documents.first().map_or(end, |d| d.start);
+        text_diagnostics.push(Diagnostic::new(
+            DiagnosticKind::NoConfiguration,
+            "",
+            at,
+            NO_CONFIGURATION.to_owned(),
+        ));
+    }
+    LoadedText {
+        documents,
+        text_diagnostics,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+
+    fn messages(text: &str) -> Vec<String> {
+        load_text(text)
+            .diagnostics()
+            .iter()
+            .map(|d| format!("{} {}", d.kind.code(), d))
+            .collect()
+    }
+
+    const HEAD: &str = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: x}\n";
+
+    #[test]
+    fn unknown_fields_have_paths_positions_and_suggestions() {
+        let text = format!(
+            "{HEAD}webhooks:\n- name: a.b.c\n  failurepolicy: Fail\n  matchCondition: []\n  clientConfig: {{url: 'https://x', urls: []}}\n"
+        );
+        assert_eq!(
+            messages(&text),
+            [
+                "unknownField 6:3: webhooks[0].failurepolicy: unknown field (did you mean failurePolicy?)",
+                "unknownField 7:3: webhooks[0].matchCondition: unknown field (did you mean matchConditions?)",
+                "unknownField 8:36: webhooks[0].clientConfig.urls: unknown field (did you mean url?)",
+            ]
+        );
+        // Unknown fields do not keep the configuration from loading.
+        let loaded = load_text(&text);
+        let c = loaded.configurations().next().unwrap();
+        assert_eq!(c.webhooks[0].name, "a.b.c");
+        assert_eq!(c.webhooks[0].failure_policy, None);
+    }
+
+    #[test]
+    fn mistyped_values_name_the_field_and_line() {
+        let text = format!(
+            "{HEAD}webhooks:\n- name: a.b.c\n  timeoutSeconds: ten\n  rules: [{{operations: CREATE}}]\n  clientConfig: {{service: {{port: 99999999999}}, caBundle: '%%%'}}\n  matchConditions:\n  - {{name: 1, expression: true}}\n"
+        );
+        assert_eq!(
+            messages(&text),
+            [
+                "invalidType 6:19: webhooks[0].timeoutSeconds: invalid type: string \"ten\", expected an integer (int32)",
+                "invalidType 7:24: webhooks[0].rules[0].operations: invalid type: string \"CREATE\", expected a list of strings",
+                "invalidValue 8:34: webhooks[0].clientConfig.service.port: invalid value: integer 99999999999 is not an int32",
+                "invalidValue 8:58: webhooks[0].clientConfig.caBundle: invalid value: not base64: Invalid symbol 37, offset 0.",
+                "invalidType 10:12: webhooks[0].matchConditions[0].name: invalid type: integer 1, expected a string",
+                "invalidType 10:27: webhooks[0].matchConditions[0].expression: invalid type: boolean true, expected a string",
+            ]
+        );
+        let loaded = load_text(&text);
+        assert!(loaded.documents[0].configurations[0]
+            .configuration
+            .is_none());
+        assert_eq!(loaded.configurations().count(), 0);
+    }
+
+    #[test]
+    fn duplicates_labels_and_times() {
+        let text = "apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: x\n  name: y\n  labels: {enabled: true, a: b, a: c}\n  creationTimestamp: null\n  deletionTimestamp: soon\n";
+        assert_eq!(
+            messages(text),
+            [
+                "duplicateField 5:3: metadata.name: duplicate field",
+                "invalidType 6:21: metadata.labels[enabled]: invalid type: boolean true, expected a string",
+                "duplicateField 6:33: metadata.labels[a]: duplicate field",
+                "invalidValue 8:22: metadata.deletionTimestamp: invalid value: \"soon\" is not an RFC 3339 time",
+            ]
+        );
+    }
+
+    #[test]
+    fn other_kinds_are_skipped_with_a_note() {
+        let text = format!(
+            "# Source: chart/templates/cm.yaml\napiVersion: v1\nkind: ConfigMap\ndata: {{a: b}}\n---\n{HEAD}webhooks: []\n---\napiVersion: v1\nkind: List\nitems:\n- {{apiVersion: v1, kind: Service}}\n- {{apiVersion: admissionregistration.k8s.io/v1, kind: MutatingWebhookConfiguration, metadata: {{name: m}}}}\n"
+        );
+        let loaded = load_text(&text);
+        assert_eq!(
+            messages(&text),
+            [
+                "skippedKind 2:1: skipped: ConfigMap is not a webhook configuration",
+                "skippedKind 14:3: items[0]: skipped: Service is not a webhook configuration",
+            ]
+        );
+        assert_eq!(loaded.documents.len(), 3);
+        assert_eq!(loaded.documents[0].kind.as_deref(), Some("ConfigMap"));
+        assert_eq!(loaded.configurations().count(), 2);
+        assert_eq!(loaded.documents[2].configurations[0].item, Some(1));
+        assert_eq!(loaded.documents[2].configurations[0].name, "m");
+        assert!(!loaded.has_errors());
+    }
+
+    #[test]
+    fn empty_and_configuration_free_texts_are_errors() {
+        assert_eq!(
+            messages(""),
+            ["noConfiguration 1:1: no ValidatingWebhookConfiguration or MutatingWebhookConfiguration found"]
+        );
+        assert_eq!(
+            messages("# nothing\n---\n"),
+            ["noConfiguration 2:1: no ValidatingWebhookConfiguration or MutatingWebhookConfiguration found"]
+        );
+        assert_eq!(
+            messages("apiVersion: v1\nkind: Secret\n"),
+            [
+                "skippedKind 1:1: skipped: Secret is not a webhook configuration",
+                "noConfiguration 1:1: no ValidatingWebhookConfiguration or MutatingWebhookConfiguration found"
+            ]
+        );
+        assert_eq!(
+            messages("- a\n"),
+            [
+                "notAnObject 1:1: not an object: a list",
+                "noConfiguration 1:1: no ValidatingWebhookConfiguration or MutatingWebhookConfiguration found"
+            ]
+        );
+    }
+
+    #[test]
+    fn syntax_errors_keep_the_documents_before() {
+        let text = format!("{HEAD}webhooks: []\n---\nkind: [\n");
+        let loaded = load_text(&text);
+        assert_eq!(loaded.configurations().count(), 1);
+        assert_eq!(
+            messages(&text),
+            ["syntax 7:1: syntax error: while parsing a node, did not find expected node content"]
+        );
+    }
+
+    #[test]
+    fn api_versions() {
+        assert_eq!(
+            messages("kind: ValidatingWebhookConfiguration\nmetadata: {name: x}\n"),
+            ["missingApiVersion 1:1: apiVersion: not set (kubectl refuses the object; use admissionregistration.k8s.io/v1)"]
+        );
+        let loaded = load_text(
+            "apiVersion: admissionregistration.k8s.io/v1beta1\nkind: ValidatingWebhookConfiguration\n",
+        );
+        assert_eq!(
+            loaded.diagnostics()[0].to_string(),
+            "1:13: apiVersion: unsupported apiVersion \"admissionregistration.k8s.io/v1beta1\" (only admissionregistration.k8s.io/v1 is served since Kubernetes 1.22)"
+        );
+        assert_eq!(loaded.configurations().count(), 0);
+    }
+
+    #[test]
+    fn positions_of_fields() {
+        let loaded = load_text(&format!(
+            "{HEAD}webhooks:\n- name: a.b.c\n  matchConditions:\n  - name: n\n    expression: |\n      object != null\n"
+        ));
+        let c = &loaded.documents[0].configurations[0];
+        assert_eq!(
+            c.position_of("webhooks[0].matchConditions[0].expression"),
+            Some(Position::new(9, 7))
+        );
+        assert_eq!(c.position_of("webhooks[0].name"), Some(Position::new(5, 9)));
+        assert_eq!(c.position_of("webhooks[1]"), None);
+    }
+}

@@ -1,0 +1,757 @@
+//! A static estimate of a condition's run-time cost, after cel-go's checker cost estimator
+//! (`checker/cost.go`) with the Kubernetes library estimates (`pkg/cel/library/cost.go`),
+//! priced as the run time charges: an identifier or a field selection costs 1, constants
+//! (and literals of constants, which the apiserver folds) nothing, building a list 10 and a
+//! map 30, a comprehension its range's size times its step, string functions by the sizes
+//! of their strings, an authorizer check 350,000 (from Kubernetes 1.32, where strict cost
+//! is always on; before, Kubernetes library calls cost 1).
+//!
+//! Sizes the expression does not tell (the strings and lists of `object`, `oldObject` and
+//! the request) are unknown: the estimate then has no upper bound. Each estimate is made
+//! twice: with unknown sizes unbounded (the worst case) and with unknown sizes zero (the
+//! part of the cost that does not depend on the request's data, such as authorizer checks).
+
+use matchcond_compiler::KubeVersion;
+use matchcond_syntax::ast::{Expr, ExprKind, Literal};
+
+/// A range of costs or sizes; `u64::MAX` stands for "no bound".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) struct Range {
+    pub(crate) min: u64,
+    pub(crate) max: u64,
+}
+
+impl Range {
+    pub(crate) const ZERO: Range = Range { min: 0, max: 0 };
+
+    pub(crate) const fn fixed(n: u64) -> Range {
+        Range { min: n, max: n }
+    }
+
+    pub(crate) fn add(self, o: Range) -> Range {
+        Range {
+            min: self.min.saturating_add(o.min),
+            max: self.max.saturating_add(o.max),
+        }
+    }
+
+    fn mul(self, o: Range) -> Range {
+        Range {
+            min: self.min.saturating_mul(o.min),
+            max: self.max.saturating_mul(o.max),
+        }
+    }
+
+    fn union(self, o: Range) -> Range {
+        Range {
+            min: self.min.min(o.min),
+            max: self.max.max(o.max),
+        }
+    }
+
+    /// `ceil(x * factor)` of both ends.
+    fn factor(self, f: f64) -> Range {
+        Range {
+            min: factor(self.min, f),
+            max: factor(self.max, f),
+        }
+    }
+}
+
+fn factor(x: u64, f: f64) -> u64 {
+    if x == u64::MAX {
+        return u64::MAX;
+    }
+    let v = (x as f64 * f).ceil();
+    if v >= 1.8e19 {
+        u64::MAX
+    } else {
+        v as u64
+    }
+}
+
+const TRAVERSAL: f64 = 0.1;
+const REGEX: f64 = 0.25;
+/// The cost of an authorizer check.
+pub(crate) const CHECK_COST: u64 = 350_000;
+
+/// The kind of value a node gives, as far as cost goes.
+#[derive(Clone, Debug, PartialEq)]
+enum Kind {
+    Str,
+    Bytes,
+    List(Box<Kind>),
+    Map,
+    Struct(&'static str),
+    Scalar,
+    Dyn,
+}
+
+/// A node's estimate.
+#[derive(Clone, Debug)]
+struct Est {
+    cost: Range,
+    size: Option<Range>,
+    kind: Kind,
+    constant: bool,
+    /// An optional value (optional selection or index, or chained after one): selections
+    /// and indexes of it are charged only when it has a value.
+    optional: bool,
+}
+
+impl Est {
+    fn scalar(cost: Range) -> Est {
+        Est {
+            cost,
+            size: None,
+            kind: Kind::Scalar,
+            constant: false,
+            optional: false,
+        }
+    }
+}
+
+/// The estimate of one condition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CostEstimate {
+    /// With unknown sizes unbounded.
+    pub(crate) worst: Range,
+    /// With unknown sizes zero: what does not depend on the request's data.
+    pub(crate) fixed: Range,
+    /// Authorizer checks in the expression.
+    pub(crate) checks: u32,
+}
+
+/// Estimates a condition's cost at a Kubernetes version.
+pub(crate) fn estimate(expr: &Expr, version: KubeVersion) -> CostEstimate {
+    let strict = version >= KubeVersion::new(1, 32);
+    let mut worst = Estimator {
+        unknown: Range {
+            min: 0,
+            max: u64::MAX,
+        },
+        strict,
+        scopes: Vec::new(),
+        checks: 0,
+    };
+    let w = worst.cost(expr).cost;
+    let mut fixed = Estimator {
+        unknown: Range::ZERO,
+        strict,
+        scopes: Vec::new(),
+        checks: 0,
+    };
+    let f = fixed.cost(expr).cost;
+    CostEstimate {
+        worst: w,
+        fixed: f,
+        checks: worst.checks,
+    }
+}
+
+struct Estimator {
+    unknown: Range,
+    strict: bool,
+    /// Comprehension variables: name, kind, size.
+    scopes: Vec<(String, Kind, Option<Range>)>,
+    checks: u32,
+}
+
+fn request_field(field: &str) -> Kind {
+    match field {
+        "kind" | "requestKind" => Kind::Struct("gvk"),
+        "resource" | "requestResource" => Kind::Struct("gvr"),
+        "userInfo" => Kind::Struct("userInfo"),
+        "dryRun" => Kind::Scalar,
+        "options" => Kind::Dyn,
+        _ => Kind::Str,
+    }
+}
+
+fn struct_field(name: &str, field: &str) -> Kind {
+    match (name, field) {
+        ("request", f) => request_field(f),
+        ("userInfo", "groups") => Kind::List(Box::new(Kind::Str)),
+        ("userInfo", "extra") => Kind::Map,
+        ("gvk" | "gvr" | "userInfo", _) => Kind::Str,
+        _ => Kind::Dyn,
+    }
+}
+
+/// Kubernetes library functions priced by the estimator (strict cost).
+fn k8s_function(name: &str) -> bool {
+    matches!(
+        name,
+        "check"
+            | "serviceAccount"
+            | "path"
+            | "group"
+            | "resource"
+            | "subresource"
+            | "namespace"
+            | "name"
+            | "allowed"
+            | "reason"
+            | "error"
+            | "errored"
+            | "fieldSelector"
+            | "labelSelector"
+            | "isSorted"
+            | "sum"
+            | "max"
+            | "min"
+            | "indexOf"
+            | "lastIndexOf"
+            | "includes"
+            | "url"
+            | "lowerAscii"
+            | "upperAscii"
+            | "substring"
+            | "trim"
+            | "replace"
+            | "split"
+            | "join"
+            | "find"
+            | "findAll"
+            | "cidr"
+            | "isIP"
+            | "isCIDR"
+            | "quantity"
+            | "isQuantity"
+            | "semver"
+            | "isSemver"
+            | "ip"
+            | "ip.isCanonical"
+            | "containsIP"
+            | "containsCIDR"
+            | "validate"
+    )
+}
+
+impl Estimator {
+    fn size(&self, e: &Est) -> Range {
+        match (&e.size, &e.kind) {
+            (Some(s), _) => *s,
+            (None, Kind::Scalar | Kind::Struct(_)) => Range::fixed(1),
+            (None, _) => self.unknown,
+        }
+    }
+
+    fn cost(&mut self, e: &Expr) -> Est {
+        match &e.kind {
+            ExprKind::Literal(l) => {
+                let (kind, size) = match l {
+                    Literal::String(s) => (Kind::Str, Some(Range::fixed(s.chars().count() as u64))),
+                    Literal::Bytes(b) => (Kind::Bytes, Some(Range::fixed(b.len() as u64))),
+                    _ => (Kind::Scalar, None),
+                };
+                Est {
+                    cost: Range::ZERO,
+                    size,
+                    kind,
+                    constant: true,
+                    optional: false,
+                }
+            }
+            ExprKind::Ident(name) => {
+                if let Some((_, kind, size)) = self.scopes.iter().rev().find(|(n, _, _)| n == name)
+                {
+                    return Est {
+                        cost: Range::fixed(1),
+                        size: *size,
+                        kind: kind.clone(),
+                        constant: false,
+                        optional: false,
+                    };
+                }
+                let kind = match name.as_str() {
+                    "request" => Kind::Struct("request"),
+                    "namespaceObject" => Kind::Struct("namespace"),
+                    "authorizer" | "authorizer.requestResource" => Kind::Scalar,
+                    _ => Kind::Dyn,
+                };
+                Est {
+                    cost: Range::fixed(1),
+                    size: None,
+                    kind,
+                    constant: false,
+                    optional: false,
+                }
+            }
+            ExprKind::Select {
+                operand,
+                field,
+                test_only,
+            } => {
+                let o = self.cost(operand);
+                if *test_only {
+                    return Est::scalar(o.cost);
+                }
+                let kind = match &o.kind {
+                    Kind::Struct(s) => struct_field(s, field),
+                    _ => Kind::Dyn,
+                };
+                let step = if o.optional {
+                    Range { min: 0, max: 1 }
+                } else {
+                    Range::fixed(1)
+                };
+                Est {
+                    cost: o.cost.add(step),
+                    size: None,
+                    kind,
+                    constant: false,
+                    optional: o.optional,
+                }
+            }
+            ExprKind::List { elements, .. } => {
+                let mut cost = Range::ZERO;
+                let mut constant = true;
+                let mut elem = None;
+                for el in elements {
+                    let x = self.cost(el);
+                    cost = cost.add(x.cost);
+                    constant &= x.constant;
+                    elem = Some(x.kind);
+                }
+                if !constant {
+                    cost = cost.add(Range::fixed(10));
+                }
+                Est {
+                    cost,
+                    size: Some(Range::fixed(elements.len() as u64)),
+                    kind: Kind::List(Box::new(elem.unwrap_or(Kind::Dyn))),
+                    constant,
+                    optional: false,
+                }
+            }
+            ExprKind::Map { entries } => {
+                let mut cost = Range::ZERO;
+                let mut constant = true;
+                for en in entries {
+                    let k = self.cost(&en.key);
+                    let v = self.cost(&en.value);
+                    cost = cost.add(k.cost).add(v.cost);
+                    constant &= k.constant && v.constant;
+                }
+                if !constant {
+                    cost = cost.add(Range::fixed(30));
+                }
+                Est {
+                    cost,
+                    size: Some(Range::fixed(entries.len() as u64)),
+                    kind: Kind::Map,
+                    constant,
+                    optional: false,
+                }
+            }
+            ExprKind::Struct { fields, .. } => {
+                let mut cost = Range::fixed(40);
+                for f in fields {
+                    cost = cost.add(self.cost(&f.value).cost);
+                }
+                Est::scalar(cost)
+            }
+            ExprKind::Comprehension(c) => {
+                let range = self.cost(&c.iter_range);
+                let init = self.cost(&c.accu_init);
+                let elem = match &range.kind {
+                    Kind::List(k) => (**k).clone(),
+                    Kind::Map => Kind::Str,
+                    _ => Kind::Dyn,
+                };
+                let depth = self.scopes.len();
+                self.scopes
+                    .push((c.accu_var.clone(), init.kind.clone(), init.size));
+                match &c.iter_var2 {
+                    Some(v2) => {
+                        self.scopes.push((c.iter_var.clone(), Kind::Dyn, None));
+                        self.scopes.push((v2.clone(), Kind::Dyn, None));
+                    }
+                    None => self.scopes.push((c.iter_var.clone(), elem, None)),
+                }
+                let cond = self.cost(&c.loop_condition);
+                let step = self.cost(&c.loop_step);
+                self.scopes.truncate(depth + 1);
+                let result = self.cost(&c.result);
+                self.scopes.truncate(depth);
+                let n = self.size(&range);
+                let cost = range
+                    .cost
+                    .add(init.cost)
+                    .add(n.mul(cond.cost.add(step.cost)))
+                    .add(result.cost);
+                let (kind, size) = match &init.kind {
+                    Kind::List(_) | Kind::Map => (init.kind.clone(), Some(n)),
+                    k => (k.clone(), result.size),
+                };
+                Est {
+                    cost,
+                    size,
+                    kind,
+                    constant: false,
+                    optional: false,
+                }
+            }
+            ExprKind::Call {
+                target,
+                function,
+                args,
+            } => self.call(target.as_deref(), function, args),
+        }
+    }
+
+    fn call(&mut self, target: Option<&Expr>, function: &str, args: &[Expr]) -> Est {
+        let t = target.map(|t| self.cost(t));
+        let a: Vec<Est> = args.iter().map(|x| self.cost(x)).collect();
+        let mut sum = t.as_ref().map_or(Range::ZERO, |t| t.cost);
+        for x in &a {
+            sum = sum.add(x.cost);
+        }
+        let constant = t.as_ref().is_none_or(|t| t.constant) && a.iter().all(|x| x.constant);
+        // The receiver counts as the first argument of the Kubernetes estimates.
+        let all: Vec<&Est> = t.iter().chain(a.iter()).collect();
+        let arg = |i: usize| all.get(i).copied();
+        let size = |s: &Self, i: usize| arg(i).map_or(Range::fixed(1), |x| s.size(x));
+        let kind_of = |i: usize| arg(i).map(|x| x.kind.clone());
+        let result = |cost: Range, kind: Kind, size: Option<Range>| Est {
+            cost,
+            size,
+            kind,
+            constant,
+            optional: false,
+        };
+        match function {
+            "_&&_" | "_||_" => {
+                let (l, r) = (
+                    arg(0).map_or(Range::ZERO, |x| x.cost),
+                    arg(1).map_or(Range::ZERO, |x| x.cost),
+                );
+                return result(
+                    Range {
+                        min: l.min.min(r.min),
+                        max: l.max.saturating_add(r.max),
+                    },
+                    Kind::Scalar,
+                    None,
+                );
+            }
+            "_?_:_" => {
+                let c = arg(0).map_or(Range::ZERO, |x| x.cost);
+                let (th, el) = (arg(1), arg(2));
+                let branch = match (th, el) {
+                    (Some(x), Some(y)) => x.cost.union(y.cost),
+                    _ => Range::ZERO,
+                };
+                let kind = th.map_or(Kind::Dyn, |x| x.kind.clone());
+                let size = match (th.and_then(|x| x.size), el.and_then(|x| x.size)) {
+                    (Some(x), Some(y)) => Some(x.union(y)),
+                    _ => None,
+                };
+                return result(c.add(branch), kind, size);
+            }
+            "dyn" => {
+                let x = arg(0);
+                return result(
+                    sum.add(Range::fixed(1)),
+                    x.map_or(Kind::Dyn, |x| x.kind.clone()),
+                    x.and_then(|x| x.size),
+                );
+            }
+            "_?._" => {
+                let mut r = result(sum.add(Range { min: 0, max: 1 }), Kind::Dyn, None);
+                r.optional = true;
+                return r;
+            }
+            "_[_]" | "_[?_]" => {
+                let elem = match kind_of(0) {
+                    Some(Kind::List(k)) => *k,
+                    _ => Kind::Dyn,
+                };
+                let operand_optional = arg(0).is_some_and(|x| x.optional);
+                let step = if operand_optional {
+                    Range { min: 0, max: 1 }
+                } else {
+                    Range::fixed(1)
+                };
+                let mut r = result(sum.add(step), elem, None);
+                r.optional = operand_optional || function == "_[?_]";
+                return r;
+            }
+            "or" | "orValue" => return result(sum, kind_of(0).unwrap_or(Kind::Dyn), None),
+            _ => {}
+        }
+        if k8s_function(function) {
+            if function == "check" {
+                self.checks += 1;
+            }
+            if !self.strict {
+                return result(sum.add(Range::fixed(1)), Kind::Dyn, None);
+            }
+            let s0 = size(self, 0);
+            let s1 = size(self, 1);
+            let (cost, kind, out) = match function {
+                "check" => (Range::fixed(CHECK_COST), Kind::Scalar, None),
+                "fieldSelector" | "labelSelector" => {
+                    let reqs = s1.factor(0.5);
+                    (
+                        Range::fixed(10)
+                            .add(s1.factor(TRAVERSAL))
+                            .add(reqs.mul(Range::fixed(50))),
+                        Kind::Scalar,
+                        None,
+                    )
+                }
+                "isSorted" | "sum" | "max" | "min" | "indexOf" | "lastIndexOf" | "includes" => {
+                    (s0.factor(TRAVERSAL).union(s0), Kind::Dyn, None)
+                }
+                "url" | "lowerAscii" | "upperAscii" | "trim" | "cidr" | "isIP" | "isCIDR"
+                | "quantity" | "isQuantity" | "semver" | "isSemver" | "ip" => {
+                    let k = if matches!(function, "lowerAscii" | "upperAscii" | "trim") {
+                        Kind::Str
+                    } else {
+                        Kind::Scalar
+                    };
+                    let out = (k == Kind::Str).then_some(s0);
+                    (s0.factor(TRAVERSAL), k, out)
+                }
+                "substring" => (
+                    s0.factor(TRAVERSAL),
+                    Kind::Str,
+                    Some(Range {
+                        min: 0,
+                        max: s0.max,
+                    }),
+                ),
+                "replace" => (s0.mul(Range::fixed(2)).factor(TRAVERSAL), Kind::Str, None),
+                "split" => (
+                    s0.mul(Range::fixed(2)).factor(TRAVERSAL),
+                    Kind::List(Box::new(Kind::Str)),
+                    Some(Range {
+                        min: 0,
+                        max: s0.max,
+                    }),
+                ),
+                "join" => (self.unknown.union(s0).factor(0.2), Kind::Str, None),
+                "find" | "findAll" => {
+                    let k = if function == "find" {
+                        Kind::Str
+                    } else {
+                        Kind::List(Box::new(Kind::Str))
+                    };
+                    (
+                        s0.add(Range::fixed(1))
+                            .factor(TRAVERSAL)
+                            .mul(s1.factor(REGEX)),
+                        k,
+                        None,
+                    )
+                }
+                "ip.isCanonical" => (
+                    s0.mul(Range::fixed(2)).factor(TRAVERSAL),
+                    Kind::Scalar,
+                    None,
+                ),
+                "containsIP" | "containsCIDR" => (
+                    s0.mul(Range::fixed(3))
+                        .factor(TRAVERSAL)
+                        .add(Range::fixed(1))
+                        .add(s1.factor(TRAVERSAL)),
+                    Kind::Scalar,
+                    None,
+                ),
+                "validate" => (
+                    s1.add(Range::fixed(1))
+                        .factor(TRAVERSAL)
+                        .mul(Range::fixed(factor(1103, REGEX))),
+                    Kind::Dyn,
+                    None,
+                ),
+                _ => (Range::fixed(1), Kind::Dyn, None),
+            };
+            return result(sum.add(cost), kind, out);
+        }
+        let k0 = kind_of(0);
+        let k1 = kind_of(1);
+        let is_text = |k: &Option<Kind>| matches!(k, Some(Kind::Str | Kind::Bytes | Kind::Dyn));
+        let (cost, kind, out) = match function {
+            "_==_" | "_!=_" | "_<_" | "_<=_" | "_>_" | "_>=_" => {
+                let (a, b) = (size(self, 0), size(self, 1));
+                (
+                    Range {
+                        min: a.min.min(b.min),
+                        max: a.max.min(b.max),
+                    }
+                    .factor(TRAVERSAL),
+                    Kind::Scalar,
+                    None,
+                )
+            }
+            "_+_" => match (&k0, &k1) {
+                (Some(Kind::List(k)), _) => (
+                    Range::fixed(1),
+                    Kind::List(k.clone()),
+                    Some(size(self, 0).add(size(self, 1))),
+                ),
+                _ if is_text(&k0) && is_text(&k1) => {
+                    let s = size(self, 0).add(size(self, 1));
+                    let kind = if k0 == Some(Kind::Dyn) {
+                        k1.clone().unwrap_or(Kind::Dyn)
+                    } else {
+                        k0.clone().unwrap_or(Kind::Dyn)
+                    };
+                    (s.factor(TRAVERSAL).union(Range::fixed(1)), kind, Some(s))
+                }
+                _ => (Range::fixed(1), Kind::Scalar, None),
+            },
+            "startsWith" | "endsWith" => (
+                size(self, 0).union(size(self, 1)).factor(TRAVERSAL),
+                Kind::Scalar,
+                None,
+            ),
+            "matches" => (
+                size(self, 0)
+                    .add(Range::fixed(1))
+                    .factor(TRAVERSAL)
+                    .mul(size(self, 1).factor(REGEX)),
+                Kind::Scalar,
+                None,
+            ),
+            "contains" => (
+                size(self, 0)
+                    .factor(TRAVERSAL)
+                    .mul(size(self, 1).factor(TRAVERSAL)),
+                Kind::Scalar,
+                None,
+            ),
+            "@in" => {
+                let container = arg(1);
+                let c = match container {
+                    Some(x) if x.constant => Range::ZERO,
+                    Some(x) if matches!(x.kind, Kind::Map) => Range::fixed(1),
+                    Some(x) => self.size(x).union(Range::fixed(1)),
+                    None => Range::fixed(1),
+                };
+                (c, Kind::Scalar, None)
+            }
+            "size" => (Range::fixed(1), Kind::Scalar, None),
+            "string" => (Range::fixed(1), Kind::Str, arg(0).and_then(|x| x.size)),
+            _ => (Range::fixed(1), Kind::Dyn, None),
+        };
+        result(sum.add(cost), kind, out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use matchcond_syntax::{parse, ParserOptions};
+
+    fn est(text: &str) -> CostEstimate {
+        let parsed = parse(text, &ParserOptions::default()).unwrap();
+        estimate(&parsed.expr, KubeVersion::V1_34)
+    }
+
+    #[test]
+    fn straight_line_costs_are_exact() {
+        // object (1) + two selections + equality bounded by the 1-character literal (0 for
+        // an empty name).
+        assert_eq!(
+            est("object.metadata.name == 'x'").worst,
+            Range { min: 3, max: 4 }
+        );
+        assert_eq!(
+            est("request.operation == 'CREATE'").worst,
+            Range { min: 2, max: 3 }
+        );
+        assert_eq!(est("request.dryRun != true").worst, Range::fixed(3));
+        assert_eq!(est("has(object.metadata)").worst, Range::fixed(1));
+    }
+
+    #[test]
+    fn authorizer_checks() {
+        let one =
+            "authorizer.group('').resource('pods').namespace('default').check('create').allowed()";
+        let e = est(one);
+        assert_eq!(e.worst, Range::fixed(350_005));
+        assert_eq!(e.checks, 1);
+        let e = est(&format!("{one} || {one} || {one}"));
+        assert_eq!(e.fixed.max, 1_050_015);
+        assert_eq!(e.fixed.min, 350_005);
+        assert_eq!(e.checks, 3);
+        // Before strict cost (1.32), library calls cost 1.
+        let parsed = parse(one, &ParserOptions::default()).unwrap();
+        assert_eq!(
+            estimate(&parsed.expr, KubeVersion::V1_31).worst,
+            Range::fixed(6)
+        );
+    }
+
+    #[test]
+    fn data_dependent_costs_are_unbounded_in_the_worst_case() {
+        let e = est("object.spec.containers.all(c, c.image.startsWith('registry.example.com/'))");
+        assert_eq!(e.worst.max, u64::MAX);
+        // object, spec, containers, the result: 4, as the run time charges an empty list.
+        assert_eq!(e.fixed.max, 4);
+        let e = est("[1, 2, 3].all(x, x > 0)");
+        assert!(e.worst.max < 100, "{e:?}");
+        assert_eq!(e.worst, e.fixed);
+    }
+
+    /// The run time's cost lies in the estimate's range, on the example reviews.
+    #[test]
+    fn run_time_costs_lie_in_the_estimates() {
+        use matchcond_compiler::Environment;
+        use matchcond_runtime::Activation;
+        let env = Environment::kubernetes(KubeVersion::V1_34);
+        let dir = format!("{}/../../examples/reviews", env!("CARGO_MANIFEST_DIR"));
+        let expressions = [
+            "request.operation == 'CREATE'",
+            "request.namespace != 'kube-system'",
+            "request.dryRun != true",
+            "!('system:nodes' in request.userInfo.groups)",
+            "object.?metadata.?labels['app'].orValue('') == 'web'",
+            "object.?metadata.?annotations[?'sidecar.example.com/inject'].orValue('true') != 'false'",
+            "request.operation != 'UPDATE' || object.spec != oldObject.spec",
+            "has(object.metadata) && object.metadata.name.startsWith('web')",
+            "request.userInfo.username.endsWith(':admin') || request.userInfo.username.contains('system')",
+            "object.?spec.?containers.orValue([]).all(c, c.image.matches('^registry[.]example[.]com/'))",
+            "object.?spec.?containers.orValue([]).exists(c, c.name + '-x' == 'web-x')",
+            "object.?metadata.?labels.orValue({}).all(k, k.size() < 64)",
+            "[1, 2, 3].map(x, x * 2).size() == 3",
+            "request.resource.group + '/' + request.resource.resource != 'apps/deployments'",
+            "size(request.userInfo.groups) > 0 && request.userInfo.groups[0] != ''",
+            "request.operation in ['CREATE', 'UPDATE'] ? object != null : oldObject != null",
+        ];
+        let mut checked = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            let review: serde_json::Value = serde_json::from_str(&text).unwrap();
+            let activation = Activation::from_request(&review["request"]);
+            for text in expressions {
+                let program = env.compile_condition(text).unwrap();
+                let out = program.evaluate(&activation, None);
+                let parsed = parse(text, &ParserOptions::default()).unwrap();
+                let e = estimate(&parsed.expr, KubeVersion::V1_34);
+                assert!(
+                    e.worst.min <= out.cost && out.cost <= e.worst.max,
+                    "{text}: run time {} outside {:?}",
+                    out.cost,
+                    e.worst
+                );
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 3 * expressions.len());
+    }
+
+    #[test]
+    fn literals_are_folded() {
+        assert_eq!(
+            est("request.operation in ['CREATE', 'UPDATE']").worst,
+            Range::fixed(2)
+        );
+        assert_eq!(est("[request.name].size() == 1").worst.max, 3 + 10 + 1);
+    }
+}
