@@ -6,38 +6,34 @@
 //! expression box. Everything here is plain data (`serde::Serialize`): the JavaScript side
 //! only renders it.
 //!
-//! Lint findings come from one function, `lint`: today it gathers the [`Validator`]'s
-//! field errors and the compile errors of each matchCondition, with positions computed by
-//! [`crate::locate`] (the loader's errors come from `load`). A lint library giving
-//! structured findings (severity, code, message, field path, file position, expression
-//! span) replaces the body of `lint`, mapping each of them into a [`Finding`]: nothing else
-//! changes.
+//! The configuration editor's text is read by the library's strict loader
+//! ([`load_text`]), as `matchcond lint`, `matchcond match` and the webhook server read
+//! files, and linted by [`Linter::lint_text`]: the findings are the library's, each mapped
+//! into a [`Finding`] with the fields of `matchcond lint --output json` and the range to
+//! mark in the editor.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use matchcond::compiler::EnvMode;
-use matchcond::dispatch::{
-    load_documents, parse_documents, Attributes, Configuration, Dispatcher, FieldError,
-    HookDecision, HookKind, HookOutcome, Labels, LoadError, NamespaceFn, Rejection, SkipReason,
-    Validator, WebhookSpec,
+use matchcond::dispatch::load::{load_text, LoadedConfiguration, LoadedText};
+use matchcond::dispatch::yaml::{
+    read_documents, Node, Position as YamlPosition, Style, Value as YamlValue,
 };
+use matchcond::dispatch::{
+    parse_documents, Attributes, Configuration, Dispatcher, HookDecision, HookKind, HookOutcome,
+    Labels, NamespaceFn, Rejection, SkipReason, WebhookSpec,
+};
+use matchcond::lint::{self, Linter, TextReport};
 use matchcond::runtime::authz::{AuthzDecision, StaticAuthorizer};
-use matchcond::syntax::Issues;
 use matchcond::{
-    Activation, CompileError, CompileOptions, ConditionOutcome, Decision, Environment, KubeVersion,
+    Activation, CompileOptions, ConditionOutcome, Decision, Environment, KubeVersion,
     MATCH_CONDITIONS_BUDGET, PER_CALL_COST_LIMIT,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
-use crate::locate::{self, CharSpan, Documents, Segment, TextIndex};
-
-/// The oldest Kubernetes version the page offers.
-const OLDEST: KubeVersion = KubeVersion::V1_28;
-/// The version the page starts with: the command line's default.
-const DEFAULT: KubeVersion = KubeVersion::V1_34;
+use crate::text::TextIndex;
 
 /// What the page asks for: the editors' texts and the settings.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -72,24 +68,25 @@ pub struct Position {
 }
 
 impl Position {
+    /// Code points `start..end` (the rest of the line when empty).
     fn of(index: &TextIndex, start: usize, end: usize) -> Position {
+        let end = if end > start {
+            end
+        } else {
+            index.line_end(start).max(start)
+        };
         let (line, column) = index.line_column(start);
         Position {
             from: index.utf16(start),
-            to: index.utf16(end.max(start)),
+            to: index.utf16(end),
             line,
             column,
         }
     }
 
-    /// The span, or the rest of its line when it is empty.
-    fn of_span(index: &TextIndex, span: CharSpan) -> Position {
-        let end = if span.end > span.start {
-            span.end
-        } else {
-            index.line_end(span.start).max(span.start)
-        };
-        Position::of(index, span.start, end)
+    /// A scalar node's source.
+    fn of_node(index: &TextIndex, node: &Node) -> Position {
+        Position::of(index, node.start_index, node.end_index)
     }
 }
 
@@ -97,36 +94,131 @@ impl Position {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Severity {
-    /// The apiserver refuses the configuration (or the page cannot read it).
+    /// The apiserver (or kubectl, or the page) refuses it.
     Error,
-    /// Accepted, but probably not what was meant.
+    /// Accepted, but it fails or misleads at run time.
     Warning,
+    /// Information (a skipped document, the versions that accept a configuration).
+    Note,
 }
 
-/// One lint finding, in the form the page draws.
+impl Severity {
+    fn of(s: lint::Severity) -> Severity {
+        match s {
+            lint::Severity::Error => Severity::Error,
+            lint::Severity::Warning => Severity::Warning,
+            lint::Severity::Note => Severity::Note,
+        }
+    }
+}
+
+/// Where a finding lies in a matchCondition's expression (as `matchcond lint` gives it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Span {
+    /// Byte offset of the start in the expression as written.
+    pub start: usize,
+    /// Byte offset of the end (exclusive).
+    pub end: usize,
+    /// 1-based line of the start in the expression.
+    pub line: u32,
+    /// 1-based column of the start in the expression, in characters.
+    pub column: u32,
+    /// The expression's line with a caret under the start.
+    pub snippet: String,
+}
+
+/// The apiserver's validation error of a finding.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FieldError {
+    /// Its field path.
+    pub field: String,
+    /// `Invalid value`, `Required value`, …
+    pub r#type: String,
+    /// What is wrong with the value.
+    pub detail: String,
+}
+
+/// One finding, in the form the page draws. The fields up to `field_error` are those of
+/// `matchcond lint --output json`, with the same values.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Finding {
     /// How bad it is.
     pub severity: Severity,
-    /// A stable identifier of the kind of finding (`yaml`, `load`, `review`,
-    /// `field/Invalid`, `field/Required`, …, `cel/compile`).
+    /// A stable code: the lint library's (`unknownField`, `validation`, `objectOnDelete`,
+    /// …), or the page's own `review` (the review editor) and `compile` (the expression
+    /// box).
     pub code: String,
-    /// The message, as the apiserver (or the loader) words it.
+    /// What is wrong.
     pub message: String,
-    /// The field path (`webhooks[0].matchConditions[1].expression`), if any.
-    pub field: Option<String>,
+    /// How to fix it, when there is a known fix.
+    pub help: Option<String>,
+    /// The field path (`webhooks[0].matchConditions[1].expression`); empty for a finding
+    /// about a document or the whole text.
+    pub path: String,
+    /// 1-based line of its position, if known.
+    pub line: Option<u32>,
+    /// 1-based column of its position (in characters), if known.
+    pub column: Option<u32>,
+    /// For a finding in an expression: where in the expression.
+    pub span: Option<Span>,
+    /// The operations concerned (`DELETE`, …).
+    pub operations: Vec<String>,
+    /// The Kubernetes versions concerned.
+    pub versions: Vec<String>,
+    /// The apiserver's validation error, for `validation` findings.
+    pub field_error: Option<FieldError>,
+    /// The configuration it is about (`ValidatingWebhookConfiguration shop-policy`).
+    pub context: Option<String>,
     /// The document (0-based, counting empty documents), if known.
     pub document: Option<usize>,
-    /// Where it is in the editor, if known.
+    /// What to mark in the editor, if known.
     pub position: Option<Position>,
-    /// For a finding in a CEL expression: the byte span in the expression.
-    pub expression_span: Option<(usize, usize)>,
-    /// For a CEL compile error: the expression's line with a caret under the position.
-    pub snippet: Option<String>,
-    /// The apiserver's whole message, when the finding is one part of it (one issue of a
-    /// compile error).
-    pub detail: Option<String>,
+}
+
+impl Finding {
+    /// A finding of the page's own (the review editor, the expression box).
+    fn own(code: &str, message: String, position: Option<Position>) -> Finding {
+        let to_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Finding {
+            severity: Severity::Error,
+            code: code.to_owned(),
+            message,
+            help: None,
+            path: String::new(),
+            line: position.map(|p| to_u32(p.line)),
+            column: position.map(|p| to_u32(p.column)),
+            span: None,
+            operations: Vec::new(),
+            versions: Vec::new(),
+            field_error: None,
+            context: None,
+            document: None,
+            position,
+        }
+    }
+}
+
+/// How many findings of each severity.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Errors.
+    pub errors: usize,
+    /// Warnings.
+    pub warnings: usize,
+    /// Notes.
+    pub notes: usize,
+}
+
+impl Counts {
+    fn of(findings: &[Finding]) -> Counts {
+        let n = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
+        Counts {
+            errors: n(Severity::Error),
+            warnings: n(Severity::Warning),
+            notes: n(Severity::Note),
+        }
+    }
 }
 
 /// One check of a webhook's decision, in the apiserver's order.
@@ -204,18 +296,25 @@ pub struct Hook {
 pub struct Analysis {
     /// The Kubernetes version used.
     pub version: String,
-    /// The configurations read (`Kind name`).
+    /// The configurations decided (`Kind name`).
     pub configurations: Vec<String>,
-    /// Lint findings on the configuration.
+    /// The configurations decided although the apiserver refuses them (`Kind name`):
+    /// decided as if they were stored, as `matchcond match` does.
+    pub refused: Vec<String>,
+    /// The lint findings on the configuration text, as `matchcond lint` gives them.
     pub findings: Vec<Finding>,
+    /// How many of each severity.
+    pub counts: Counts,
     /// Problems reading the review (positions in the review editor).
     pub review_findings: Vec<Finding>,
     /// The webhooks in dispatch order, up to the first rejection.
     pub hooks: Vec<Hook>,
-    /// Whether the request is admitted (`None` when there was no review to decide).
+    /// Whether the request is admitted (`None` when nothing could be decided).
     pub admitted: Option<bool>,
     /// The error that fails the request.
     pub rejection: Option<String>,
+    /// Why nothing was decided.
+    pub undecided: Option<String>,
 }
 
 /// The expression box's result.
@@ -243,41 +342,40 @@ pub struct Evaluated {
 pub struct Versions {
     /// Newest first.
     pub versions: Vec<String>,
-    /// The one to start with.
+    /// The one to start with: the newest.
     pub default: String,
 }
 
-/// The Kubernetes versions the page offers, newest first, and the default.
+/// The Kubernetes versions the page offers (those the linter models), newest first, and
+/// the default: the newest.
 pub fn versions() -> Versions {
-    let mut versions = Vec::new();
-    let mut v = KubeVersion::LATEST;
-    while v >= OLDEST {
-        versions.push(v.to_string());
-        v = v.previous();
-    }
+    let mut versions: Vec<String> = lint::modelled_versions()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    versions.reverse();
     Versions {
         versions,
-        default: DEFAULT.to_string(),
+        default: KubeVersion::LATEST.to_string(),
     }
 }
 
-/// The version of the picker's text; the default when it is not one the page offers.
+/// The version of the picker's text; the newest when it is not one the page offers.
 fn version_of(text: &str) -> KubeVersion {
     match KubeVersion::parse(text) {
-        Some(v) if v >= OLDEST && v <= KubeVersion::LATEST => v,
-        _ => DEFAULT,
+        Some(v) if lint::modelled_versions().contains(&v) => v,
+        _ => KubeVersion::LATEST,
     }
 }
 
-/// What is kept between updates: environments and validators by version, and the last
-/// configuration compiled (typing in the review editor does not compile it again).
+/// What is kept between updates: linters and environments by version, and the last
+/// configuration text loaded, linted and compiled (typing in the review editor does not
+/// do that again).
 #[derive(Default)]
 struct Cache {
-    validators: HashMap<KubeVersion, Validator>,
-    /// The environments evaluations use (the expression box), by version.
+    linters: HashMap<KubeVersion, Linter>,
+    /// The environments the expression box uses, by version.
     environments: HashMap<KubeVersion, Environment>,
-    /// The environments of new expressions (where the validator compiles them), by version.
-    new_environments: HashMap<KubeVersion, Environment>,
     compiled: Option<Compiled>,
 }
 
@@ -285,6 +383,8 @@ struct Compiled {
     key: (String, KubeVersion, String),
     loaded: Loaded,
     findings: Vec<Finding>,
+    /// The configurations decided although the apiserver refuses them.
+    refused: Vec<String>,
     dispatcher: Dispatcher,
 }
 
@@ -300,271 +400,207 @@ fn authorizer(text: &str) -> StaticAuthorizer {
     })
 }
 
-/// A configuration read from the editor, with where it is.
-struct Placed {
-    document: usize,
-    /// The path of the configuration object in its document (`items[2]` in a list).
-    prefix: Vec<Segment>,
-    config: Configuration,
-}
-
-/// The configuration editor's text, read.
+/// The configuration editor's text, loaded.
 struct Loaded {
     index: TextIndex,
-    tree: Option<Documents>,
-    configs: Vec<Placed>,
+    text: LoadedText,
+    /// The configurations decided: (document, configuration) indexes in `text`.
+    decided: Vec<(usize, usize)>,
+    /// Why nothing is decided.
+    undecided: Option<String>,
 }
 
 impl Loaded {
-    fn position(&self, document: usize, path: &[Segment]) -> Option<Position> {
-        let found = self.tree.as_ref()?.find(document, path)?;
-        Some(Position::of_span(&self.index, found.mark()))
+    fn configuration(&self, at: (usize, usize)) -> Option<&LoadedConfiguration> {
+        self.text.documents.get(at.0)?.configurations.get(at.1)
+    }
+
+    fn decided(&self) -> impl Iterator<Item = (&LoadedConfiguration, &Configuration)> + '_ {
+        self.decided.iter().filter_map(|at| {
+            let c = self.configuration(*at)?;
+            Some((c, c.configuration.as_ref()?))
+        })
     }
 }
 
-/// The first `line L column C` of a message (serde's error positions).
-fn line_column_in(message: &str) -> Option<(usize, usize)> {
-    let at = message.find("line ")?;
-    let rest = message.get(at + 5..)?;
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    let line = digits.parse().ok()?;
-    let rest = rest.get(digits.len()..)?.strip_prefix(" column ")?;
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    Some((line, digits.parse().ok()?))
+fn describe(c: &LoadedConfiguration) -> String {
+    format!("{} {}", c.kind.configuration_kind(), c.name)
 }
 
-fn error_at(index: &TextIndex, code: &str, message: String, document: Option<usize>) -> Finding {
-    let position = line_column_in(&message).map(|(line, column)| {
+/// Loads the configuration editor's text with the strict loader. What is decided is what
+/// `matchcond match` decides: nothing when the text cannot be read (or holds no webhook
+/// configuration) or when a configuration cannot be decoded; otherwise every
+/// configuration, those with errors as if they were stored.
+fn load(text: &str) -> Loaded {
+    let loaded = load_text(text);
+    let mut decided = Vec::new();
+    let mut undecided = loaded
+        .text_diagnostics
+        .first()
+        .map(|d| format!("the configuration text cannot be used: {}", d.message));
+    for (i, doc) in loaded.documents.iter().enumerate() {
+        for (j, c) in doc.configurations.iter().enumerate() {
+            if c.configuration.is_some() {
+                decided.push((i, j));
+            } else if undecided.is_none() {
+                undecided = Some(format!("{} cannot be decoded", describe(c)));
+            }
+        }
+    }
+    if undecided.is_some() {
+        decided.clear();
+    }
+    Loaded {
+        index: TextIndex::new(text),
+        text: loaded,
+        decided,
+        undecided,
+    }
+}
+
+/// The lint findings of the text, in `matchcond lint`'s order: each document's, its
+/// configurations', then the text's; and the configurations decided that have errors.
+fn findings(loaded: &Loaded, report: &TextReport) -> (Vec<Finding>, Vec<String>) {
+    let mut out = Vec::new();
+    let mut refused = Vec::new();
+    for (i, doc) in report.documents.iter().enumerate() {
+        for f in &doc.findings {
+            out.push(finding(&loaded.index, None, f, Some(doc.index)));
+        }
+        for (j, c) in doc.configurations.iter().enumerate() {
+            // The loader's configuration: the same text read the same way.
+            let node = loaded.configuration((i, j)).map(|l| &l.node);
+            let context = format!("{} {}", c.kind.configuration_kind(), c.name);
+            let errors = c
+                .findings
+                .iter()
+                .any(|f| f.severity() == lint::Severity::Error);
+            if errors && loaded.decided.contains(&(i, j)) {
+                refused.push(context.clone());
+            }
+            for f in &c.findings {
+                let mut f = finding(&loaded.index, node, f, Some(doc.index));
+                f.context = Some(context.clone());
+                out.push(f);
+            }
+        }
+    }
+    for f in &report.findings {
+        out.push(finding(&loaded.index, None, f, None));
+    }
+    (out, refused)
+}
+
+/// One of the library's findings, for the page; `config` is its configuration's node.
+fn finding(
+    index: &TextIndex,
+    config: Option<&Node>,
+    f: &lint::Finding,
+    document: Option<usize>,
+) -> Finding {
+    Finding {
+        severity: Severity::of(f.severity()),
+        code: f.code().as_str().to_owned(),
+        message: f.message().to_owned(),
+        help: f.help().map(str::to_owned),
+        path: f.path().to_owned(),
+        line: f.position().map(|p| p.line),
+        column: f.position().map(|p| p.column),
+        span: f.span().map(|s| Span {
+            start: s.start,
+            end: s.end,
+            line: s.line,
+            column: s.column,
+            snippet: s.snippet.clone(),
+        }),
+        operations: f
+            .operations()
+            .iter()
+            .map(|o| o.as_str().to_owned())
+            .collect(),
+        versions: f.versions().iter().map(ToString::to_string).collect(),
+        field_error: f.field_error().map(|e| FieldError {
+            field: e.field.clone(),
+            r#type: e.kind.as_str().to_owned(),
+            detail: e.detail.clone(),
+        }),
+        context: None,
+        document,
+        position: mark(index, config, f),
+    }
+}
+
+/// What to mark in the editor for a finding: from its position to the end of what it is
+/// about — the expression's piece its span covers, the scalar (value or key) it points
+/// at, else the rest of the line.
+fn mark(index: &TextIndex, config: Option<&Node>, f: &lint::Finding) -> Option<Position> {
+    let at = f.position()?;
+    let line = usize::try_from(at.line).unwrap_or(usize::MAX);
+    let column = usize::try_from(at.column).unwrap_or(usize::MAX);
+    let from = index.index_of(line, column);
+    let target = config.filter(|_| !f.path().is_empty());
+    let in_expression = match (f.span(), target.and_then(|n| n.at_path(f.path()))) {
+        (Some(span), Some(node)) => node.as_str().and_then(|expression| {
+            if span.end > span.start {
+                let piece = expression.get(span.start..span.end)?;
+                index.written_end(
+                    from,
+                    node.end_index,
+                    piece,
+                    node.style == Style::DoubleQuoted,
+                )
+            } else {
+                // About the whole condition: the rest of the expression.
+                Some(node.end_index)
+            }
+        }),
+        _ => None,
+    };
+    let to = in_expression
+        .or_else(|| target.and_then(|n| scalar_end(n, f.path(), from)))
+        .unwrap_or(from);
+    Some(Position {
+        line,
+        column,
+        ..Position::of(index, from, to)
+    })
+}
+
+/// The end of the scalar a path leads to, or of the key that names its last field, when
+/// it starts at `from`.
+fn scalar_end(config: &Node, path: &str, from: usize) -> Option<usize> {
+    if let Some(node) = config.at_path(path) {
+        if !matches!(node.value, YamlValue::Map(_) | YamlValue::Seq(_)) && node.start_index == from
+        {
+            return Some(node.end_index);
+        }
+    }
+    if path.ends_with(']') {
+        return None;
+    }
+    let (parent, field) = match path.rfind('.') {
+        Some(dot) => (path.get(..dot)?, path.get(dot + 1..)?),
+        None => ("", path),
+    };
+    let YamlValue::Map(entries) = &config.at_path(parent)?.value else {
+        return None;
+    };
+    entries
+        .iter()
+        .map(|(k, _)| k)
+        .find(|k| k.start_index == from && k.key_text().as_deref() == Some(field))
+        .map(|k| k.end_index)
+}
+
+/// A problem of the review editor, at a line and column of its text if known.
+fn review_error(index: &TextIndex, message: String, at: Option<YamlPosition>) -> Finding {
+    let position = at.map(|p| {
+        let line = usize::try_from(p.line).unwrap_or(usize::MAX);
+        let column = usize::try_from(p.column).unwrap_or(usize::MAX);
         let at = index.index_of(line, column);
         Position::of(index, at, index.line_end(at).max(at + 1))
     });
-    Finding {
-        severity: Severity::Error,
-        code: code.to_owned(),
-        message,
-        field: None,
-        document,
-        position,
-        expression_span: None,
-        snippet: None,
-        detail: None,
-    }
-}
-
-fn is_list_kind(doc: &Json) -> bool {
-    matches!(
-        doc.get("kind").and_then(Json::as_str),
-        Some("List" | "ValidatingWebhookConfigurationList" | "MutatingWebhookConfigurationList")
-    )
-}
-
-/// Reads the configuration editor's text document by document, as the command line does.
-fn load(text: &str) -> (Loaded, Vec<Finding>) {
-    let index = TextIndex::new(text);
-    let tree = Documents::read(text);
-    let mut findings = Vec::new();
-    let mut configs = Vec::new();
-    match parse_documents(text) {
-        Err(e) => findings.push(error_at(&index, "yaml", e.to_string(), None)),
-        Ok(docs) => {
-            for (document, doc) in docs.iter().enumerate() {
-                if doc.is_null() {
-                    continue;
-                }
-                match load_documents(&doc.to_string()) {
-                    Ok(found) => {
-                        let list = is_list_kind(doc);
-                        for (k, config) in found.into_iter().enumerate() {
-                            let prefix = if list {
-                                vec![Segment::Key("items".into()), Segment::Index(k)]
-                            } else {
-                                Vec::new()
-                            };
-                            configs.push(Placed {
-                                document,
-                                prefix,
-                                config,
-                            });
-                        }
-                    }
-                    Err(e) => {
-                        let e = match e {
-                            LoadError::Document { source, .. } => *source,
-                            other => other,
-                        };
-                        let position = tree.as_ref().and_then(|t| t.root(document)).map(|root| {
-                            let start = root.span().start;
-                            Position::of(&index, start, index.line_end(start))
-                        });
-                        findings.push(Finding {
-                            severity: Severity::Error,
-                            code: "load".into(),
-                            message: format!("document {document}: {e}"),
-                            field: None,
-                            document: Some(document),
-                            position,
-                            expression_span: None,
-                            snippet: None,
-                            detail: None,
-                        });
-                    }
-                }
-            }
-        }
-    }
-    (
-        Loaded {
-            index,
-            tree,
-            configs,
-        },
-        findings,
-    )
-}
-
-/// The lint findings of the configurations: where the lint library plugs in.
-///
-/// Today: the [`Validator`]'s field errors on create, placed by their field path, and, for
-/// a matchCondition that does not compile, one finding per compile issue at its position
-/// in the expression. A lint library's structured findings (severity, code, message, field
-/// path, file position, expression span) replace this body, each mapped into a
-/// [`Finding`] (a file position becomes a [`Position`] through `loaded.index`); the
-/// loader's errors ([`load`]) and everything the page draws stay as they are.
-fn lint(loaded: &Loaded, validator: &Validator, new_env: &Environment) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for placed in &loaded.configs {
-        for error in validator.validate(&placed.config) {
-            out.extend(field_findings(loaded, placed, &error, new_env));
-        }
-    }
-    out
-}
-
-/// The findings of one field error: the error itself, or its compile issues.
-fn field_findings(
-    loaded: &Loaded,
-    placed: &Placed,
-    error: &FieldError,
-    new_env: &Environment,
-) -> Vec<Finding> {
-    let mut path = placed.prefix.clone();
-    path.extend(locate::parse_path(&error.field));
-    let position = loaded.position(placed.document, &path);
-    let finding = Finding {
-        severity: Severity::Error,
-        code: format!("field/{:?}", error.kind),
-        message: error.to_string(),
-        field: Some(error.field.clone()),
-        document: Some(placed.document),
-        position,
-        expression_span: None,
-        snippet: None,
-        detail: None,
-    };
-    if !error.field.ends_with(".expression") {
-        return vec![finding];
-    }
-    // A matchCondition's expression: compile it as the validator does (trimmed, in the
-    // environment of new expressions) to place each issue.
-    let Some(expression) = expression_at(placed, &error.field) else {
-        return vec![finding];
-    };
-    let trimmed = expression.trim();
-    let lead = expression.len() - expression.trim_start().len();
-    let Err(CompileError::Invalid(issues)) = new_env.compile_condition(trimmed) else {
-        return vec![finding];
-    };
-    let node = loaded
-        .tree
-        .as_ref()
-        .and_then(|t| t.find(placed.document, &path))
-        .filter(|f| f.complete)
-        .map(|f| f.node);
-    let map = node.and_then(|n| locate::value_map(loaded.index.chars(), n));
-    let mut out = Vec::new();
-    for (_, issue) in issues.located() {
-        let span = issue.offset.map(|o| {
-            let start = usize::try_from(o).unwrap_or(0).min(trimmed.len());
-            (start, token_end(trimmed, start))
-        });
-        let position = match (span, &map) {
-            (Some((s, e)), Some(map)) => {
-                let to_char =
-                    |byte: usize| expression.get(..lead + byte).map(|p| p.chars().count());
-                match (to_char(s), to_char(e)) {
-                    (Some(cs), Some(ce)) => {
-                        // Past the end (an error at the end of the expression): its end.
-                        let end = map.last().map_or(0, |p| p.1);
-                        let from = map.get(cs).map_or(end, |p| p.0);
-                        let to = map.get(ce.saturating_sub(1).max(cs)).map_or(end, |p| p.1);
-                        Some(Position::of(&loaded.index, from, to.max(from + 1)))
-                    }
-                    _ => finding.position,
-                }
-            }
-            _ => finding.position,
-        };
-        // The issue rendered alone, as the apiserver renders it: its source line and caret.
-        let rendered = Issues::new(issues.source().clone(), vec![issue.clone()]).to_string();
-        let snippet = rendered.split_once('\n').map(|(_, caret)| caret.to_owned());
-        out.push(Finding {
-            severity: Severity::Error,
-            code: "cel/compile".into(),
-            message: issue.message.clone(),
-            field: Some(error.field.clone()),
-            document: Some(placed.document),
-            position,
-            expression_span: span,
-            snippet,
-            detail: None,
-        });
-    }
-    if out.is_empty() {
-        return vec![finding];
-    }
-    // The apiserver's whole message stays available on the first issue.
-    if let Some(first) = out.first_mut() {
-        first.detail = Some(error.to_string());
-    }
-    out
-}
-
-/// The end of the token starting at a byte offset: an identifier (with the `.` before it,
-/// where the checker places a field's errors), or one code point.
-fn token_end(text: &str, start: usize) -> usize {
-    let mut rest = text.get(start..).unwrap_or("");
-    let mut start = start;
-    if let Some(field) = rest.strip_prefix('.') {
-        if field.starts_with(|c: char| c.is_alphabetic() || c == '_') {
-            rest = field;
-            start += 1;
-        }
-    }
-    let ident: usize = rest
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_')
-        .map(char::len_utf8)
-        .sum();
-    if ident > 0 {
-        start + ident
-    } else {
-        start + rest.chars().next().map_or(0, char::len_utf8)
-    }
-}
-
-/// The expression at `webhooks[i].matchConditions[j].expression`.
-fn expression_at<'a>(placed: &'a Placed, field: &str) -> Option<&'a str> {
-    let path = locate::parse_path(field);
-    let [Segment::Key(w), Segment::Index(i), Segment::Key(m), Segment::Index(j), Segment::Key(e)] =
-        path.as_slice()
-    else {
-        return None;
-    };
-    if w != "webhooks" || m != "matchConditions" || e != "expression" {
-        return None;
-    }
-    let hook = placed.config.webhooks.get(*i)?;
-    Some(hook.match_conditions.get(*j)?.expression.as_str())
+    Finding::own("review", message, position)
 }
 
 fn parse_labels(text: &str) -> Labels {
@@ -582,13 +618,17 @@ fn parse_labels(text: &str) -> Labels {
 /// Reads the review editor: its `request`, or the findings that say why not.
 fn read_review(text: &str) -> Result<Json, Vec<Finding>> {
     let index = TextIndex::new(text);
-    let fail = |message: String| Err(vec![error_at(&index, "review", message, None)]);
+    let fail = |message: String| Err(vec![review_error(&index, message, None)]);
     if text.trim().is_empty() {
         return fail("no AdmissionReview: paste one, or pick an example".into());
     }
     let docs = match parse_documents(text) {
         Ok(d) => d,
-        Err(e) => return fail(e.to_string()),
+        Err(e) => {
+            // Where the YAML reader stopped (JSON is read as YAML).
+            let at = read_documents(text).error.map(|e| e.position);
+            return Err(vec![review_error(&index, e.to_string(), at)]);
+        }
     };
     let mut docs = docs.into_iter().filter(|d| !d.is_null());
     let (Some(review), None) = (docs.next(), docs.next()) else {
@@ -813,23 +853,23 @@ fn steps(
 
 fn hook_json(
     outcome: &HookOutcome,
-    placed: Option<(&Placed, usize)>,
-    loaded: &Loaded,
+    placed: Option<(&LoadedConfiguration, usize)>,
+    index: &TextIndex,
     request: &Json,
     namespace: &Labels,
 ) -> Hook {
-    let spec = placed.and_then(|(p, i)| p.config.webhooks.get(i)).map(|s| {
-        let mut s = s.clone();
-        s.apply_defaults(outcome.hook.kind);
-        s
-    });
-    let hook_path = |tail: &[Segment]| -> Option<Position> {
-        let (p, i) = placed?;
-        let mut path = p.prefix.clone();
-        path.push(Segment::Key("webhooks".into()));
-        path.push(Segment::Index(i));
-        path.extend(tail.iter().cloned());
-        loaded.position(p.document, &path)
+    let spec = placed
+        .and_then(|(c, i)| c.configuration.as_ref()?.webhooks.get(i))
+        .map(|s| {
+            let mut s = s.clone();
+            s.apply_defaults(outcome.hook.kind);
+            s
+        });
+    // The editor range of a scalar of the webhook.
+    let at = |tail: &str| -> Option<Position> {
+        let (c, i) = placed?;
+        let node = c.node.at_path(&format!("webhooks[{i}].{tail}"))?;
+        Some(Position::of_node(index, node))
     };
     let (decision, reason, invocation, rejection) = match &outcome.decision {
         HookDecision::Call(inv) => (
@@ -860,11 +900,7 @@ fn hook_json(
                         outcome,
                         error,
                         cost: c.cost,
-                        position: hook_path(&[
-                            Segment::Key("matchConditions".into()),
-                            Segment::Index(j),
-                            Segment::Key("expression".into()),
-                        ]),
+                        position: at(&format!("matchConditions[{j}].expression")),
                     }
                 })
                 .collect()
@@ -889,7 +925,7 @@ fn hook_json(
         total_cost: report.map_or(0, |r| r.total_cost),
         budget: MATCH_CONDITIONS_BUDGET,
         per_call_limit: PER_CALL_COST_LIMIT,
-        position: hook_path(&[Segment::Key("name".into())]),
+        position: at("name"),
     }
 }
 
@@ -897,15 +933,15 @@ fn hook_json(
 fn place_hooks<'a>(
     loaded: &'a Loaded,
     outcomes: &[HookOutcome],
-) -> Vec<Option<(&'a Placed, usize)>> {
-    let mut all: Vec<(HookKind, String, &Placed, usize)> = Vec::new();
-    for placed in &loaded.configs {
+) -> Vec<Option<(&'a LoadedConfiguration, usize)>> {
+    let mut all: Vec<(HookKind, String, &LoadedConfiguration, usize)> = Vec::new();
+    for (placed, config) in loaded.decided() {
         let mut seen: HashMap<&str, usize> = HashMap::new();
-        for (i, spec) in placed.config.webhooks.iter().enumerate() {
+        for (i, spec) in config.webhooks.iter().enumerate() {
             let n = seen.entry(spec.name.as_str()).or_insert(0);
             all.push((
-                placed.config.hook_kind(),
-                format!("{}/{}/{}", placed.config.name(), spec.name, n),
+                config.hook_kind(),
+                format!("{}/{}/{}", config.name(), spec.name, n),
                 placed,
                 i,
             ));
@@ -932,28 +968,23 @@ pub fn analyze(input: &Input) -> Analysis {
     let version = version_of(&input.version);
     CACHE.with(|cache| {
         let mut cache = cache.borrow_mut();
+        let cache = &mut *cache;
         let key = (input.config.clone(), version, input.authorizer.clone());
         if cache.compiled.as_ref().is_none_or(|c| c.key != key) {
-            let validator = cache
-                .validators
+            let linter = cache
+                .linters
                 .entry(version)
-                .or_insert_with(|| Validator::new(version))
-                .clone();
-            let new_env = cache
-                .new_environments
-                .entry(version)
-                .or_insert_with(|| Environment::with_mode(version, EnvMode::NewExpressions))
-                .clone();
-            let (loaded, mut findings) = load(&input.config);
-            findings.extend(lint(&loaded, &validator, &new_env));
-            let configs: Vec<Configuration> =
-                loaded.configs.iter().map(|p| p.config.clone()).collect();
+                .or_insert_with(|| Linter::new(version));
+            let loaded = load(&input.config);
+            let (findings, refused) = findings(&loaded, &linter.lint_text(&input.config));
+            let configs: Vec<Configuration> = loaded.decided().map(|(_, c)| c.clone()).collect();
             let dispatcher = Dispatcher::new(&configs, version)
                 .with_authorizer(Arc::new(authorizer(&input.authorizer)));
             cache.compiled = Some(Compiled {
                 key,
                 loaded,
                 findings,
+                refused,
                 dispatcher,
             });
         }
@@ -961,22 +992,18 @@ pub fn analyze(input: &Input) -> Analysis {
             return empty_analysis(version, Vec::new());
         };
         let mut analysis = empty_analysis(version, compiled.findings.clone());
-        analysis.configurations = compiled
-            .loaded
-            .configs
-            .iter()
-            .map(|p| {
-                format!(
-                    "{} {}",
-                    p.config.hook_kind().configuration_kind(),
-                    p.config.name()
-                )
-            })
-            .collect();
+        let loaded = &compiled.loaded;
+        analysis.configurations = loaded.decided().map(|(c, _)| describe(c)).collect();
+        analysis.refused = compiled.refused.clone();
+        if let Some(why) = &loaded.undecided {
+            analysis.undecided = Some(why.clone());
+            return analysis;
+        }
         let request = match read_review(&input.review) {
             Ok(r) => r,
             Err(findings) => {
                 analysis.review_findings = findings;
+                analysis.undecided = Some("the review cannot be read".into());
                 return analysis;
             }
         };
@@ -997,15 +1024,16 @@ pub fn analyze(input: &Input) -> Analysis {
         match compiled.dispatcher.dispatch(&request, &lister) {
             Err(e) => {
                 let index = TextIndex::new(&input.review);
-                analysis.review_findings = vec![error_at(&index, "review", e.to_string(), None)];
+                analysis.review_findings = vec![review_error(&index, e.to_string(), None)];
+                analysis.undecided = Some("the review cannot be decided".into());
             }
             Ok(result) => {
-                let places = place_hooks(&compiled.loaded, &result.hooks);
+                let places = place_hooks(loaded, &result.hooks);
                 analysis.hooks = result
                     .hooks
                     .iter()
                     .zip(places)
-                    .map(|(o, p)| hook_json(o, p, &compiled.loaded, &request, &labels))
+                    .map(|(o, p)| hook_json(o, p, &loaded.index, &request, &labels))
                     .collect();
                 analysis.admitted = Some(result.rejection.is_none());
                 analysis.rejection = result.rejection.as_ref().map(rejection_text);
@@ -1019,11 +1047,37 @@ fn empty_analysis(version: KubeVersion, findings: Vec<Finding>) -> Analysis {
     Analysis {
         version: version.to_string(),
         configurations: Vec::new(),
+        refused: Vec::new(),
+        counts: Counts::of(&findings),
         findings,
         review_findings: Vec::new(),
         hooks: Vec::new(),
         admitted: None,
         rejection: None,
+        undecided: None,
+    }
+}
+
+/// The end of the token starting at a byte offset: an identifier (with the `.` before it,
+/// where the checker places a field's errors), or one code point.
+fn token_end(text: &str, start: usize) -> usize {
+    let mut rest = text.get(start..).unwrap_or("");
+    let mut start = start;
+    if let Some(field) = rest.strip_prefix('.') {
+        if field.starts_with(|c: char| c.is_alphabetic() || c == '_') {
+            rest = field;
+            start += 1;
+        }
+    }
+    let ident: usize = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .map(char::len_utf8)
+        .sum();
+    if ident > 0 {
+        start + ident
+    } else {
+        start + rest.chars().next().map_or(0, char::len_utf8)
     }
 }
 
@@ -1071,20 +1125,14 @@ pub fn evaluate(input: &Input) -> Evaluated {
                             };
                             Position::of(&index, chars(start), chars(end).max(chars(start) + 1))
                         });
-                        out.issues.push(Finding {
-                            severity: Severity::Error,
-                            code: "cel/compile".into(),
-                            message: format!(
+                        out.issues.push(Finding::own(
+                            "compile",
+                            format!(
                                 "ERROR: <input>:{}:{}: {}",
                                 location.line, location.column, issue.message
                             ),
-                            field: None,
-                            document: None,
                             position,
-                            expression_span: None,
-                            snippet: None,
-                            detail: None,
-                        });
+                        ));
                     }
                 }
                 return;

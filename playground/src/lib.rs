@@ -2,11 +2,11 @@
 //!
 //! The page (`playground/web`) calls three functions, each taking and returning JSON text:
 //! [`versions`], [`analyze`] (lint the configuration, decide every webhook for the review)
-//! and [`evaluate`] (the expression box). Every engine call is in [`engine`]; [`locate`]
-//! places findings in the editor's text.
+//! and [`evaluate`] (the expression box). Every engine call is in [`engine`]; [`text`]
+//! turns lines and columns into the editor's offsets.
 
 pub mod engine;
-pub mod locate;
+pub mod text;
 
 use wasm_bindgen::prelude::wasm_bindgen;
 

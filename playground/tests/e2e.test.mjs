@@ -1,6 +1,7 @@
 // End-to-end test of the built page (playground/dist) in headless Chromium: the bundled
-// example's decisions and costs are the command line's, edits change them, lint findings are
-// marked in the editor, the expression box evaluates, and the link reproduces the state.
+// example's decisions and costs are the command line's, edits change them, the lint findings
+// are `matchcond lint`'s and are marked in the editor, the expression box evaluates, and the
+// link reproduces the state.
 //
 // Needs: `./build.sh` run first, Debian's chromium (/usr/bin/chromium, or $CHROMIUM), and
 // cargo (the expected values come from `matchcond` itself; $MATCHCOND_BIN names a built
@@ -21,7 +22,8 @@ const root = path.resolve(here, '..');
 const repo = path.resolve(root, '..');
 const dist = path.join(root, 'dist');
 const results = path.join(root, 'test-results');
-const VERSION = '1.34';
+// The Kubernetes version the page starts with (the newest), read from the page.
+let VERSION = null;
 const CONFIG = path.join(repo, 'examples', 'webhooks.yaml');
 const REVIEW = path.join(repo, 'examples', 'reviews', 'pod-create.json');
 
@@ -73,21 +75,26 @@ function serve(dir) {
   });
 }
 
-/** Runs the `matchcond` command line and returns its JSON output. */
-function matchcond(args) {
+/**
+ * Runs the `matchcond` command line and returns its JSON output (for the page's version,
+ * or the command line's default when `version` is null).
+ */
+function matchcond(args, version = VERSION) {
   const [cmd, pre] = process.env.MATCHCOND_BIN
     ? [process.env.MATCHCOND_BIN, []]
     : ['cargo', ['run', '-q', '-p', 'matchcond-cli', '--']];
+  const versionArgs = version ? ['--k8s-version', version] : [];
   let out;
   try {
-    out = execFileSync(cmd, [...pre, ...args, '--output', 'json', '--k8s-version', VERSION], {
+    out = execFileSync(cmd, [...pre, ...args, '--output', 'json', ...versionArgs], {
       cwd: repo,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
     });
   } catch (e) {
-    // Exit code 1 is a decision (rejected, lint errors, evaluation error), not a failure.
-    if (e.status !== 1) throw e;
+    // Exit code 1 is a decision (rejected, lint errors, evaluation error), not a failure;
+    // 2 is `matchcond lint` on a file it cannot use (its findings are still printed).
+    if (e.status !== 1 && !(e.status === 2 && args[0] === 'lint')) throw e;
     out = e.stdout;
   }
   return JSON.parse(out);
@@ -169,6 +176,35 @@ function assertSame(page, cli) {
   }
 }
 
+/** Every finding of `matchcond lint --output json` on one file, in its order. */
+function lintFindings(cli) {
+  const [file] = cli.files;
+  return [
+    ...file.documents.flatMap((d) => [...d.findings, ...d.configurations.flatMap((c) => c.findings)]),
+    ...file.findings,
+  ];
+}
+
+/** The page's findings, without its own fields: as `matchcond lint --output json` has them. */
+async function pageFindings() {
+  return page.evaluate(() => window.__playground.analysis.findings.map((f) => {
+    const { context, document, position, ...cli } = f;
+    return cli;
+  }));
+}
+
+/** The configuration editor's text, written to a file of its own. */
+async function configFile() {
+  const file = path.join(await mkdtemp(path.join(tmpdir(), 'matchcond-playground-')), 'webhooks.yaml');
+  await writeFile(file, await page.evaluate(() => window.__playground.views.configView.state.doc.toString()));
+  return file;
+}
+
+/** The texts the editor marks with a severity's lint class. */
+async function markedTexts(editor, severity) {
+  return page.$$eval(`[data-testid=${editor}] .cm-lintRange-${severity}`, (m) => m.map((x) => x.textContent));
+}
+
 async function updates() {
   return Number(await page.getAttribute('[data-testid=status]', 'data-updates') || 0);
 }
@@ -246,6 +282,14 @@ test('the example opens with the command line\'s decisions and costs', async () 
 
   await page.goto(base);
   await page.waitForSelector('[data-testid=hook]');
+  // The newest version by default: the command line's default too.
+  VERSION = await page.$eval('[data-testid=version]', (s) => s.value);
+  const offered = await page.$$eval('[data-testid=version] option', (o) => o.map((x) => x.value));
+  assert.equal(offered[0], VERSION);
+  assert.equal(offered.at(-1), '1.28');
+  assert.ok(offered.includes('1.37'), `${offered}`);
+  const lint = matchcond(['lint', CONFIG], null);
+  assert.equal(lint.k8sVersion, VERSION);
   const hooks = await shown();
   // The example, as the README's command prints it.
   assert.deepEqual(hooks.map((h) => [h.uid, h.decision]), [
@@ -266,7 +310,12 @@ test('the example opens with the command line\'s decisions and costs', async () 
   // Each condition's result beside it in the editor (the editor draws the lines in view).
   assert.deepEqual((await page.$$eval('[data-testid=inline-result]', (n) => n.map((x) => x.textContent))).slice(0, 3),
     ['→ true · cost 3', '→ true · cost 7', '→ true · cost 5']);
-  assert.equal((await page.$$('[data-testid=finding]')).length, 0);
+  // The findings are `matchcond lint`'s: accepted, with the notes of the versions that
+  // refuse the optional syntax.
+  assert.deepEqual(await pageFindings(), lintFindings(lint));
+  assert.deepEqual(await page.$$eval('[data-testid=finding]', (f) => f.map((x) => x.dataset.code)), ['compatibility', 'compatibility']);
+  assert.deepEqual(await page.$$eval('[data-testid=finding-at]', (f) => f.map((x) => x.textContent)), ['4:1', '46:1']);
+  assert.match(await page.textContent('[data-testid=findings] .ok'), /accepts these configurations/);
   await page.screenshot({ path: path.join(results, 'playground.png'), fullPage: true });
 });
 
@@ -276,9 +325,9 @@ test('editing a condition changes the decision', async () => {
   assert.equal(hooks[1].decision, 'skip');
   assert.equal(hooks[1].reason, 'skipped: matchCondition "exclude-kube-system" is false');
   assert.deepEqual(hooks[1].conditions.map((c) => c.outcome), ['false', 'true', 'true']);
-  const config = path.join(await mkdtemp(path.join(tmpdir(), 'matchcond-playground-')), 'webhooks.yaml');
-  await writeFile(config, await page.evaluate(() => window.__playground.views.configView.state.doc.toString()));
+  const config = await configFile();
   assertSame(hooks, matchcond(['match', '--config', config, '--review', REVIEW]));
+  assert.deepEqual(await pageFindings(), lintFindings(matchcond(['lint', config])));
   assert.equal(await page.$eval('[data-testid=example]', (s) => s.value), '');
 
   // Edits that compile the configuration again, then decide: within the budget.
@@ -290,23 +339,22 @@ test('editing a condition changes the decision', async () => {
   await page.screenshot({ path: path.join(results, 'playground-edited.png'), fullPage: true });
 });
 
-test('a condition that does not compile is a lint finding marked in the editor', async () => {
+test('a condition that does not compile is the apiserver\'s error, marked in the editor', async () => {
   await typeOver('configView', "request.userInfo.groups", 'request.userInfo.group');
-  const findings = await page.$$eval('[data-testid=finding]', (f) => f.map((x) => x.textContent));
-  assert.equal(findings.length, 1);
-  assert.match(findings[0], /undefined field 'group'/);
-  assert.match(findings[0], /webhooks\[0\]\.matchConditions\[1\]\.expression/);
-  // The marker sits on the field name, in the configuration editor.
-  const marked = await page.$$eval('[data-testid=config-editor] .cm-lintRange-error', (m) => m.map((x) => x.textContent));
-  assert.deepEqual(marked, ['.group']);
-  // The message is the apiserver's, as `matchcond lint` gives it.
-  const config = path.join(await mkdtemp(path.join(tmpdir(), 'matchcond-playground-')), 'webhooks.yaml');
-  await writeFile(config, await page.evaluate(() => window.__playground.views.configView.state.doc.toString()));
+  const config = await configFile();
   const lint = matchcond(['lint', config]);
-  const errors = lint.configurations.flatMap((c) => c.errors);
-  assert.equal(errors.length, 1);
-  assert.ok(findings[0].includes(errors[0].message), `${findings[0]} includes ${errors[0].message}`);
-  await page.screenshot({ path: path.join(results, 'playground-lint.png') });
+  assert.deepEqual(await pageFindings(), lintFindings(lint));
+  const codes = await page.$$eval('[data-testid=finding]', (f) => f.map((x) => x.dataset.code));
+  assert.deepEqual(codes, ['validation', 'compatibility']);
+  const [error] = lintFindings(lint);
+  const shownText = await page.textContent('[data-testid=finding]');
+  assert.ok(shownText.includes(error.message), `${shownText} includes ${error.message}`);
+  assert.match(error.message, /undefined field 'group'/);
+  assert.equal(await page.textContent('[data-testid=finding-at]'), `${error.line}:${error.column}`);
+  // The marker covers the expression, in the configuration editor.
+  assert.deepEqual(await markedTexts('config-editor', 'error'), ['"!(\'system:nodes\' in request.userInfo.group)"']);
+  assert.match(await page.textContent('[data-testid=refused]'), /refuses ValidatingWebhookConfiguration shop-policy/);
+  await page.screenshot({ path: path.join(results, 'playground-error.png') });
   // At decision time the condition is an error, but the first condition is false (the
   // namespace is 'shop'): a false condition skips the webhook whatever the errors.
   let hooks = await shown();
@@ -319,7 +367,54 @@ test('a condition that does not compile is a lint finding marked in the editor',
   assert.match(await page.textContent('[data-testid=summary]'), /^Rejected — 403 Forbidden: /);
   await typeOver('configView', 'request.userInfo.group', 'request.userInfo.groups');
   await typeOver('configView', "'kube-system'", "'shop'");
-  assert.equal((await page.$$('[data-testid=finding]')).length, 0);
+  assert.deepEqual(await page.$$eval('[data-testid=finding]', (f) => f.map((x) => x.dataset.code)), ['compatibility', 'compatibility']);
+});
+
+test('a trap is a warning with its position, operations and fix, marked in the editor', async () => {
+  // The pods webhook on DELETE too, and a condition that reads object without a guard.
+  await typeOver('configView', '["CREATE", "UPDATE"]', '["CREATE", "UPDATE", "DELETE"]');
+  await typeOver('configView', "object.?metadata.?labels['app'].orValue('') == 'web'", "object.metadata.name.startsWith('web')");
+  const config = await configFile();
+  const lint = matchcond(['lint', config]);
+  assert.deepEqual(await pageFindings(), lintFindings(lint));
+  const trap = lintFindings(lint).find((f) => f.code === 'objectOnDelete');
+  assert.ok(trap, JSON.stringify(lintFindings(lint)));
+  assert.equal(trap.severity, 'warning');
+  assert.deepEqual(trap.operations, ['DELETE']);
+  const card = await page.$('[data-testid=finding][data-code=objectOnDelete]');
+  assert.ok(card, 'the objectOnDelete finding is shown');
+  assert.equal(await card.$eval('[data-testid=finding-at]', (x) => x.textContent), `${trap.line}:${trap.column}`);
+  assert.equal(await card.$eval('[data-testid=finding-message]', (x) => x.textContent), trap.message);
+  assert.equal(await card.$eval('[data-testid=finding-help]', (x) => x.textContent), `help: ${trap.help}`);
+  const text = await card.textContent();
+  assert.ok(text.includes('operations: DELETE'), text);
+  assert.ok(text.includes(trap.span.snippet), text);
+  // Marked on `object`, where the span is, at the finding's line and column.
+  assert.ok((await markedTexts('config-editor', 'warning')).includes('object'));
+  const marked = await page.evaluate(() => {
+    const f = window.__playground.analysis.findings.find((x) => x.code === 'objectOnDelete');
+    const doc = window.__playground.views.configView.state.doc;
+    const line = doc.lineAt(f.position.from);
+    return { line: line.number, column: f.position.from - line.from + 1, text: doc.sliceString(f.position.from, f.position.to) };
+  });
+  assert.deepEqual(marked, { line: trap.line, column: trap.column, text: 'object' });
+  // A click on the finding selects it in the editor.
+  await card.click();
+  assert.equal(await page.evaluate(() => {
+    const { state } = window.__playground.views.configView;
+    return state.sliceDoc(state.selection.main.from, state.selection.main.to);
+  }), 'object');
+  await page.screenshot({ path: path.join(results, 'playground-lint.png') });
+  // Over the mark, the editor shows the finding with its caret and its fix.
+  await page.hover('[data-testid=config-editor] .cm-lintRange-warning');
+  const tooltip = await page.waitForSelector('.cm-tooltip-lint');
+  const tip = await tooltip.textContent();
+  assert.ok(tip.includes(trap.message) && tip.includes(`help: ${trap.help}`), tip);
+  await page.screenshot({ path: path.join(results, 'playground-lint-tooltip.png') });
+  await page.mouse.move(0, 0);
+  await typeOver('configView', "object.metadata.name.startsWith('web')", "object.?metadata.?labels['app'].orValue('') == 'web'");
+  await typeOver('configView', '["CREATE", "UPDATE", "DELETE"]', '["CREATE", "UPDATE"]');
+  assert.deepEqual(await page.$$eval('[data-testid=finding]', (f) => f.map((x) => x.dataset.code)), ['compatibility', 'compatibility']);
 });
 
 test('the expression box evaluates against the review', async () => {

@@ -16,7 +16,7 @@ import { setDiagnostics, lintGutter } from '@codemirror/lint';
 
 const DEBOUNCE_MS = 120;
 const $ = (id) => document.getElementById(id);
-const metrics = { firstDecisionMs: null, lastUpdateMs: null, lastEngineMs: null, updates: 0, pending: false };
+const metrics = { firstDecisionMs: null, lastUpdateMs: null, lastEngineMs: null, updates: 0, pending: false, analysis: null };
 window.__playground = metrics;
 
 // ---------- small DOM helpers ----------
@@ -121,6 +121,9 @@ function jumpTo(view, position) {
   view.focus();
 }
 
+// The editor's severities: a note is information.
+const EDITOR_SEVERITY = { error: 'error', warning: 'warning', note: 'info' };
+
 function diagnostics(findings, length) {
   return findings
     .filter((f) => f.position)
@@ -130,9 +133,9 @@ function diagnostics(findings, length) {
       return {
         from,
         to,
-        severity: f.severity,
+        severity: EDITOR_SEVERITY[f.severity] || 'error',
         source: f.code,
-        message: [f.message, f.snippet, f.detail].filter(Boolean).join('\n'),
+        message: [f.message, f.span && f.span.snippet, f.help && `help: ${f.help}`].filter(Boolean).join('\n'),
       };
     });
 }
@@ -140,8 +143,12 @@ function diagnostics(findings, length) {
 // ---------- rendering ----------
 
 function where(f) {
-  if (!f.position) return f.document !== null && f.document !== undefined ? `document ${f.document}` : '';
-  return `${f.position.line}:${f.position.column}`;
+  if (f.line === null || f.line === undefined) return f.document !== null && f.document !== undefined ? `document ${f.document}` : '';
+  return `${f.line}:${f.column}`;
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function renderFindings(configView, reviewView, analysis) {
@@ -151,24 +158,35 @@ function renderFindings(configView, reviewView, analysis) {
     ...analysis.findings.map((f) => ({ f, view: configView, editor: 'configuration' })),
     ...analysis.reviewFindings.map((f) => ({ f, view: reviewView, editor: 'review' })),
   ];
-  $('lint-count').textContent = all.length === 0 ? 'no findings'
-    : `${all.length} finding${all.length === 1 ? '' : 's'}`;
-  if (all.length === 0) {
-    list.append(el('li', { class: 'ok' }, '✓ The apiserver accepts these configurations.'));
+  const { errors, warnings, notes } = analysis.counts;
+  const parts = [plural(errors, 'error'), plural(warnings, 'warning')];
+  if (notes > 0) parts.push(plural(notes, 'note'));
+  if (analysis.reviewFindings.length > 0) parts.push(`${analysis.reviewFindings.length} in the review`);
+  $('lint-count').textContent = `${parts.join(', ')} — as matchcond lint --k8s-version ${analysis.version}`;
+  if (errors === 0 && analysis.configurations.length > 0) {
+    list.append(el('li', { class: 'ok' }, `✓ The apiserver of Kubernetes ${analysis.version} accepts these configurations.`));
   }
   for (const { f, view, editor: name } of all) {
     list.append(el('li', {
       class: `finding ${f.severity}`,
       'data-testid': 'finding',
+      'data-code': f.code,
+      'data-severity': f.severity,
       title: f.position ? `Show it in the ${name} editor` : undefined,
       onclick: () => jumpTo(view, f.position),
     },
-    el('span', { class: 'sev' }, f.severity),
-    el('span', { class: 'loc' }, [name === 'review' ? 'review ' : '', where(f)].join('')),
-    f.field ? el('code', { class: 'field' }, f.field) : null,
-    el('div', { class: 'msg' }, f.message),
-    f.snippet ? el('pre', { class: 'snippet' }, f.snippet) : null,
-    f.detail ? el('div', { class: 'detail' }, f.detail) : null));
+    el('div', { class: 'head' },
+      el('span', { class: 'sev' }, f.severity),
+      el('span', { class: 'code', 'data-testid': 'finding-code' }, f.code),
+      el('span', { class: 'loc', 'data-testid': 'finding-at' }, [name === 'review' ? 'review ' : '', where(f)].join('')),
+      f.context ? el('span', { class: 'context' }, f.context) : null,
+      // A validation error's message starts with its field path already.
+      f.path && !f.fieldError ? el('code', { class: 'field' }, f.path) : null),
+    el('div', { class: 'msg', 'data-testid': 'finding-message' }, f.message),
+    f.span ? el('pre', { class: 'snippet' }, f.span.snippet) : null,
+    f.operations.length > 0 ? el('div', { class: 'concerns' }, `operations: ${f.operations.join(', ')}`) : null,
+    f.versions.length > 0 ? el('div', { class: 'concerns' }, `Kubernetes versions: ${f.versions.join(', ')}`) : null,
+    f.help ? el('div', { class: 'help', 'data-testid': 'finding-help' }, `help: ${f.help}`) : null));
   }
 }
 
@@ -246,7 +264,7 @@ function renderAnalysis(views, analysis) {
   const summary = $('summary');
   if (analysis.admitted === null || analysis.admitted === undefined) {
     summary.className = 'summary none';
-    summary.textContent = 'No decision: the review cannot be read (see the lint findings).';
+    summary.textContent = `No decision: ${analysis.undecided || 'nothing to decide'} (see the lint findings).`;
   } else if (analysis.admitted) {
     const called = analysis.hooks.filter((h) => h.decision === 'call').length;
     summary.className = 'summary admitted';
@@ -254,6 +272,10 @@ function renderAnalysis(views, analysis) {
   } else {
     summary.className = 'summary rejected';
     summary.textContent = `Rejected — ${analysis.rejection} (Kubernetes ${analysis.version})`;
+  }
+  if (analysis.admitted !== null && analysis.admitted !== undefined && analysis.refused.length > 0) {
+    summary.append(el('div', { class: 'refused', 'data-testid': 'refused' },
+      `The apiserver refuses ${analysis.refused.join(', ')} (see the lint errors): decided as if stored.`));
   }
   const hooks = $('hooks');
   hooks.replaceChildren(...analysis.hooks.map((h) => renderHook(h, configView)));
@@ -404,6 +426,7 @@ async function main() {
       showNotice(analysis.failure || evaluated.failure);
       return;
     }
+    metrics.analysis = analysis;
     renderAnalysis(views, analysis);
     renderEvaluation(views.exprView, evaluated);
     syncExample();
