@@ -10,7 +10,8 @@
 //! ([`load_text`]), as `matchcond lint`, `matchcond match` and the webhook server read
 //! files, and linted by [`Linter::lint_text`]: the findings are the library's, each mapped
 //! into a [`Finding`] with the fields of `matchcond lint --output json` and the range to
-//! mark in the editor.
+//! mark in the editor. The page's first update decides only ([`Input::decide_only`]): the
+//! linter (an environment and a validator per modelled version) is set up by the next.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -51,6 +52,9 @@ pub struct Input {
     pub authorizer: String,
     /// The expression box.
     pub expression: String,
+    /// Decide only, leaving the lint findings to a later call: the page's first update,
+    /// which puts the first decision on screen before the linter is set up.
+    pub decide_only: bool,
 }
 
 /// A place in an editor: UTF-16 offsets (the editor's positions) and the 1-based line and
@@ -301,6 +305,8 @@ pub struct Analysis {
     /// The configurations decided although the apiserver refuses them (`Kind name`):
     /// decided as if they were stored, as `matchcond match` does.
     pub refused: Vec<String>,
+    /// Whether the configuration text was linted (not for [`Input::decide_only`]).
+    pub linted: bool,
     /// The lint findings on the configuration text, as `matchcond lint` gives them.
     pub findings: Vec<Finding>,
     /// How many of each severity.
@@ -382,9 +388,9 @@ struct Cache {
 struct Compiled {
     key: (String, KubeVersion, String),
     loaded: Loaded,
-    findings: Vec<Finding>,
-    /// The configurations decided although the apiserver refuses them.
-    refused: Vec<String>,
+    /// The findings, and the configurations decided although the apiserver refuses them;
+    /// `None` until linted.
+    lint: Option<(Vec<Finding>, Vec<String>)>,
     dispatcher: Dispatcher,
 }
 
@@ -971,30 +977,40 @@ pub fn analyze(input: &Input) -> Analysis {
         let cache = &mut *cache;
         let key = (input.config.clone(), version, input.authorizer.clone());
         if cache.compiled.as_ref().is_none_or(|c| c.key != key) {
-            let linter = cache
-                .linters
-                .entry(version)
-                .or_insert_with(|| Linter::new(version));
             let loaded = load(&input.config);
-            let (findings, refused) = findings(&loaded, &linter.lint_text(&input.config));
             let configs: Vec<Configuration> = loaded.decided().map(|(_, c)| c.clone()).collect();
             let dispatcher = Dispatcher::new(&configs, version)
                 .with_authorizer(Arc::new(authorizer(&input.authorizer)));
             cache.compiled = Some(Compiled {
                 key,
                 loaded,
-                findings,
-                refused,
+                lint: None,
                 dispatcher,
             });
+        }
+        if !input.decide_only {
+            if let Some(compiled) = cache.compiled.as_mut().filter(|c| c.lint.is_none()) {
+                let linter = cache
+                    .linters
+                    .entry(version)
+                    .or_insert_with(|| Linter::new(version));
+                let report = linter.lint_text(&input.config);
+                compiled.lint = Some(findings(&compiled.loaded, &report));
+            }
         }
         let Some(compiled) = cache.compiled.as_ref() else {
             return empty_analysis(version, Vec::new());
         };
-        let mut analysis = empty_analysis(version, compiled.findings.clone());
         let loaded = &compiled.loaded;
+        let mut analysis = match &compiled.lint {
+            Some((findings, refused)) => Analysis {
+                linted: true,
+                refused: refused.clone(),
+                ..empty_analysis(version, findings.clone())
+            },
+            None => empty_analysis(version, Vec::new()),
+        };
         analysis.configurations = loaded.decided().map(|(c, _)| describe(c)).collect();
-        analysis.refused = compiled.refused.clone();
         if let Some(why) = &loaded.undecided {
             analysis.undecided = Some(why.clone());
             return analysis;
@@ -1048,6 +1064,7 @@ fn empty_analysis(version: KubeVersion, findings: Vec<Finding>) -> Analysis {
         version: version.to_string(),
         configurations: Vec::new(),
         refused: Vec::new(),
+        linted: false,
         counts: Counts::of(&findings),
         findings,
         review_findings: Vec::new(),

@@ -182,6 +182,7 @@ fn the_examples_decide_as_the_command_line_prints() {
 
     let a = analyze(&input(&config, &example("reviews/configmap-delete.json")));
     assert!(a.hooks.iter().all(|h| h.decision == "skip"));
+    assert!(a.linted);
     let a = analyze(&input(&config, &example("reviews/deployment-update.json")));
     assert_eq!(a.hooks[2].decision, "call");
 }
@@ -624,6 +625,31 @@ fn the_settings_reach_the_decision() {
     assert_eq!(v.versions.last().map(String::as_str), Some("1.28"));
     assert!(v.versions.iter().any(|x| x == "1.37"));
     assert_eq!(v.versions.len(), KubeVersion::LATEST.minor as usize - 27);
+}
+
+#[test]
+fn the_first_decision_can_come_before_the_lint() {
+    let config = example("webhooks.yaml").replace("shop-policy", "first-policy");
+    let review = example("reviews/pod-create.json");
+    let first = analyze(&Input {
+        decide_only: true,
+        ..input(&config, &review)
+    });
+    assert!(!first.linted);
+    assert!(first.findings.is_empty());
+    assert_eq!(first.counts.notes, 0);
+    assert_eq!(first.admitted, Some(true));
+    let then = analyze(&input(&config, &review));
+    assert!(then.linted);
+    assert_eq!(then.counts.notes, 2);
+    assert_eq!(decisions(&first), decisions(&then));
+    // Once linted, deciding only still gives the findings.
+    let again = analyze(&Input {
+        decide_only: true,
+        ..input(&config, &review)
+    });
+    assert!(again.linted);
+    assert_eq!(again.findings, then.findings);
 }
 
 #[test]

@@ -158,6 +158,10 @@ function renderFindings(configView, reviewView, analysis) {
     ...analysis.findings.map((f) => ({ f, view: configView, editor: 'configuration' })),
     ...analysis.reviewFindings.map((f) => ({ f, view: reviewView, editor: 'review' })),
   ];
+  if (!analysis.linted) {
+    $('lint-count').textContent = 'checking…';
+    return;
+  }
   const { errors, warnings, notes } = analysis.counts;
   const parts = [plural(errors, 'error'), plural(warnings, 'warning')];
   if (notes > 0) parts.push(plural(notes, 'note'));
@@ -182,7 +186,8 @@ function renderFindings(configView, reviewView, analysis) {
       f.context ? el('span', { class: 'context' }, f.context) : null,
       // A validation error's message starts with its field path already.
       f.path && !f.fieldError ? el('code', { class: 'field' }, f.path) : null),
-    el('div', { class: 'msg', 'data-testid': 'finding-message' }, f.message),
+    // A message of several lines holds cel-go's caret snippets: a fixed-width font.
+    el('div', { class: f.message.includes('\n') ? 'msg lines' : 'msg', 'data-testid': 'finding-message' }, f.message),
     f.span ? el('pre', { class: 'snippet' }, f.span.snippet) : null,
     f.operations.length > 0 ? el('div', { class: 'concerns' }, `operations: ${f.operations.join(', ')}`) : null,
     f.versions.length > 0 ? el('div', { class: 'concerns' }, `Kubernetes versions: ${f.versions.join(', ')}`) : null,
@@ -405,12 +410,13 @@ async function main() {
     return saving;
   };
 
-  function update() {
+  // The first update decides only (the linter is set up by the next one, right after).
+  function update(options = {}) {
     clearTimeout(timer);
     metrics.pending = false;
     const t0 = performance.now();
     const input = current();
-    const request = JSON.stringify(input);
+    const request = JSON.stringify({ ...input, decideOnly: Boolean(options.decideOnly) });
     let analysis;
     let evaluated;
     try {
@@ -437,10 +443,17 @@ async function main() {
     if (metrics.firstDecisionMs === null) {
       metrics.firstDecisionMs = t2;
       metrics.loadToDecisionMs = t2 - started;
+      metrics.firstUpdateMs = t2 - t0;
+      metrics.firstEngineMs = t1 - t0;
     }
+    if (analysis.linted && metrics.firstLintMs === undefined) metrics.firstLintMs = t2;
     $('status').textContent = `updated in ${metrics.lastUpdateMs.toFixed(1)} ms (engine ${metrics.lastEngineMs.toFixed(1)} ms)`;
     $('status').dataset.updates = String(metrics.updates);
     metrics.saved = save(input);
+    if (!analysis.linted) {
+      metrics.pending = true;
+      timer = setTimeout(update, 0);
+    }
   }
 
   const replaceDoc = (view, text) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
@@ -473,7 +486,7 @@ async function main() {
     setTimeout(() => { $('share').textContent = 'Copy link'; }, 2000);
   });
 
-  update();
+  update({ decideOnly: true });
 }
 
 main().catch((e) => {
