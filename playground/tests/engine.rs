@@ -187,8 +187,7 @@ fn the_examples_decide_as_the_command_line_prints() {
     assert_eq!(a.hooks[2].decision, "call");
 }
 
-/// The findings of `matchcond lint --output json /tmp/trap.yaml` (Kubernetes 1.37, the
-/// default), in its order: each document's, its configurations', then the file's.
+/// A configuration with an unknown field and three traps, and a document of another kind.
 const TRAP: &str = "\
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration
@@ -209,6 +208,8 @@ webhooks:
 kind: ConfigMap
 ";
 
+/// What `matchcond lint --output json` prints for [`TRAP`] (Kubernetes 1.37, its default):
+/// the findings, in its order (each document's, its configurations', then the file's).
 const TRAP_LINT: &str = r#"[
  {"code": "unknownField", "column": 3, "fieldError": null, "help": null, "line": 10, "message": "unknown field (did you mean matchConditions?)", "operations": [], "path": "webhooks[0].matchCondition", "severity": "error", "span": null, "versions": []},
  {"code": "omittedRequestField", "column": 15, "fieldError": null, "help": "test has(request.name) first, or read object.metadata.?name / request.?name.orValue('')", "line": 14, "message": "request.name is absent on CREATE when the object is named by generateName (as controllers name pods, jobs and replica sets); reading it then fails with \"no such key\" (failurePolicy Fail: the apiserver rejects these CREATE requests instead of calling the webhook)", "operations": ["CREATE"], "path": "webhooks[0].matchConditions[0].expression", "severity": "warning", "span": {"column": 9, "end": 12, "line": 1, "snippet": " | request.name != '' && object.metadata.labels['app'] == 'web'\n | ........^", "start": 8}, "versions": []},
