@@ -54,7 +54,7 @@ use serde_json::{Map, Value as Json};
 
 use matchcond_runtime::Activation;
 
-pub use matchcond_eval::{WebhookConditions, WebhookError};
+pub use matchcond_matcher::{WebhookConditions, WebhookError};
 
 /// Why a kube-rs AdmissionReview or AdmissionRequest could not be taken.
 #[derive(Debug, thiserror::Error)]

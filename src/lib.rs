@@ -43,19 +43,22 @@
 //! assert_eq!(conditions.decide(&activation, FailurePolicy::Fail), Decision::Call);
 //! ```
 
+// The internal crates, whole, under the module names users import (`syntax` is
+// matchcond-front, `eval` is matchcond-matcher).
 pub use matchcond_compiler as compiler;
 #[cfg(feature = "dispatch")]
 pub use matchcond_dispatch as dispatch;
-pub use matchcond_eval as eval;
+pub use matchcond_front as syntax;
+pub use matchcond_gocompat as gocompat;
 #[cfg(feature = "lint")]
 pub use matchcond_lint as lint;
+pub use matchcond_matcher as eval;
 pub use matchcond_runtime as runtime;
-pub use matchcond_syntax as syntax;
 
 pub use matchcond_compiler::{
     CompileError, CompileOptions, EnvMode, Environment, KubeVersion, Program, PER_CALL_COST_LIMIT,
 };
-pub use matchcond_eval::{
+pub use matchcond_matcher::{
     ConditionOutcome, ConditionResult, Decision, FailurePolicy, MatchCondition, MatchConditions,
     Report, MATCH_CONDITIONS_BUDGET,
 };

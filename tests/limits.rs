@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use matchcond::dispatch::{load_documents, Validator};
-use matchcond::runtime::functions::REGEX_SIZE_LIMIT;
+use matchcond::gocompat::regexp::REGEX_SIZE_LIMIT;
 use matchcond::runtime::limits::{
     MAX_CREATED_SIZE, MAX_LIST_SIZE, MAX_REGEX_PATTERN_SIZE, MAX_STRING_SIZE,
 };

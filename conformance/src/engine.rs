@@ -14,11 +14,11 @@ use matchcond_dispatch::{
     AnyNamespace, Configuration, Dispatcher, HookDecision, HookKind, Labels, NoNamespaces,
     SkipReason, Validator, WebhookSpec,
 };
-use matchcond_eval::{Decision, FailurePolicy, MatchCondition, MatchConditions};
+use matchcond_front::Type;
+use matchcond_matcher::{Decision, FailurePolicy, MatchCondition, MatchConditions};
 use matchcond_runtime::authz::{self, AuthzDecision, StaticRule};
 use matchcond_runtime::value::{Optional, Value};
 use matchcond_runtime::Activation;
-use matchcond_syntax::Type;
 
 use crate::model::{
     self, CelValue, ConditionsInput, DecisionOutcome, Engine, ExprInput, ExprOutcome,

@@ -2,6 +2,12 @@
 //! compiled in, the same files as the shared copy `../shared/bench`): loading it, the engine's side ([`engine`]), a hand-written Rust floor doing the same
 //! checks ([`floor`]), the `cel` crate as a baseline ([`celcrate`]), the workload's mock
 //! authorizer ([`authz`]) and the timing harness behind `matchcond bench` ([`harness`]).
+//!
+//! # Should I be using this crate?
+//!
+//! Probably not. This is an internal crate of matchcond, the support of the `matchcond bench`
+//! command and of the benchmarks; it is not part of the engine. To use the engine, use the
+//! `matchcond` crate (the facade at the root of the workspace).
 
 pub mod authz;
 #[cfg(feature = "cel-baseline")]

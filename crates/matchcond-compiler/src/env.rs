@@ -3,9 +3,9 @@
 
 use std::fmt;
 
-use matchcond_syntax::checker::{CheckerEnv, NameMap};
-use matchcond_syntax::decls::{library_functions, library_struct_types, library_types, Library};
-use matchcond_syntax::{ParserOptions, Type};
+use matchcond_front::checker::{CheckerEnv, NameMap};
+use matchcond_front::decls::{library_functions, library_struct_types, library_types, Library};
+use matchcond_front::{ParserOptions, Type};
 
 /// A Kubernetes minor version (`1.34`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

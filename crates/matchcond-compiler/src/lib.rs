@@ -1,4 +1,4 @@
-//! Compiler layer of matchcond: compiles CEL expressions once — parse, type check against
+//! The compiler of matchcond: compiles CEL expressions once — parse, type check against
 //! the Kubernetes matchConditions environment of a given version, plan — into programs that
 //! are evaluated many times, from many threads; and caches compiled programs.
 //!
@@ -19,6 +19,12 @@
 //! assert!(matches!(out.result, Ok(Value::Bool(true))));
 //! assert_eq!(out.cost, 3);
 //! ```
+//!
+//! # Should I be using this crate?
+//!
+//! Probably not. This is an internal crate of matchcond: its API follows what the other
+//! crates need and changes without notice. Use the `matchcond` crate (the facade at the root
+//! of the workspace), which re-exports this one as `matchcond::compiler`.
 
 mod cache;
 mod env;
@@ -30,13 +36,13 @@ mod version;
 use std::fmt;
 use std::sync::Arc;
 
+use matchcond_front::ast::{Expr, ExprKind};
+use matchcond_front::checker::{self, CheckerEnv, NameMap};
+use matchcond_front::{parse, Issue, Issues, ParserOptions, Source, Type};
+use matchcond_gocompat::stack::StackError;
 use matchcond_runtime::activation::Lookups;
 use matchcond_runtime::plan::Node;
-use matchcond_runtime::stack::StackError;
 use matchcond_runtime::{evaluate, Activation, Evaluation, Frame};
-use matchcond_syntax::ast::{Expr, ExprKind};
-use matchcond_syntax::checker::{self, CheckerEnv, NameMap};
-use matchcond_syntax::{parse, Issue, Issues, ParserOptions, Source, Type};
 
 pub use cache::{CacheStats, ProgramCache};
 pub use env::{match_condition_variables, EnvMode, Features, FormatValidation, KubeVersion};
@@ -368,7 +374,7 @@ impl Environment {
         if tree_depth(&parsed.expr, 0) <= DEEP_SYNTAX_TREE {
             return self.compile_parsed(expression, &parsed, options);
         }
-        matchcond_runtime::stack::on_large_stack(
+        matchcond_gocompat::stack::on_large_stack(
             "compile-deep-expression",
             DEEP_COMPILE_STACK,
             || self.compile_parsed(expression, &parsed, options),
@@ -385,7 +391,7 @@ impl Environment {
     fn compile_parsed(
         &self,
         expression: &str,
-        parsed: &matchcond_syntax::Parsed,
+        parsed: &matchcond_front::Parsed,
         options: &CompileOptions,
     ) -> Result<Program, CompileError> {
         let globals: Arc<[String]> = if options.extra_variables.is_empty() {
@@ -482,7 +488,7 @@ impl Environment {
     }
 
     /// Parses an expression only (for tools that want the AST and positions).
-    pub fn parse(&self, expression: &str) -> Result<matchcond_syntax::Parsed, Issues> {
+    pub fn parse(&self, expression: &str) -> Result<matchcond_front::Parsed, Issues> {
         parse(expression, &self.inner.parser)
     }
 }

@@ -6,19 +6,19 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use matchcond_syntax::checker::{NameHasher, NameMap, OverloadSet};
-use matchcond_syntax::decls::Overload;
+use matchcond_front::checker::{NameHasher, NameMap, OverloadSet};
+use matchcond_front::decls::Overload;
 
+use matchcond_front::ast::{Comprehension, Expr, ExprKind, Literal};
+use matchcond_front::checker::{qualified_name, Checked, Reference};
+use matchcond_front::decls::Function;
+use matchcond_front::Type;
 use matchcond_runtime::functions::{self, implementation, Function as Implementation};
 use matchcond_runtime::plan::{
     singleton_dispatch, Attr, AttrRoot, Call, Candidate, Dispatch, Fold, Node, Qual, QualKind,
 };
 use matchcond_runtime::value::{Bin, List, Map, MapData, Str, TypeName, Value};
 use matchcond_runtime::{Activation, EvalError};
-use matchcond_syntax::ast::{Comprehension, Expr, ExprKind, Literal};
-use matchcond_syntax::checker::{qualified_name, Checked, Reference};
-use matchcond_syntax::decls::Function;
-use matchcond_syntax::Type;
 
 /// A call resolved by the checker: the function and the overloads that may apply.
 type Resolved<'c> = (&'c Function, &'c OverloadSet);

@@ -4,12 +4,12 @@
 //! expression), the strings extension's `format` validator (Kubernetes 1.31+: a literal format
 //! string against a list literal of arguments) and the homogeneous aggregate literal validator.
 
+use matchcond_front::ast::{Expr, ExprKind, Literal};
+use matchcond_front::checker::{format_type, Checked, Reference};
+use matchcond_front::{Issue, Type};
 use matchcond_runtime::functions::ext::{parse_format_clause, FormatClause};
 use matchcond_runtime::functions::{compile_regex, implementation};
 use matchcond_runtime::value::{Str, Value};
-use matchcond_syntax::ast::{Expr, ExprKind, Literal};
-use matchcond_syntax::checker::{format_type, Checked, Reference};
-use matchcond_syntax::{Issue, Type};
 
 use crate::env::{Features, FormatValidation};
 

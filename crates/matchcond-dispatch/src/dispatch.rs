@@ -8,7 +8,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use matchcond_compiler::{Environment, KubeVersion};
-use matchcond_eval::{Decision, FailurePolicy, MatchCondition, MatchConditions, Report};
+use matchcond_matcher::{Decision, FailurePolicy, MatchCondition, MatchConditions, Report};
 use matchcond_runtime::activation::{SLOT_OBJECT, SLOT_OLD_OBJECT};
 use matchcond_runtime::authz::Authorizer;
 use matchcond_runtime::{Activation, Value};
@@ -194,7 +194,7 @@ impl Rejection {
         } else {
             format!(
                 "{gr} {} is forbidden: {err}",
-                matchcond_runtime::functions::go_strconv::quote(name)
+                matchcond_gocompat::strconv::quote(name)
             )
         };
         Rejection {
@@ -220,7 +220,7 @@ impl Rejection {
             reason: "NotFound",
             message: format!(
                 "namespaces {} not found",
-                matchcond_runtime::functions::go_strconv::quote(name)
+                matchcond_gocompat::strconv::quote(name)
             ),
         }
     }
@@ -853,13 +853,13 @@ fn call_time_check(h: &CompiledHook, attrs: &Attributes) -> Option<HookDecision>
         } else {
             HookDecision::Reject(Rejection::internal(&format!(
                 "failed calling webhook {}: Webhook SideEffects is nil",
-                matchcond_runtime::functions::go_strconv::quote(&h.info.name)
+                matchcond_gocompat::strconv::quote(&h.info.name)
             )))
         }),
         Some("None" | "NoneOnDryRun") => None,
         Some(_) => Some(HookDecision::Reject(Rejection::bad_request(&format!(
             "admission webhook {} does not support dry run",
-            matchcond_runtime::functions::go_strconv::quote(&h.info.name)
+            matchcond_gocompat::strconv::quote(&h.info.name)
         )))),
     }
 }

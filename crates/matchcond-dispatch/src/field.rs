@@ -4,7 +4,7 @@
 use std::fmt;
 
 use matchcond_compiler::KubeVersion;
-use matchcond_runtime::functions::go_strconv::quote;
+use matchcond_gocompat::strconv::quote;
 
 /// The wording of messages that changed between Kubernetes releases.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -309,7 +309,7 @@ impl fmt::Display for FieldError {
 /// `[e1, e2]` with duplicate messages removed. Empty for no errors.
 pub fn aggregate(errors: &[FieldError]) -> String {
     let messages: Vec<String> = errors.iter().map(ToString::to_string).collect();
-    matchcond_eval::aggregate_messages(&messages)
+    matchcond_matcher::aggregate_messages(&messages)
 }
 
 /// A field path under construction (`webhooks[0].rules[1].operations`).

@@ -15,6 +15,12 @@
 //!   it for an AdmissionRequest: namespaceSelector, objectSelector, rules (exact, then
 //!   equivalent resources from a [`ResourceTable`]), then matchConditions (compiled once),
 //!   and the dry-run check made at call time.
+//!
+//! # Should I be using this crate?
+//!
+//! Probably not. This is an internal crate of matchcond: its API follows what the other
+//! crates need and changes without notice. Use the `matchcond` crate (the facade at the root
+//! of the workspace), which re-exports this one as `matchcond::dispatch`.
 
 #![forbid(unsafe_code)]
 

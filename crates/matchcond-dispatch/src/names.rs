@@ -1,12 +1,12 @@
 //! apimachinery's name checks (`IsDNS1123Subdomain`, `IsDNS1035Label`, `IsQualifiedName` /
 //! `IsLabelKey`, `IsValidLabelValue`) with their exact messages, by release wording: the checks
-//! of [`matchcond_runtime::apimachinery`], worded as a release words them.
+//! of [`matchcond_gocompat::validation`], worded as a release words them.
 
-use matchcond_runtime::apimachinery::{self as checks, Wording as Package};
+use matchcond_gocompat::validation::{self as checks, Package};
 
 use crate::field::Wording;
 
-pub use matchcond_runtime::apimachinery::{DNS1123_SUBDOMAIN_MAX, LABEL_MAX};
+pub use matchcond_gocompat::validation::{DNS1123_SUBDOMAIN_MAX, LABEL_MAX};
 
 /// The package whose wording the label-key and label-value checks of a release use.
 fn package(wording: Wording) -> Package {

@@ -169,7 +169,7 @@ pub fn parse_selector(selector: Option<&LabelSelector>, w: Wording) -> Result<Se
             other => {
                 return Err(format!(
                     "{} is not a valid label selector operator",
-                    matchcond_runtime::functions::go_strconv::quote(other)
+                    matchcond_gocompat::strconv::quote(other)
                 ))
             }
         };

@@ -8,8 +8,8 @@ use std::collections::{BTreeSet, HashSet};
 use k8s_openapi::api::admissionregistration::v1 as ar;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference};
 use matchcond_compiler::{CompileError, EnvMode, Environment, KubeVersion};
-use matchcond_runtime::apimachinery::mask_trailing_dash;
-use matchcond_runtime::functions::k8s::urls::Url;
+use matchcond_gocompat::url::Url;
+use matchcond_gocompat::validation::mask_trailing_dash;
 
 use crate::field::{aggregate, json_quote, BadValue, FieldError, Path, Wording};
 use crate::names;
@@ -939,7 +939,7 @@ fn validate_finalizers(finalizers: &[String], path: &Path, w: Wording) -> Vec<Fi
 /// (`<Kind>.admissionregistration.k8s.io "<name>" is invalid: <errors>`).
 pub fn invalid_message(kind: HookKind, name: &str, errors: &[FieldError]) -> String {
     let qualified = format!("{}.{GROUP}", kind.configuration_kind());
-    let name = matchcond_runtime::functions::go_strconv::quote(name);
+    let name = matchcond_gocompat::strconv::quote(name);
     if errors.is_empty() {
         format!("{qualified} {name} is invalid")
     } else {

@@ -35,6 +35,12 @@
 //! | `neverTrue`, `alwaysTrue`, `excludesAuthenticated` | warning | a condition the rules make constant, or that excludes every authenticated user |
 //! | `minimumVersion` | warning | an expression that needs a newer Kubernetes than the one linted for |
 //! | `compatibility` | note | the modelled versions that accept (and refuse) the configuration |
+//!
+//! # Should I be using this crate?
+//!
+//! Probably not. This is an internal crate of matchcond: its API follows what the other
+//! crates need and changes without notice. Use the `matchcond` crate (the facade at the root
+//! of the workspace), which re-exports this one as `matchcond::lint`.
 
 #![forbid(unsafe_code)]
 

@@ -21,7 +21,7 @@ use crate::functions;
 use crate::limits;
 use crate::plan::{Attr, AttrRoot, Call, Dispatch, Fold, Node, Qual, QualKind};
 use crate::value::{values_equal, Bin, List, Map, MapData, Optional, Str, Value};
-use matchcond_syntax::Type;
+use matchcond_front::Type;
 
 /// The outcome of one evaluation: the value or error, and the runtime cost charged.
 #[derive(Clone, Debug)]

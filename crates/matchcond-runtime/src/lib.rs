@@ -1,8 +1,14 @@
-//! Runtime layer of matchcond: CEL values that view the request in place, function
-//! implementations, the evaluator of planned programs and cost accounting.
+//! The runtime of matchcond: CEL values that view the request in place, the function
+//! libraries by overload id, the evaluator of planned programs and cost accounting. The Go
+//! behaviours the libraries rest on are `matchcond-gocompat`'s.
+//!
+//! # Should I be using this crate?
+//!
+//! Probably not. This is an internal crate of matchcond: its API follows what the other
+//! crates need and changes without notice. Use the `matchcond` crate (the facade at the root
+//! of the workspace), which re-exports this one as `matchcond::runtime`.
 
 pub mod activation;
-pub mod apimachinery;
 pub mod authz;
 pub mod cost;
 pub mod error;
@@ -12,7 +18,6 @@ pub mod interp;
 pub mod limits;
 pub mod plan;
 pub mod request_parts;
-pub mod stack;
 pub mod value;
 
 pub use activation::Activation;

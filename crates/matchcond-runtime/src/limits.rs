@@ -14,7 +14,8 @@
 //!   as the size of its values; an element appended to a comprehension's result counts
 //!   once);
 //! - a regular expression pattern is at most [`MAX_REGEX_PATTERN_SIZE`] bytes (its compiled
-//!   form is bounded by [`crate::functions::REGEX_SIZE_LIMIT`]).
+//!   form is bounded by [`matchcond_gocompat::regexp::REGEX_SIZE_LIMIT`]; both are checked
+//!   where patterns are compiled, in [`matchcond_gocompat::regexp`]).
 //!
 //! With the apiserver's per-call cost limit, no value reaching the first two limits could be
 //! traversed within the budget (traversal costs 0.1 per byte and at least 1 per element),
@@ -34,22 +35,10 @@ pub const MAX_LIST_SIZE: usize = 1_000_000;
 /// total.
 pub const MAX_CREATED_SIZE: u64 = 100_000_000;
 
-/// The most bytes of a regular expression pattern (`matches`, `find`, `findAll`).
-pub const MAX_REGEX_PATTERN_SIZE: usize = 32 * 1024;
+pub use matchcond_gocompat::regexp::MAX_PATTERN_SIZE as MAX_REGEX_PATTERN_SIZE;
 
 /// The bytes a list element counts for in [`MAX_CREATED_SIZE`].
 pub const ELEMENT_SIZE: u64 = std::mem::size_of::<crate::value::Value<'static>>() as u64;
-
-/// Fails when a regular expression pattern is too long to be compiled.
-pub fn check_regex_pattern_size(size: usize) -> Result<(), String> {
-    if size > MAX_REGEX_PATTERN_SIZE {
-        Err(format!(
-            "regex pattern size exceeds limit: size: {size}, limit {MAX_REGEX_PATTERN_SIZE}"
-        ))
-    } else {
-        Ok(())
-    }
-}
 
 /// Fails when a string or bytes value of `size` bytes may not be created.
 pub fn check_string_size(size: usize) -> Result<(), EvalError> {

@@ -289,7 +289,7 @@ pub struct Candidate {
     /// The overload id.
     pub id: &'static str,
     /// Parameter types, to select among candidates at run time.
-    pub params: Vec<matchcond_syntax::Type>,
+    pub params: Vec<matchcond_front::Type>,
     /// The implementation.
     pub func: Function,
 }

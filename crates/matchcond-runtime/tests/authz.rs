@@ -7,6 +7,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use matchcond_front::decls::{library_functions, Library};
 use matchcond_runtime::activation::{SLOT_AUTHORIZER, SLOT_REQUEST_RESOURCE};
 use matchcond_runtime::authz::{
     Attributes, Authorizer, AuthzDecision, AuthzResponse, FieldRequirement, LabelRequirement,
@@ -14,7 +15,6 @@ use matchcond_runtime::authz::{
 };
 use matchcond_runtime::functions::implementation;
 use matchcond_runtime::{Activation, ErrorKind, EvalError, Value};
-use matchcond_syntax::decls::{library_functions, Library};
 
 /// What one check asked, owned.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,10 +6,10 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use matchcond_front::decls::{library_functions, Library};
 use matchcond_runtime::functions::{implementation, std_ops, time};
 use matchcond_runtime::value::{Duration, Map, MapData, Timestamp, TypeName, Value};
 use matchcond_runtime::{ErrorKind, EvalError};
-use matchcond_syntax::decls::{library_functions, Library};
 
 type R = Result<Value<'static>, EvalError>;
 

@@ -12,7 +12,7 @@
 //! part of the cost that does not depend on the request's data, such as authorizer checks).
 
 use matchcond_compiler::KubeVersion;
-use matchcond_syntax::ast::{Expr, ExprKind, Literal};
+use matchcond_front::ast::{Expr, ExprKind, Literal};
 
 /// A range of costs or sizes; `u64::MAX` stands for "no bound".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -646,7 +646,7 @@ impl Estimator {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use matchcond_syntax::{parse, ParserOptions};
+    use matchcond_front::{parse, ParserOptions};
 
     fn est(text: &str) -> CostEstimate {
         let parsed = parse(text, &ParserOptions::default()).unwrap();

@@ -46,7 +46,7 @@
 //!   tells what is present but not that `object` is not null: it reads `object.metadata`
 //!   itself, and fails on DELETE like any other read.
 
-use matchcond_syntax::ast::{Expr, ExprKind, Literal};
+use matchcond_front::ast::{Expr, ExprKind, Literal};
 
 use super::scope::{op_list, Scope, Worlds};
 use crate::finding::{Code, Operation};

@@ -10,9 +10,9 @@ pub(crate) mod truth;
 use matchcond_compiler::{Environment, KubeVersion, PER_CALL_COST_LIMIT};
 use matchcond_dispatch::load::Severity;
 use matchcond_dispatch::{Configuration, WebhookSpec};
-use matchcond_eval::MATCH_CONDITIONS_BUDGET;
+use matchcond_front::ast::{Expr, ExprKind};
+use matchcond_matcher::MATCH_CONDITIONS_BUDGET;
 use matchcond_runtime::{Activation, Value};
-use matchcond_syntax::ast::{Expr, ExprKind};
 
 use crate::finding::{Code, Finding, Operation};
 use crate::position::expr_span;

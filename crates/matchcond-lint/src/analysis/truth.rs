@@ -9,7 +9,7 @@
 //! user, literals and comparisons of literals by themselves, `!`, `&&`, `||` and `?:` by
 //! CEL's rules; everything else is unknown.
 
-use matchcond_syntax::ast::{Expr, ExprKind, Literal};
+use matchcond_front::ast::{Expr, ExprKind, Literal};
 
 use super::scope::{Scope, World};
 use crate::finding::Operation;
@@ -213,7 +213,7 @@ pub(crate) fn scope_operations(scope: &Scope) -> Vec<Operation> {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use matchcond_syntax::{parse, ParserOptions};
+    use matchcond_front::{parse, ParserOptions};
     use Operation::*;
 
     fn v(text: &str, ops: &[Operation]) -> Verdict {

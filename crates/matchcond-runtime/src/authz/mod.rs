@@ -43,7 +43,6 @@
 //! Without a bound authorizer, expressions that use `authorizer` fail at run time with
 //! `no such attribute(s): authorizer`, as in the apiserver when no authorizer is configured.
 
-mod selectors;
 mod static_rules;
 
 use std::any::Any;
@@ -56,14 +55,26 @@ use serde_json::Value as Json;
 use crate::error::{ErrorKind, EvalError};
 use crate::value::{Opaque, Value};
 
-pub use selectors::{
-    parse_field_selector, parse_label_selector, FieldRequirement, LabelRequirement, Selector,
-    SelectorError, SelectorOperator,
+pub use matchcond_gocompat::selectors::{
+    parse_field_selector, parse_label_selector, FieldRequirement, LabelRequirement, SelectorError,
+    SelectorOperator,
 };
 pub use static_rules::{RuleOutcome, StaticAuthorizer, StaticRule};
 
 /// CEL type name of the `authorizer` variable and of `serviceAccount()`'s result.
 pub const AUTHORIZER_TYPE: &str = "kubernetes.authorization.Authorizer";
+
+/// A selector a check carries: the text as the expression gave it, and what parsing it gave
+/// (a selector that does not parse is not an evaluation error: the parse error goes to the
+/// [`Authorizer`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Selector<'c, R> {
+    /// The selector as written.
+    pub text: &'c str,
+    /// The requirements, in apimachinery's order (field selectors by sorted term, label
+    /// selectors by key), or the parse error.
+    pub parsed: Result<Vec<R>, SelectorError>,
+}
 /// CEL type name of `path()`'s result.
 pub const PATH_CHECK_TYPE: &str = "kubernetes.authorization.PathCheck";
 /// CEL type name of `group()`'s result.
@@ -469,10 +480,10 @@ impl AuthorizerValue {
     /// user. The name must be a DNS-1123 subdomain (`Invalid service account name`, checked
     /// first) and the namespace a DNS-1123 label (`Invalid service account namespace`).
     pub fn service_account(&self, namespace: &str, name: &str) -> Result<Self, EvalError> {
-        if !crate::apimachinery::is_dns1123_subdomain(name) {
+        if !matchcond_gocompat::validation::is_dns1123_subdomain(name) {
             return Err(library_error("Invalid service account name"));
         }
-        if !crate::apimachinery::is_dns1123_label(namespace) {
+        if !matchcond_gocompat::validation::is_dns1123_label(namespace) {
             return Err(library_error("Invalid service account namespace"));
         }
         Ok(AuthorizerValue {

@@ -1,18 +1,18 @@
 //! Implementations of CEL functions, keyed by overload id.
 //!
-//! Every declared overload (see `matchcond_syntax::decls`) has one implementation here with
+//! Every declared overload (see `matchcond_front::decls`) has one implementation here with
 //! the same id. An implementation receives the arguments (the receiver first for member
 //! calls) already evaluated, and may assume the types the declaration promises only after
 //! checking them: with dynamic arguments the runtime tries overloads in turn, and an
 //! implementation given values of other types returns [`EvalError::no_such_overload`].
+
+use matchcond_gocompat::regexp;
 
 use crate::error::EvalError;
 use crate::value::Value;
 
 pub mod comprehensions;
 pub mod ext;
-pub mod go_regex;
-pub mod go_strconv;
 pub mod k8s;
 pub mod std_ops;
 pub mod time;
@@ -273,11 +273,14 @@ pub fn format_max_regex_size(format: &dyn crate::value::Opaque) -> Option<u64> {
     k8s::format::as_format(format).map(|f| f.max_regex_size())
 }
 
-/// Largest compiled size of a regular expression (bytes of the compiled program).
-pub const REGEX_SIZE_LIMIT: usize = 64 << 20;
-
 /// Compiles a regular expression with Go's (RE2) syntax and semantics, as cel-go does when
 /// it builds a program with a constant pattern; the error is Go's text.
 pub fn compile_regex(pattern: &str) -> Result<regex::Regex, EvalError> {
-    go_regex::compile_uncached(pattern).map_err(EvalError::invalid_argument)
+    regexp::compile_uncached(pattern).map_err(|e| EvalError::invalid_argument(e.to_string()))
+}
+
+/// Compiles a regular expression with Go's syntax (cached per thread); the error is Go's
+/// text as an invalid-argument evaluation error.
+pub(crate) fn cached_regex(pattern: &str) -> Result<std::sync::Arc<regex::Regex>, EvalError> {
+    regexp::compile(pattern).map_err(|e| EvalError::invalid_argument(e.to_string()))
 }

@@ -13,8 +13,9 @@
 
 use std::cmp::Ordering;
 
-use super::go_regex;
-use super::go_strconv;
+use matchcond_gocompat::strconv as go_strconv;
+
+use super::cached_regex;
 use super::Function;
 use crate::error::{ErrorKind, EvalError};
 use crate::limits::{check_list_size, check_string_size};
@@ -369,11 +370,15 @@ pub static FUNCTIONS: &[(&str, Function)] = &[
         _ => Err(EvalError::no_such_overload("endsWith", a)),
     }),
     ("matches", |a| match a {
-        [Value::String(s), Value::String(p)] => go_regex::is_match(p, s).map(Value::Bool),
+        [Value::String(s), Value::String(p)] => {
+            cached_regex(p).map(|re| Value::Bool(re.is_match(s)))
+        }
         _ => Err(EvalError::no_such_overload("matches", a)),
     }),
     ("matches_string", |a| match a {
-        [Value::String(s), Value::String(p)] => go_regex::is_match(p, s).map(Value::Bool),
+        [Value::String(s), Value::String(p)] => {
+            cached_regex(p).map(|re| Value::Bool(re.is_match(s)))
+        }
         _ => Err(EvalError::no_such_overload("matches", a)),
     }),
     // Type conversions.

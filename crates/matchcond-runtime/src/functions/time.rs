@@ -9,7 +9,8 @@
 //! was parsed with (`timestamp('2024-01-01T10:00:00+02:00')` renders with `+02:00`); the
 //! value model here keeps only the instant.
 
-use super::go_strconv;
+use matchcond_gocompat::strconv as go_strconv;
+
 use super::Function;
 use crate::error::{ErrorKind, EvalError};
 use crate::value::{Duration, Timestamp, Value};

@@ -1,6 +1,6 @@
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 use super::*;
-use matchcond_syntax::{parse, ParserOptions};
+use matchcond_front::{parse, ParserOptions};
 
 use crate::finding::Operation::{Connect, Create, Delete, Update};
 

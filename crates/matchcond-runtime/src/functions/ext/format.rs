@@ -26,10 +26,9 @@
 
 use std::fmt::Write as _;
 
-use super::gofmt::{
-    duration_seconds, fixed_digits, format_g, quote, rfc3339_nano, shortest_digits,
-    significant_digits,
-};
+use matchcond_gocompat::fmt::{fixed_digits, format_g, shortest_digits, significant_digits};
+
+use super::gofmt::{duration_seconds, quote, rfc3339_nano};
 use super::guard::{check, G, LIST_ANY};
 use crate::error::{ErrorKind, EvalError};
 use crate::value::{List, Value};

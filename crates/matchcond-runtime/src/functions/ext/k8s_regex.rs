@@ -1,5 +1,5 @@
 //! The Kubernetes regex library (kubernetes/apiserver `pkg/cel/library/regex.go`): `find` and
-//! `findAll`, with Go's regular expression syntax (see [`crate::functions::go_regex`]).
+//! `findAll`, with Go's regular expression syntax (see [`matchcond_gocompat::regexp`]).
 //!
 //! An invalid pattern is the error `Illegal regex: <Go's error>`. (Kubernetes compiles a
 //! constant pattern when it builds the program, so there an invalid constant pattern fails
@@ -10,16 +10,12 @@ use std::sync::Arc;
 use regex::Regex;
 
 use crate::error::{ErrorKind, EvalError};
-use crate::functions::go_regex;
 use crate::value::Value;
+use matchcond_gocompat::regexp;
 
 fn compile(pattern: &str) -> Result<Arc<Regex>, EvalError> {
-    go_regex::compile(pattern).map_err(|e| {
-        EvalError::new(
-            ErrorKind::InvalidArgument,
-            format!("Illegal regex: {}", e.message),
-        )
-    })
+    regexp::compile(pattern)
+        .map_err(|e| EvalError::new(ErrorKind::InvalidArgument, format!("Illegal regex: {e}")))
 }
 
 /// `string.find(string) -> string`: the first match, or `''`.

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use matchcond_syntax::decls::{library_functions, Library};
+use matchcond_front::decls::{library_functions, Library};
 
 use super::{FUNCTIONS, INTERPRETER_OVERLOADS, SHORT_CIRCUIT_OVERLOADS};
 use crate::error::{ErrorKind, EvalError};

@@ -5,14 +5,14 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use crate::apimachinery::{
-    dns1035_label_errors, dns1123_label_errors, dns1123_subdomain_errors, label_value_errors,
-    mask_trailing_dash, qualified_name_errors, Wording,
-};
 use crate::error::EvalError;
-use crate::functions::k8s::urls::Url;
 use crate::functions::Function;
 use crate::value::{Opaque, Optional, Value};
+use matchcond_gocompat::url::Url;
+use matchcond_gocompat::validation::{
+    dns1035_label_errors, dns1123_label_errors, dns1123_subdomain_errors, label_value_errors,
+    mask_trailing_dash, qualified_name_errors, Package,
+};
 
 /// The CEL type name.
 pub const TYPE_NAME: &str = "kubernetes.NamedFormat";
@@ -64,17 +64,17 @@ fn dns1035_label(s: &[u8]) -> Vec<String> {
 
 /// `validation.IsDNS1123Subdomain`.
 fn dns1123_subdomain(s: &[u8]) -> Vec<String> {
-    dns1123_subdomain_errors(s, Wording::Legacy)
+    dns1123_subdomain_errors(s, Package::Legacy)
 }
 
 /// `content.IsLabelKey` (`validation.IsQualifiedName`).
 fn qualified_name(s: &[u8]) -> Vec<String> {
-    qualified_name_errors(s, Wording::Current)
+    qualified_name_errors(s, Package::Current)
 }
 
 /// `content.IsLabelValue` (`validation.IsValidLabelValue`).
 fn label_value(s: &[u8]) -> Vec<String> {
-    label_value_errors(s, Wording::Current)
+    label_value_errors(s, Package::Current)
 }
 
 /// The `uri` format: the error of Go's `url.ParseRequestURI`.

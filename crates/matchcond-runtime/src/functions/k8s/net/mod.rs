@@ -1,12 +1,10 @@
 //! The Kubernetes IP and CIDR libraries (`kubernetes.net.ip`, `kubernetes.net.cidr`) and their
 //! types `net.IP` and `net.CIDR`.
 //!
-//! Parsing follows Go's `net/netip` (see [`netip`]) with the Kubernetes restrictions: an
+//! Parsing follows Go's `net/netip` (see [`matchcond_gocompat::netip`]) with the Kubernetes restrictions: an
 //! address with a zone or an IPv4-mapped IPv6 address is rejected; a prefix keeps its host
 //! bits (`cidr('10.0.0.1/8').ip()` is `10.0.0.1`). Error messages are the library's own,
 //! including the doubled prefix of `cidr()` errors.
-
-pub mod netip;
 
 #[cfg(test)]
 mod tests;
@@ -18,7 +16,8 @@ use crate::error::{ErrorKind, EvalError};
 use crate::functions::Function;
 use crate::value::{Opaque, Value};
 
-use netip::{Addr, Prefix};
+use matchcond_gocompat::netip::{self, Addr, Prefix};
+use matchcond_gocompat::strconv::quote;
 
 /// The type name of IP address values.
 pub const IP_TYPE: &str = "net.IP";
@@ -113,19 +112,19 @@ pub fn parse_ip(raw: &str) -> Result<Addr, String> {
     let (addr, zone) = netip::parse_addr(raw).map_err(|e| {
         format!(
             "IP Address {} parse error during conversion from string: {e}",
-            netip::quote(raw)
+            quote(raw)
         )
     })?;
     if zone.is_some() {
         return Err(format!(
             "IP address {} with zone value is not allowed",
-            netip::quote(raw)
+            quote(raw)
         ));
     }
     if addr.is_4in6() {
         return Err(format!(
             "IPv4-mapped IPv6 address {} is not allowed",
-            netip::quote(raw)
+            quote(raw)
         ));
     }
     Ok(addr)
@@ -140,7 +139,7 @@ pub fn parse_cidr(raw: &str) -> Result<Prefix, String> {
     if prefix.addr().is_4in6() {
         return Err(format!(
             "IPv4-mapped IPv6 address {} is not allowed",
-            netip::quote(raw)
+            quote(raw)
         ));
     }
     Ok(prefix)

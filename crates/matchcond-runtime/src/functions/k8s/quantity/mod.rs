@@ -1,14 +1,11 @@
 //! The Kubernetes quantity library (`kubernetes.quantity`, kubernetes/apiserver
 //! `pkg/cel/library/quantity.go`): values of type `kubernetes.Quantity`.
 
-mod amount;
-mod big;
-
 use std::any::Any;
 use std::cmp::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use amount::{add, canonical, cmp_amounts, parse, Amount, Format, Parsed};
+use matchcond_gocompat::quantity::{add, canonical, cmp_amounts, parse, Amount, Format, Parsed};
 
 use crate::error::EvalError;
 use crate::functions::Function;

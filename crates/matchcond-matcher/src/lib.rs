@@ -1,0 +1,688 @@
+//! The matcher of matchcond: a webhook's matchConditions, compiled once and decided
+//! per request exactly as the apiserver's matcher decides them.
+//!
+//! Every condition is evaluated, in order, under one shared cost budget (2,500,000); then:
+//! any `false` skips the webhook (the first false condition by order is reported, even if
+//! others erred); otherwise any error goes to the failure policy (`Fail`, the default,
+//! rejects the request with the aggregated error; `Ignore` skips the webhook); otherwise the
+//! webhook is called. Running out of the shared budget is an error of the whole evaluation
+//! and goes to the failure policy even when a condition was false.
+//!
+//! ```
+//! use matchcond_compiler::{Environment, KubeVersion};
+//! use matchcond_matcher::{MatchConditions, MatchCondition, FailurePolicy, Decision};
+//! use matchcond_runtime::Activation;
+//!
+//! let env = Environment::kubernetes(KubeVersion::V1_34);
+//! let conditions = MatchConditions::compile(&env, &[
+//!     MatchCondition::new("not-kube-system", "request.namespace != 'kube-system'"),
+//!     MatchCondition::new("create-only", "oldObject == null"),
+//! ]).unwrap();
+//! let request = serde_json::json!({
+//!     "operation": "UPDATE", "namespace": "shop", "dryRun": false,
+//!     "kind": {"group": "apps", "version": "v1", "kind": "Deployment"},
+//!     "resource": {"group": "apps", "version": "v1", "resource": "deployments"},
+//!     "userInfo": {"username": "alice"},
+//!     "object": {"metadata": {"name": "web"}}, "oldObject": {"metadata": {"name": "web"}}
+//! });
+//! let decision = conditions.decide(&Activation::from_request(&request), FailurePolicy::Fail);
+//! assert_eq!(decision, Decision::Skip { condition: Some("create-only".into()) });
+//! ```
+//!
+//! # Should I be using this crate?
+//!
+//! Probably not. This is an internal crate of matchcond: its API follows what the other
+//! crates need and changes without notice. Use the `matchcond` crate (the facade at the root
+//! of the workspace), which re-exports this one as `matchcond::eval`.
+
+mod policy;
+mod raw;
+#[cfg(feature = "k8s-openapi")]
+mod webhook;
+
+pub use policy::ParseFailurePolicyError;
+#[cfg(feature = "k8s-openapi")]
+pub use webhook::{WebhookConditions, WebhookError};
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::Arc;
+
+use matchcond_compiler::{CompileError, Environment, Program, PER_CALL_COST_LIMIT};
+use matchcond_gocompat::validation::{qualified_name_errors, Package};
+use matchcond_runtime::activation::Lookups;
+use matchcond_runtime::{Activation, Evaluation, Value};
+
+/// The cost budget shared by all conditions of one webhook for one request
+/// (`RuntimeCELCostBudgetMatchConditions`).
+pub const MATCH_CONDITIONS_BUDGET: u64 = 2_500_000;
+
+/// The most matchConditions a webhook may have.
+pub const MAX_MATCH_CONDITIONS: usize = 64;
+
+/// The message of the error raised when the shared budget runs out.
+pub const OUT_OF_BUDGET: &str =
+    "validation failed due to running out of cost budget, no further validation rules will be run";
+
+/// One `matchConditions` entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchCondition {
+    /// The condition's name.
+    pub name: String,
+    /// The CEL expression.
+    pub expression: String,
+}
+
+impl MatchCondition {
+    /// A condition.
+    pub fn new(name: impl Into<String>, expression: impl Into<String>) -> Self {
+        MatchCondition {
+            name: name.into(),
+            expression: expression.into(),
+        }
+    }
+}
+
+/// The webhook's `failurePolicy`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FailurePolicy {
+    /// Errors reject the request (the default).
+    #[default]
+    Fail,
+    /// Errors skip the webhook.
+    Ignore,
+}
+
+impl FailurePolicy {
+    /// Parses `Fail` / `Ignore` (`str::parse` gives the error).
+    pub fn parse(s: &str) -> Option<Self> {
+        s.parse().ok()
+    }
+}
+
+/// Whether the webhook must be called.
+///
+/// A decision borrows the name of the condition it reports from the [`MatchConditions`]
+/// that made it, so that deciding writes nothing shared: threads deciding with one compiled
+/// set do not contend on a reference count. [`Decision::into_owned`] detaches it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision<'a> {
+    /// Every condition is true: call the webhook.
+    Call,
+    /// Do not call the webhook: `condition` names the first false condition, or is `None`
+    /// when errors were ignored under `failurePolicy: Ignore`.
+    Skip {
+        /// The first condition (by order) that evaluated to false.
+        condition: Option<Cow<'a, str>>,
+    },
+    /// The request must be rejected (`failurePolicy: Fail` and errors).
+    Reject {
+        /// The apiserver's error text (one error, or `[e1, e2]` for several).
+        message: String,
+    },
+}
+
+impl Decision<'_> {
+    /// The same decision, owning the condition's name.
+    pub fn into_owned(self) -> Decision<'static> {
+        match self {
+            Decision::Call => Decision::Call,
+            Decision::Skip { condition } => Decision::Skip {
+                condition: condition.map(|c| Cow::Owned(c.into_owned())),
+            },
+            Decision::Reject { message } => Decision::Reject { message },
+        }
+    }
+}
+
+/// What one condition evaluated to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConditionOutcome {
+    /// The boolean result.
+    Value(bool),
+    /// An error, worded as the apiserver words it
+    /// (`expression '…' resulted in error: …`, `compilation error: …`).
+    Error(String),
+    /// Not evaluated because the shared budget ran out before it.
+    NotEvaluated,
+}
+
+/// The result of one condition, for explaining a decision (borrowing the condition's
+/// name and expression from the [`MatchConditions`]; [`ConditionResult::into_owned`]
+/// detaches it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConditionResult<'a> {
+    /// The condition's name.
+    pub name: Cow<'a, str>,
+    /// The expression.
+    pub expression: Cow<'a, str>,
+    /// What it evaluated to.
+    pub outcome: ConditionOutcome,
+    /// The runtime cost it was charged.
+    pub cost: u64,
+}
+
+/// A decision with the result of every condition (borrowing names and expressions from
+/// the [`MatchConditions`]; [`Report::into_owned`] detaches it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report<'a> {
+    /// The decision.
+    pub decision: Decision<'a>,
+    /// Per condition, in order.
+    pub conditions: Vec<ConditionResult<'a>>,
+    /// The whole-evaluation error (the shared budget ran out), if any.
+    pub evaluation_error: Option<String>,
+    /// Total cost charged.
+    pub total_cost: u64,
+}
+
+impl ConditionResult<'_> {
+    /// The same result, owning the name and expression.
+    pub fn into_owned(self) -> ConditionResult<'static> {
+        ConditionResult {
+            name: Cow::Owned(self.name.into_owned()),
+            expression: Cow::Owned(self.expression.into_owned()),
+            outcome: self.outcome,
+            cost: self.cost,
+        }
+    }
+}
+
+impl Report<'_> {
+    /// The same report, owning every name and expression.
+    pub fn into_owned(self) -> Report<'static> {
+        Report {
+            decision: self.decision.into_owned(),
+            conditions: self
+                .conditions
+                .into_iter()
+                .map(ConditionResult::into_owned)
+                .collect(),
+            evaluation_error: self.evaluation_error,
+            total_cost: self.total_cost,
+        }
+    }
+}
+
+/// A problem with a webhook's conditions, worded as the apiserver's validation words it
+/// (field path `matchConditions`).
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum ConditionsError {
+    /// More than 64 conditions.
+    #[error("matchConditions: Too many: {0}: must have at most 64 items")]
+    TooMany(usize),
+    /// A condition has no name.
+    #[error("matchConditions[{0}].name: Required value")]
+    NameRequired(usize),
+    /// A condition's name is not a qualified name.
+    #[error("matchConditions[{index}].name: Invalid value: {name:?}: {message}")]
+    InvalidName {
+        /// The condition's position.
+        index: usize,
+        /// The name.
+        name: String,
+        /// apimachinery's message(s), joined with `, `.
+        message: String,
+    },
+    /// Two conditions have the same name.
+    #[error("matchConditions[{index}].name: Duplicate value: {name:?}")]
+    DuplicateName {
+        /// The position of the repeated name.
+        index: usize,
+        /// The name.
+        name: String,
+    },
+    /// A condition has no expression (after trimming white space).
+    #[error("matchConditions[{0}].expression: Required value")]
+    ExpressionRequired(usize),
+    /// A condition does not compile to `bool`.
+    #[error("matchConditions[{index}].expression: Invalid value: {expression:?}: {error}")]
+    Invalid {
+        /// The condition's position.
+        index: usize,
+        /// The trimmed expression.
+        expression: String,
+        /// The compile error.
+        error: CompileError,
+    },
+}
+
+/// Validates a webhook's conditions as the apiserver does when a configuration is created:
+/// at most 64, qualified unique names, non-empty expressions that compile to `bool` in the
+/// environment given (the "new expressions" environment of the apiserver's version). Every
+/// problem is reported.
+pub fn validate_conditions(
+    env: &Environment,
+    conditions: &[MatchCondition],
+    wording: Package,
+) -> Vec<ConditionsError> {
+    let mut errs = Vec::new();
+    if conditions.len() > MAX_MATCH_CONDITIONS {
+        errs.push(ConditionsError::TooMany(conditions.len()));
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for (i, c) in conditions.iter().enumerate() {
+        let trimmed = c.expression.trim();
+        if trimmed.is_empty() {
+            errs.push(ConditionsError::ExpressionRequired(i));
+        } else if let Err(error) = env.compile_condition(trimmed) {
+            errs.push(ConditionsError::Invalid {
+                index: i,
+                expression: trimmed.to_string(),
+                error,
+            });
+        }
+        if c.name.is_empty() {
+            errs.push(ConditionsError::NameRequired(i));
+        } else {
+            let msgs = qualified_name_errors(&c.name, wording);
+            if !msgs.is_empty() {
+                errs.push(ConditionsError::InvalidName {
+                    index: i,
+                    name: c.name.clone(),
+                    message: msgs.join(", "),
+                });
+            }
+            if seen.contains(&c.name.as_str()) {
+                errs.push(ConditionsError::DuplicateName {
+                    index: i,
+                    name: c.name.clone(),
+                });
+            } else {
+                seen.push(&c.name);
+            }
+        }
+    }
+    errs
+}
+
+struct Compiled {
+    name: String,
+    expression: String,
+    program: Result<Arc<Program>, CompileError>,
+}
+
+/// A webhook's compiled matchConditions.
+pub struct MatchConditions {
+    conditions: Vec<Compiled>,
+    per_call_limit: u64,
+    budget: u64,
+    /// What the conditions read of `object` and of `oldObject`.
+    reads: [raw::Need; 2],
+    /// Some condition reads `authorizer` or `authorizer.requestResource`.
+    uses_authorizer: bool,
+}
+
+/// An AdmissionReview given as bytes could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReviewError {
+    /// The bytes are not a JSON AdmissionReview.
+    #[error("invalid AdmissionReview: {0}")]
+    Json(#[from] serde_json::Error),
+    /// The review has no `request`.
+    #[error("invalid AdmissionReview: no request")]
+    NoRequest,
+}
+
+impl fmt::Debug for MatchConditions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.conditions.iter().map(|c| &c.name))
+            .finish()
+    }
+}
+
+/// Joins error messages as apimachinery's aggregate error does: one message alone, several
+/// as `[m1, m2]` with duplicates removed (one message left: no brackets).
+pub fn aggregate_messages(messages: &[String]) -> String {
+    let mut uniq: Vec<&str> = Vec::new();
+    for m in messages {
+        if !uniq.contains(&m.as_str()) {
+            uniq.push(m);
+        }
+    }
+    match uniq.as_slice() {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        many => format!("[{}]", many.join(", ")),
+    }
+}
+
+/// `expression '<expression>' resulted in error: <error>`, the apiserver's message for a
+/// condition that failed (built without the formatting machinery: the decision of a request
+/// that makes conditions fail, a DELETE's null `object`, builds one per condition).
+fn error_message(expression: &str, e: &matchcond_runtime::EvalError) -> String {
+    const BEFORE: &str = "expression '";
+    const AFTER: &str = "' resulted in error: ";
+    let mut m =
+        String::with_capacity(BEFORE.len() + expression.len() + AFTER.len() + e.message.len());
+    m.push_str(BEFORE);
+    m.push_str(expression);
+    m.push_str(AFTER);
+    m.push_str(&e.message);
+    m
+}
+
+/// One condition's outcome in [`MatchConditions::run`].
+enum Step<'a> {
+    /// A boolean, with the cost.
+    Bool(bool, u64),
+    /// An error or a value that is not a boolean, with the cost.
+    Other(Result<Value<'a>, String>, u64),
+    /// The shared budget ran out (the condition's cost).
+    OutOfBudget(u64),
+}
+
+impl MatchConditions {
+    /// Compiles a webhook's conditions in an environment (through its cache). As in the
+    /// apiserver, a condition that does not compile is kept: at decision time it is an
+    /// error `compilation error: …`. Fails only when there are more than 64 conditions.
+    pub fn compile(
+        env: &Environment,
+        conditions: &[MatchCondition],
+    ) -> Result<Self, ConditionsError> {
+        if conditions.len() > MAX_MATCH_CONDITIONS {
+            return Err(ConditionsError::TooMany(conditions.len()));
+        }
+        Ok(Self::compile_unbounded(env, conditions))
+    }
+
+    /// Like [`MatchConditions::compile`] without the count limit (the apiserver evaluates
+    /// whatever configuration it stored).
+    pub fn compile_unbounded(env: &Environment, conditions: &[MatchCondition]) -> Self {
+        let conditions = conditions
+            .iter()
+            .map(|c| Compiled {
+                name: c.name.clone(),
+                expression: c.expression.clone(),
+                program: env.compile_condition(&c.expression),
+            })
+            .collect::<Vec<Compiled>>();
+        let mut reads = [raw::Need::Nothing, raw::Need::Nothing];
+        let mut uses_authorizer = false;
+        for p in conditions.iter().filter_map(|c| c.program.as_ref().ok()) {
+            for (slot, path) in p.read_paths() {
+                uses_authorizer |= matches!(
+                    *slot,
+                    matchcond_runtime::activation::SLOT_AUTHORIZER
+                        | matchcond_runtime::activation::SLOT_REQUEST_RESOURCE
+                );
+                let need = match *slot {
+                    matchcond_runtime::activation::SLOT_OBJECT => reads.get_mut(0),
+                    matchcond_runtime::activation::SLOT_OLD_OBJECT => reads.get_mut(1),
+                    _ => None,
+                };
+                if let Some(need) = need {
+                    need.add(path);
+                }
+            }
+        }
+        MatchConditions {
+            conditions,
+            per_call_limit: PER_CALL_COST_LIMIT,
+            budget: MATCH_CONDITIONS_BUDGET,
+            reads,
+            uses_authorizer,
+        }
+    }
+
+    /// True when some condition reads `authorizer` or `authorizer.requestResource`: a host
+    /// need not bind an authorizer (nor clone its `Arc` per request) for the others.
+    pub fn uses_authorizer(&self) -> bool {
+        self.uses_authorizer
+    }
+
+    /// Reads the `request` of an AdmissionReview given as JSON bytes, building of `object`
+    /// and `oldObject` only the parts these conditions can read (the rest is checked to be
+    /// JSON but not built; a part no condition reads may come back as null). Deciding on the
+    /// result gives the decision on the whole request; bind it with
+    /// [`Activation::from_request`] (and an authorizer if the conditions use one).
+    pub fn read_review(&self, bytes: &[u8]) -> Result<serde_json::Value, ReviewError> {
+        use serde::de::DeserializeSeed;
+        let [object, old_object] = &self.reads;
+        let mut de = serde_json::Deserializer::from_slice(bytes);
+        let request = raw::ReviewSeed { object, old_object }.deserialize(&mut de)?;
+        de.end()?;
+        request.ok_or(ReviewError::NoRequest)
+    }
+
+    /// Decides from the JSON bytes of an AdmissionReview, parsing only what the conditions
+    /// read (see [`MatchConditions::read_review`]).
+    pub fn decide_review(
+        &self,
+        bytes: &[u8],
+        policy: FailurePolicy,
+    ) -> Result<Decision<'_>, ReviewError> {
+        let request = self.read_review(bytes)?;
+        Ok(self.decide(&Activation::from_request(&request), policy))
+    }
+
+    /// Sets the per-expression cost limit (default 1,000,000, the apiserver's).
+    pub fn with_per_call_limit(mut self, limit: u64) -> Self {
+        self.per_call_limit = limit;
+        self
+    }
+
+    /// Sets the cost budget shared by the conditions (default 2,500,000, the apiserver's).
+    pub fn with_budget(mut self, budget: u64) -> Self {
+        self.budget = budget;
+        self
+    }
+
+    /// The number of conditions.
+    pub fn len(&self) -> usize {
+        self.conditions.len()
+    }
+
+    /// True when there are no conditions (the webhook is always called).
+    pub fn is_empty(&self) -> bool {
+        self.conditions.is_empty()
+    }
+
+    /// The compile errors, by condition name.
+    pub fn compile_errors(&self) -> Vec<(&str, &CompileError)> {
+        self.conditions
+            .iter()
+            .filter_map(|c| c.program.as_ref().err().map(|e| (&*c.name, e)))
+            .collect()
+    }
+
+    /// Evaluates every condition in order under the shared budget, calling `sink` with
+    /// each condition's index and result. Returns false when the budget ran out.
+    fn run<'a>(
+        &'a self,
+        activation: &Activation<'a>,
+        mut sink: impl FnMut(usize, Step<'a>),
+    ) -> bool {
+        let mut remaining = self.budget;
+        let lookups = Lookups::new();
+        let limit = Some(self.per_call_limit);
+        for (i, c) in self.conditions.iter().enumerate() {
+            let p = match &c.program {
+                Ok(p) => p,
+                Err(e) => {
+                    sink(i, Step::Other(Err(format!("compilation error: {e}")), 0));
+                    continue;
+                }
+            };
+            if let Some((b, cost)) = p.evaluate_fast(activation, &lookups, limit) {
+                if cost > remaining {
+                    sink(i, Step::OutOfBudget(cost));
+                    return false;
+                }
+                remaining -= cost;
+                sink(i, Step::Bool(b, cost));
+                continue;
+            }
+            let Evaluation { result, cost } = p.evaluate_general(activation, limit);
+            if cost > remaining {
+                sink(i, Step::OutOfBudget(cost));
+                return false;
+            }
+            remaining -= cost;
+            match result {
+                Ok(Value::Bool(b)) => sink(i, Step::Bool(b, cost)),
+                Ok(other) => sink(i, Step::Other(Ok(other), cost)),
+                Err(e) => sink(i, Step::Other(Err(error_message(&c.expression, &e)), cost)),
+            }
+        }
+        true
+    }
+
+    /// Decides whether the webhook must be called.
+    pub fn decide(&self, activation: &Activation<'_>, policy: FailurePolicy) -> Decision<'_> {
+        let mut first_false: Option<usize> = None;
+        let mut errors: Vec<String> = Vec::new();
+        let completed = self.run(activation, |i, step| match step {
+            Step::Bool(false, _) => {
+                if first_false.is_none() {
+                    first_false = Some(i);
+                }
+            }
+            Step::Bool(true, _) | Step::OutOfBudget(_) => {}
+            Step::Other(Ok(other), _) => errors.push(self.not_bool(i, &other)),
+            Step::Other(Err(e), _) => errors.push(e),
+        });
+        self.conclude(completed, first_false, &errors, policy)
+    }
+
+    /// The error of a condition whose value is not a bool (possible only for conditions
+    /// compiled without the type checker).
+    fn not_bool(&self, i: usize, value: &Value<'_>) -> String {
+        format!(
+            "expression '{}' resulted in error: expected a bool, got {}",
+            self.conditions
+                .get(i)
+                .map(|c| c.expression.as_str())
+                .unwrap_or(""),
+            value.type_name()
+        )
+    }
+
+    fn conclude(
+        &self,
+        completed: bool,
+        first_false: Option<usize>,
+        errors: &[String],
+        policy: FailurePolicy,
+    ) -> Decision<'_> {
+        if !completed {
+            return match policy {
+                FailurePolicy::Fail => Decision::Reject {
+                    message: OUT_OF_BUDGET.to_string(),
+                },
+                FailurePolicy::Ignore => Decision::Skip { condition: None },
+            };
+        }
+        if let Some(i) = first_false {
+            return Decision::Skip {
+                condition: self
+                    .conditions
+                    .get(i)
+                    .map(|c| Cow::Borrowed(c.name.as_str())),
+            };
+        }
+        if !errors.is_empty() {
+            return match policy {
+                FailurePolicy::Fail => Decision::Reject {
+                    message: aggregate_messages(errors),
+                },
+                FailurePolicy::Ignore => Decision::Skip { condition: None },
+            };
+        }
+        Decision::Call
+    }
+
+    /// Decides, and reports every condition's value or error and cost.
+    pub fn explain(&self, activation: &Activation<'_>, policy: FailurePolicy) -> Report<'_> {
+        let mut results: Vec<ConditionResult<'_>> = self
+            .conditions
+            .iter()
+            .map(|c| ConditionResult {
+                name: Cow::Borrowed(&c.name),
+                expression: Cow::Borrowed(&c.expression),
+                outcome: ConditionOutcome::NotEvaluated,
+                cost: 0,
+            })
+            .collect();
+        let mut first_false = None;
+        let mut errors = Vec::new();
+        let mut total = 0u64;
+        let completed = self.run(activation, |i, step| {
+            let (outcome, cost) = match step {
+                Step::Bool(b, cost) => {
+                    if !b && first_false.is_none() {
+                        first_false = Some(i);
+                    }
+                    (ConditionOutcome::Value(b), cost)
+                }
+                Step::Other(Ok(other), cost) => {
+                    let e = self.not_bool(i, &other);
+                    errors.push(e.clone());
+                    (ConditionOutcome::Error(e), cost)
+                }
+                Step::Other(Err(e), cost) => {
+                    errors.push(e.clone());
+                    (ConditionOutcome::Error(e), cost)
+                }
+                Step::OutOfBudget(cost) => (ConditionOutcome::Error(OUT_OF_BUDGET.into()), cost),
+            };
+            total = total.saturating_add(cost);
+            if let Some(r) = results.get_mut(i) {
+                r.outcome = outcome;
+                r.cost = cost;
+            }
+        });
+        let decision = self.conclude(completed, first_false, &errors, policy);
+        Report {
+            decision,
+            conditions: results,
+            evaluation_error: if completed {
+                None
+            } else {
+                Some(OUT_OF_BUDGET.to_string())
+            },
+            total_cost: total,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn knows_whether_a_condition_reads_the_authorizer() {
+        #![allow(clippy::unwrap_used)]
+        let env = Environment::latest();
+        let uses = |exprs: &[&str]| {
+            let list: Vec<MatchCondition> = exprs
+                .iter()
+                .enumerate()
+                .map(|(i, e)| MatchCondition::new(format!("c{i}"), *e))
+                .collect();
+            MatchConditions::compile(&env, &list)
+                .unwrap()
+                .uses_authorizer()
+        };
+        assert!(!uses(&[]));
+        assert!(!uses(&["request.namespace != 'x'", "has(object.metadata)"]));
+        assert!(uses(&[
+            "request.namespace != 'x'",
+            "authorizer.group('').resource('pods').check('create').allowed()",
+        ]));
+        assert!(uses(&["authorizer.requestResource.check('get').allowed()"]));
+        // A condition that does not compile reads nothing.
+        assert!(!uses(&["authorizer.nope("]));
+    }
+
+    #[test]
+    fn aggregate_dedups() {
+        assert_eq!(aggregate_messages(&["a".into()]), "a");
+        assert_eq!(aggregate_messages(&["a".into(), "a".into()]), "a");
+        assert_eq!(
+            aggregate_messages(&["a".into(), "b".into(), "a".into()]),
+            "[a, b]"
+        );
+    }
+}

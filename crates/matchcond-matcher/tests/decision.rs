@@ -1,0 +1,274 @@
+//! The matcher's decision table (kubernetes/apiserver matchconditions matcher tests), with
+//! real expressions, the shared budget and the error texts.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+use matchcond_compiler::Environment;
+use matchcond_matcher::{
+    ConditionOutcome, Decision, FailurePolicy, MatchCondition, MatchConditions, OUT_OF_BUDGET,
+};
+use matchcond_runtime::Activation;
+
+const ERR: &str = "object.nonExistentProperty == 'someval'";
+
+fn request() -> serde_json::Value {
+    serde_json::json!({
+        "uid": "u", "operation": "CREATE", "namespace": "default", "name": "test1", "dryRun": false,
+        "kind": {"group": "", "version": "v1", "kind": "Pod"},
+        "resource": {"group": "", "version": "v1", "resource": "pods"},
+        "userInfo": {"username": "alice", "groups": ["devs"]},
+        "object": {"metadata": {"name": "test1", "namespace": "default"}}
+    })
+}
+
+fn decide(conds: &[(&str, &str)], policy: FailurePolicy) -> Decision<'static> {
+    let env = Environment::latest();
+    let mcs: Vec<MatchCondition> = conds
+        .iter()
+        .map(|(n, e)| MatchCondition::new(*n, *e))
+        .collect();
+    let compiled = MatchConditions::compile(&env, &mcs).unwrap();
+    let req = request();
+    compiled
+        .decide(&Activation::from_request(&req), policy)
+        .into_owned()
+}
+
+fn skip(name: &str) -> Decision<'_> {
+    Decision::Skip {
+        condition: Some(name.into()),
+    }
+}
+
+#[test]
+fn all_true_or_empty_calls() {
+    assert_eq!(
+        decide(&[("a", "true")], FailurePolicy::Fail),
+        Decision::Call
+    );
+    assert_eq!(
+        decide(&[("a", "true"), ("b", "true")], FailurePolicy::Fail),
+        Decision::Call
+    );
+    assert_eq!(decide(&[], FailurePolicy::Fail), Decision::Call);
+}
+
+#[test]
+fn first_false_by_order_skips() {
+    assert_eq!(
+        decide(&[("test1", "false")], FailurePolicy::Fail),
+        skip("test1")
+    );
+    assert_eq!(
+        decide(
+            &[("test1", "false"), ("test2", "false")],
+            FailurePolicy::Fail
+        ),
+        skip("test1")
+    );
+    assert_eq!(
+        decide(
+            &[("test2", "true"), ("test1", "false")],
+            FailurePolicy::Fail
+        ),
+        skip("test1")
+    );
+    assert_eq!(
+        decide(
+            &[("t2", "true"), ("t1", "false"), ("t3", "true")],
+            FailurePolicy::Fail
+        ),
+        skip("t1")
+    );
+}
+
+#[test]
+fn false_beats_errors_under_both_policies() {
+    let conds = [
+        ("e1", ERR),
+        ("t", "true"),
+        ("f", "false"),
+        ("t2", "true"),
+        ("e2", ERR),
+    ];
+    assert_eq!(decide(&conds, FailurePolicy::Fail), skip("f"));
+    assert_eq!(decide(&conds, FailurePolicy::Ignore), skip("f"));
+}
+
+#[test]
+fn errors_follow_the_failure_policy() {
+    let conds = [("e1", ERR), ("t", "true"), ("t2", "true"), ("e2", ERR)];
+    assert_eq!(
+        decide(&conds, FailurePolicy::Fail),
+        Decision::Reject {
+            message: format!(
+                "expression '{ERR}' resulted in error: no such key: nonExistentProperty"
+            )
+        }
+    );
+    assert_eq!(
+        decide(&conds, FailurePolicy::Ignore),
+        Decision::Skip { condition: None }
+    );
+}
+
+#[test]
+fn distinct_errors_aggregate() {
+    let conds = [("e1", ERR), ("e2", "1 / 0 == 1")];
+    assert_eq!(
+        decide(&conds, FailurePolicy::Fail),
+        Decision::Reject {
+            message: format!(
+                "[expression '{ERR}' resulted in error: no such key: nonExistentProperty, expression '1 / 0 == 1' resulted in error: division by zero]"
+            )
+        }
+    );
+}
+
+#[test]
+fn compile_errors_are_condition_errors() {
+    let conds = [("bad", "1 + 1"), ("ok", "true")];
+    assert_eq!(
+        decide(&conds, FailurePolicy::Fail),
+        Decision::Reject {
+            message: "compilation error: must evaluate to bool but got int".into()
+        }
+    );
+    let conds = [("bad", "params.x == 1"), ("no", "false")];
+    assert_eq!(decide(&conds, FailurePolicy::Fail), skip("no"));
+}
+
+#[test]
+fn per_call_limit_is_a_condition_error() {
+    let env = Environment::latest();
+    let compiled =
+        MatchConditions::compile(&env, &[MatchCondition::new("c", "[1, 2, 3].all(x, x > 0)")])
+            .unwrap()
+            .with_per_call_limit(5);
+    let req = request();
+    let report = compiled.explain(&Activation::from_request(&req), FailurePolicy::Fail);
+    assert_eq!(
+        report.decision,
+        Decision::Reject {
+            message: "expression '[1, 2, 3].all(x, x > 0)' resulted in error: operation cancelled: actual cost limit exceeded".into()
+        }
+    );
+    assert_eq!(report.conditions[0].cost, 6);
+}
+
+#[test]
+fn shared_budget_exhaustion_beats_a_false_condition() {
+    let env = Environment::latest();
+    // Each evaluation of the comprehension costs 16; the budget admits one.
+    let expr = "[1, 2, 3].all(x, x > 0)";
+    let compiled = MatchConditions::compile(
+        &env,
+        &[
+            MatchCondition::new("is-false", "false"),
+            MatchCondition::new("a", expr),
+            MatchCondition::new("b", expr),
+        ],
+    )
+    .unwrap()
+    .with_budget(20);
+    let req = request();
+    let act = Activation::from_request(&req);
+    assert_eq!(
+        compiled.decide(&act, FailurePolicy::Fail),
+        Decision::Reject {
+            message: OUT_OF_BUDGET.into()
+        }
+    );
+    assert_eq!(
+        compiled.decide(&act, FailurePolicy::Ignore),
+        Decision::Skip { condition: None }
+    );
+    let report = compiled.explain(&act, FailurePolicy::Fail);
+    assert_eq!(report.conditions[0].outcome, ConditionOutcome::Value(false));
+    assert_eq!(report.conditions[1].cost, 16);
+    assert_eq!(
+        report.conditions[2].outcome,
+        ConditionOutcome::Error(OUT_OF_BUDGET.into())
+    );
+    assert_eq!(report.evaluation_error.as_deref(), Some(OUT_OF_BUDGET));
+}
+
+#[test]
+fn budget_may_be_used_exactly() {
+    let env = Environment::latest();
+    let expr = "[1, 2, 3].all(x, x > 0)";
+    let compiled = MatchConditions::compile(
+        &env,
+        &[
+            MatchCondition::new("a", expr),
+            MatchCondition::new("t", "true"),
+        ],
+    )
+    .unwrap()
+    .with_budget(16);
+    let req = request();
+    assert_eq!(
+        compiled.decide(&Activation::from_request(&req), FailurePolicy::Fail),
+        Decision::Call
+    );
+}
+
+#[test]
+fn more_than_64_conditions_is_an_error() {
+    let env = Environment::latest();
+    let conds: Vec<MatchCondition> = (0..65)
+        .map(|i| MatchCondition::new(format!("c{i}"), "true"))
+        .collect();
+    let err = MatchConditions::compile(&env, &conds).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "matchConditions: Too many: 65: must have at most 64 items"
+    );
+    assert!(MatchConditions::compile(&env, &conds[..64]).is_ok());
+}
+
+#[test]
+fn validation_reports_every_problem_with_field_paths() {
+    use matchcond_gocompat::validation::Package;
+    use matchcond_matcher::validate_conditions;
+    let env = Environment::latest();
+    let mut conds = vec![
+        MatchCondition::new("", "true"),
+        MatchCondition::new("-hello", "true"),
+        MatchCondition::new("webhook.k8s.io", "true"),
+        MatchCondition::new("webhook.k8s.io", "6"),
+        MatchCondition::new("ok", "  "),
+        MatchCondition::new("syntax", "object.x in [1, 2, "),
+    ];
+    for i in 0..60 {
+        conds.push(MatchCondition::new(format!("c{i}"), "true"));
+    }
+    let errs: Vec<String> = validate_conditions(&env, &conds, Package::Current)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        errs[0],
+        "matchConditions: Too many: 66: must have at most 64 items"
+    );
+    assert_eq!(errs[1], "matchConditions[0].name: Required value");
+    assert!(errs[2].starts_with("matchConditions[1].name: Invalid value: \"-hello\": name part must consist of alphanumeric characters"));
+    assert_eq!(
+        errs[3],
+        "matchConditions[3].expression: Invalid value: \"6\": must evaluate to bool but got int"
+    );
+    assert_eq!(
+        errs[4],
+        "matchConditions[3].name: Duplicate value: \"webhook.k8s.io\""
+    );
+    assert_eq!(errs[5], "matchConditions[4].expression: Required value");
+    assert_eq!(
+        errs[6],
+        "matchConditions[5].expression: Invalid value: \"object.x in [1, 2,\": compilation failed: ERROR: <input>:1:19: Syntax error: missing ']' at '<EOF>'\n | object.x in [1, 2,\n | ..................^"
+    );
+    assert_eq!(errs.len(), 7);
+}
