@@ -536,14 +536,11 @@ fn go_type_name(v: &Value<'_>) -> &'static str {
 mod tests {
     use super::*;
     use crate::libraries::{Behaviours, Bindings, Library};
+    use crate::test_util::s;
 
     /// The bindings of every library of Kubernetes 1.37.
     fn bindings() -> Bindings {
         Bindings::new(&Library::of_version(1, 37), Behaviours::new())
-    }
-
-    fn s(t: &'static str) -> Value<'static> {
-        Value::String(crate::value::Str::Borrowed(t))
     }
 
     #[test]

@@ -152,14 +152,14 @@ pub(crate) fn strs(v: &[&str]) -> Value<'static> {
 }
 
 /// A duration of whole seconds.
-pub(crate) fn secs(secs: i64) -> Value<'static> {
+pub(crate) fn dur(secs: i64) -> Value<'static> {
     Value::Duration(Duration {
         nanos: secs * 1_000_000_000,
     })
 }
 
 /// The timestamp of a Unix time in seconds.
-pub(crate) fn unix(secs: i64) -> Value<'static> {
+pub(crate) fn ts(secs: i64) -> Value<'static> {
     Value::Timestamp(Timestamp {
         secs,
         nanos: 0,

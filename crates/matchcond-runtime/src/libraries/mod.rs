@@ -79,11 +79,6 @@ pub mod urls;
 
 pub use support::{call_with_regex, compile_regex};
 
-// The test data has values such as 2.71828 and 3.14 that are not meant as constants.
-#[cfg(test)]
-#[allow(clippy::approx_constant)]
-mod ext_tests;
-
 /// A function implementation: the evaluated arguments (the receiver first for member calls)
 /// to the result.
 pub type Implementation = for<'a> fn(&[Value<'a>]) -> Result<Value<'a>, EvalError>;

@@ -16,6 +16,9 @@ use crate::cost::Estimate;
 use crate::error::{ErrorKind, EvalError};
 use crate::value::Value;
 
+#[cfg(test)]
+mod tests;
+
 /// The library, in every version.
 pub(crate) fn library() -> Definition {
     use Type::{Int, String};

@@ -9,6 +9,9 @@ use crate::cost::{Cost, Tracker};
 use crate::error::EvalError;
 use crate::value::{values_equal, List, Value};
 
+#[cfg(test)]
+mod tests;
+
 /// The extension, from Kubernetes 1.29.
 pub(crate) fn library() -> Definition {
     let l = || Type::list(Type::param("T"));

@@ -24,7 +24,9 @@ mod format;
 /// format strings.
 pub use format::{parse_clause as parse_format_clause, Clause as FormatClause};
 
+// The test data has values such as 2.71828 and 3.14 that are not meant as constants.
 #[cfg(test)]
+#[allow(clippy::approx_constant)]
 mod tests;
 
 /// The extension at a version: 0 before Kubernetes 1.29, 2 from then.
