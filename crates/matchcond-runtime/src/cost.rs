@@ -505,22 +505,9 @@ fn internal_error(message: String) -> EvalError {
     EvalError::new(ErrorKind::Other, format!("internal error: {message}"))
 }
 
-/// The Go type (`%T`) of the cel-go value behind a value.
+/// The Go type (`%T`) of the cel-go value behind a value: the library values' own types.
 fn go_type_name(v: &Value<'_>) -> &'static str {
     match v {
-        Value::Null => "types.Null",
-        Value::Bool(_) => "types.Bool",
-        Value::Int(_) => "types.Int",
-        Value::Uint(_) => "types.Uint",
-        Value::Double(_) => "types.Double",
-        Value::String(_) => "types.String",
-        Value::Bytes(_) => "types.Bytes",
-        Value::Timestamp(_) => "types.Timestamp",
-        Value::Duration(_) => "types.Duration",
-        Value::List(_) => "*types.baseList",
-        Value::Map(_) => "*types.baseMap",
-        Value::Optional(_) => "*types.Optional",
-        Value::Type(_) => "*types.Type",
         Value::Opaque(o) => match o.type_name() {
             "kubernetes.Quantity" => "cel.Quantity",
             "net.IP" => "cel.IP",
@@ -529,6 +516,7 @@ fn go_type_name(v: &Value<'_>) -> &'static str {
             "kubernetes.Semver" => "cel.Semver",
             _ => "types.Err",
         },
+        other => crate::interp::go_type_name(other),
     }
 }
 
@@ -761,5 +749,48 @@ mod tests {
         assert_eq!(cost_of(traversal, &[l], &Value::Bool(true)), 4);
         let text = Value::string("abc 123 def 123");
         assert_eq!(cost_of(traversal, &[text], &Value::Int(1)), 1);
+    }
+
+    /// The lists extension's trackers convert their arguments unchecked: cel-go's internal
+    /// error names the Go type of what they got.
+    #[test]
+    fn tracker_failures_name_the_go_type() {
+        let fail = |t, args: &[Value<'_>], errored| {
+            cost_tracker_failure(t, args, errored).map(|e| e.message.to_string())
+        };
+        let lister = |ty: &str| {
+            Some(format!(
+                "internal error: interface conversion: {ty} is not traits.Lister: missing method Add"
+            ))
+        };
+        let list = Value::list(vec![Value::Int(1)]);
+        assert_eq!(
+            fail(TrackedArgument::List(0), std::slice::from_ref(&list), 0),
+            None
+        );
+        assert_eq!(
+            fail(TrackedArgument::List(0), std::slice::from_ref(&list), 1),
+            lister("*types.Err")
+        );
+        assert_eq!(
+            fail(TrackedArgument::List(0), &[Value::Int(1)], 0),
+            lister("types.Int")
+        );
+        let quantity = crate::test_util::call("string_to_quantity", [s("1")]).unwrap();
+        assert_eq!(
+            fail(TrackedArgument::List(1), &[list.clone(), quantity], 0),
+            lister("cel.Quantity")
+        );
+        assert_eq!(
+            fail(TrackedArgument::Depth, &[list.clone(), s("2")], 0),
+            Some(
+                "internal error: interface conversion: ref.Val is types.String, not types.Int"
+                    .to_string()
+            )
+        );
+        assert_eq!(
+            fail(TrackedArgument::Depth, &[list, Value::Int(2)], 0),
+            None
+        );
     }
 }
