@@ -4,8 +4,7 @@
 //! Version 0: `slice`. Version 1 adds `flatten`. Version 2 adds `sort`, the `sortBy` macro and
 //! the `@sortByAssociatedKeys` function it expands to, `lists.range`, `reverse` and `distinct`.
 //! Version 3 adds cost estimates only. (`first` and `last` belong to the optional types
-//! library.) Every function but `slice`'s siblings that build no list has the extension's own
-//! cost tracker.
+//! library.) Every function is priced by the extension's own cost tracker.
 
 use std::cmp::Ordering;
 
