@@ -10,7 +10,7 @@
 //! values (quantities, IPs, CIDRs, URLs, semvers …) as their text form.
 
 use base64::Engine;
-use matchcond::runtime::functions::time::{format_duration, format_rfc3339};
+use matchcond::runtime::libraries::standard::time::{format_duration, format_rfc3339};
 use matchcond::Value;
 use serde_json::{Map, Number, Value as Json};
 

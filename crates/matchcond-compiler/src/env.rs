@@ -4,8 +4,8 @@
 use std::fmt;
 
 use matchcond_front::checker::{CheckerEnv, NameMap};
-use matchcond_front::decls::{library_functions, library_struct_types, library_types, Library};
 use matchcond_front::{ParserOptions, Type};
+use matchcond_runtime::libraries::{Behaviours, Library};
 
 /// A Kubernetes minor version (`1.34`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -151,54 +151,21 @@ impl Features {
         features
     }
 
-    /// The options whose `[introduced, removed)` interval contains `v`, per base.go.
+    /// The options whose `[introduced, removed)` interval contains `v`, per base.go: the
+    /// libraries of that version (each library knows its versions), and the language options.
     pub fn for_version(v: KubeVersion) -> Features {
         let at = |minor: u32| v >= KubeVersion::new(1, minor);
-        let mut libraries = vec![Library::Standard, Library::K8sRegex, Library::K8sUrls];
-        if at(27) {
-            libraries.push(Library::K8sAuthz);
-        }
-        if at(28) {
-            libraries.push(Library::K8sQuantity);
-        }
-        if at(30) {
-            libraries.push(Library::K8sIp);
-            libraries.push(Library::K8sCidr);
-        }
-        if at(31) {
-            libraries.push(Library::K8sFormat);
-            libraries.push(Library::K8sAuthzSelectors);
-        }
-        if at(33) {
-            libraries.push(Library::K8sSemver);
-        }
-        if at(37) {
-            libraries.push(Library::K8sListsV1);
-        } else {
-            libraries.push(Library::K8sListsV0);
-        }
-        if at(28) {
-            libraries.push(Library::Optionals);
-        }
-        if at(29) {
-            libraries.push(Library::StringsV2);
-            libraries.push(Library::Sets);
-        } else {
-            libraries.push(Library::StringsV0);
-        }
-        if at(32) {
-            libraries.push(Library::TwoVarComprehensions);
-        }
-        if at(34) {
-            libraries.push(Library::ListsV3);
-        }
+        let libraries = Library::of_version(v.major, v.minor);
+        let has = |l: Library| libraries.contains(&l);
         Features {
+            // `cel.OptionalTypes()` is the library and its syntax; the two-variable and the
+            // lists extension's macros come with their libraries.
+            optional_types: has(Library::Optionals),
+            two_var_comprehensions: has(Library::TwoVarComprehensions),
+            lists_ext: has(Library::ListsV3),
             libraries,
-            optional_types: at(28),
             cross_type_numeric_comparisons: at(28),
             literal_validators: at(29),
-            two_var_comprehensions: at(32),
-            lists_ext: at(34),
             spaced_scientific_format: !at(33),
             quantity_add_sub_deep_copy: at(37),
             result_type_message_names_actual: at(32),
@@ -216,8 +183,8 @@ impl Features {
     }
 
     /// The run-time behaviours of the function implementations these features select.
-    pub fn behaviours(&self) -> matchcond_runtime::functions::Behaviours {
-        matchcond_runtime::functions::Behaviours::new()
+    pub fn behaviours(&self) -> Behaviours {
+        Behaviours::new()
             .with_spaced_scientific_format(self.spaced_scientific_format)
             .with_quantity_add_sub_deep_copy(self.quantity_add_sub_deep_copy)
     }
@@ -363,17 +330,18 @@ pub(crate) fn checker_env(features: &Features, variables: &[(String, Type)]) -> 
         env.variables.insert(n.clone(), t.clone());
     }
     for lib in &features.libraries {
-        let mut fs = library_functions(*lib);
+        let def = lib.definition();
+        let mut fs = def.declarations();
         if !features.cross_type_numeric_comparisons && *lib == Library::Standard {
             for f in fs.iter_mut() {
                 f.overloads.retain(|o| !is_cross_type_comparison(o.id));
             }
         }
         env.add_functions(fs);
-        for (name, t) in library_types(*lib) {
-            env.type_idents.insert(name.to_string(), t);
+        for (name, t) in def.type_names() {
+            env.type_idents.insert(name.to_string(), t.clone());
         }
-        for name in library_struct_types(*lib) {
+        for name in def.unresolved_object_types() {
             env.unresolved_struct_types.insert(name.to_string());
         }
     }

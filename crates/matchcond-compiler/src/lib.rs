@@ -234,7 +234,7 @@ struct EnvInner {
     validators: validators::CallValidators,
     parser: ParserOptions,
     checker: CheckerEnv,
-    implementations: planner::Implementations,
+    bindings: matchcond_runtime::libraries::Bindings,
     /// The names of the environment's variables in slot order: the globals of programs
     /// without extra variables.
     globals: Arc<[String]>,
@@ -293,7 +293,8 @@ impl Environment {
         let checker = env::checker_env(&features, &variables);
         let mut parser = env::parser_options(&features);
         parser.enable_ident_escape_syntax = ident_escape_syntax;
-        let implementations = planner::implementations(&checker.functions, features.behaviours());
+        let bindings =
+            matchcond_runtime::libraries::Bindings::new(&features.libraries, features.behaviours());
         let globals = variables.iter().map(|(n, _)| n.clone()).collect();
         Environment {
             inner: Arc::new(EnvInner {
@@ -303,7 +304,7 @@ impl Environment {
                 validators,
                 parser,
                 checker,
-                implementations,
+                bindings,
                 globals,
                 cache: ProgramCache::new(cache::DEFAULT_CACHE_SIZE),
             }),
@@ -453,7 +454,7 @@ impl Environment {
             checked: checked.as_ref(),
             globals: &globals,
             functions: &checker_env.functions,
-            implementations: &self.inner.implementations,
+            bindings: &self.inner.bindings,
             type_idents: if checked.is_some() {
                 &no_types
             } else {

@@ -3,17 +3,16 @@
 //! constant regular expressions compiled — what cel-go's planner does with `OptOptimize`.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use matchcond_front::checker::{NameHasher, NameMap, OverloadSet};
+use matchcond_front::checker::{NameMap, OverloadSet};
 use matchcond_front::decls::Overload;
 
 use matchcond_front::ast::{Comprehension, Expr, ExprKind, Literal};
 use matchcond_front::checker::{qualified_name, Checked, Reference};
 use matchcond_front::decls::Function;
 use matchcond_front::Type;
-use matchcond_runtime::functions::{self, implementation, Function as Implementation};
+use matchcond_runtime::libraries::{compile_regex, Bindings};
 use matchcond_runtime::plan::{
     singleton_dispatch, Attr, AttrRoot, Call, Candidate, Dispatch, Fold, Node, Qual, QualKind,
 };
@@ -67,31 +66,12 @@ const TYPE_CONVERSIONS: [&str; 10] = [
     "uint",
 ];
 
-/// The implementations of the overloads an environment declares, by overload id (built once
-/// per environment).
-pub(crate) type Implementations = HashMap<&'static str, Implementation, NameHasher>;
-
-/// The implementations of the overloads of `functions`, with the given run-time behaviours.
-pub(crate) fn implementations(
-    functions: &NameMap<Function>,
-    behaviours: matchcond_runtime::functions::Behaviours,
-) -> Implementations {
-    let mut out = Implementations::default();
-    for f in functions.values() {
-        for o in &f.overloads {
-            if let Some(imp) = matchcond_runtime::functions::implementation_with(o.id, behaviours) {
-                out.insert(o.id, imp);
-            }
-        }
-    }
-    out
-}
-
 pub(crate) struct Planner<'c> {
     pub checked: Option<&'c Checked<'c>>,
     pub globals: &'c [String],
     pub functions: &'c NameMap<Function>,
-    pub implementations: &'c Implementations,
+    /// The implementations and costs of the environment's libraries.
+    pub bindings: &'c Bindings,
     pub type_idents: &'c NameMap<Type>,
     pub scopes: Vec<(String, usize)>,
     pub depth: usize,
@@ -200,13 +180,6 @@ fn map_node(nodes: Vec<(Node, Node, bool)>) -> Result<Node, String> {
 impl<'c> Planner<'c> {
     fn reference(&self, e: &Expr) -> Option<&'c Reference<'c>> {
         self.checked.and_then(|c| c.reference(e.id))
-    }
-
-    fn implementation(&self, id: &str) -> Option<Implementation> {
-        match self.implementations.get(id) {
-            Some(imp) => Some(*imp),
-            None => implementation(id),
-        }
     }
 
     fn local(&self, name: &str) -> Option<usize> {
@@ -609,7 +582,7 @@ impl<'c> Planner<'c> {
         let mut candidates = Vec::with_capacity(chosen.len());
         for o in chosen {
             let id = o.id;
-            let Some(func) = self.implementation(id) else {
+            let Some(func) = self.bindings.implementation(id) else {
                 return Err(format!("no such overload: {name} ({id})"));
             };
             candidates.push(Candidate {
@@ -632,7 +605,7 @@ impl<'c> Planner<'c> {
         let regex_fn = matches!(name, "matches" | "find" | "findAll");
         if regex_fn && planned.len() >= 2 && (name == "matches" || member) {
             if let Some(Node::Const(Value::String(p))) = planned.get(1) {
-                let re = functions::compile_regex(p).map_err(|e| e.message.to_string())?;
+                let re = compile_regex(p).map_err(|e| e.message.to_string())?;
                 regex = Some(Box::new(re));
             }
         }
@@ -648,11 +621,7 @@ impl<'c> Planner<'c> {
                     || dispatch == Dispatch::Dynamic
                     || single == Some("string_format")));
         let call = Call {
-            cost: if self.strict_cost {
-                matchcond_runtime::cost::classify(name, single)
-            } else {
-                matchcond_runtime::cost::classify_without_estimator(single)
-            },
+            cost: self.bindings.cost(name, single, self.strict_cost),
             function: name.into(),
             overload: single,
             candidates,
@@ -661,7 +630,7 @@ impl<'c> Planner<'c> {
             non_strict,
             dispatch,
             varargs,
-            tracked: functions::tracked_argument(single),
+            tracked: self.bindings.tracked_argument(single),
         };
 
         // Conversions of constants happen once, now.

@@ -7,8 +7,8 @@
 use matchcond_front::ast::{Expr, ExprKind, Literal};
 use matchcond_front::checker::{format_type, Checked, Reference};
 use matchcond_front::{Issue, Type};
-use matchcond_runtime::functions::ext::{parse_format_clause, FormatClause};
-use matchcond_runtime::functions::{compile_regex, implementation};
+use matchcond_runtime::libraries::strings::{parse_format_clause, FormatClause};
+use matchcond_runtime::libraries::{compile_regex, implementation};
 use matchcond_runtime::value::{Str, Value};
 
 use crate::env::{Features, FormatValidation};

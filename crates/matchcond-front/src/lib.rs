@@ -1,6 +1,7 @@
 //! The front end of matchcond: the CEL lexer and parser (macros expanded), the AST, source
 //! positions and the rendering of compile issues in cel-go's format, types, the type checker
-//! and the declarations it checks against.
+//! and the form of the declarations it checks against (the libraries that declare functions
+//! are `matchcond-runtime`'s, each beside its implementations).
 //!
 //! # Should I be using this crate?
 //!

@@ -6,7 +6,19 @@
 //! cost estimator says for its function, or else cel-go's default for its overload (string
 //! comparisons and concatenation by length, `matches` by string and pattern length,
 //! `in` on a list by its size, 1 for everything else).
+//!
+//! # Where the rules are written
+//!
+//! This module holds the vocabulary; the libraries use it. Each overload of a library
+//! (`crate::libraries`) carries its [`Cost`]: cel-go's [`Charge`] for the overload id (1
+//! unless written otherwise, or a library's own cost tracker), and, where the Kubernetes
+//! estimator singles the overload out, its [`Estimate`]. The Kubernetes estimator
+//! (`library.CostEstimator.CallCost`) is keyed by function name, so a library writes its
+//! estimate once per function, for every overload of that name (and for calls whose
+//! overload is not known). When a call is planned, [`CostKind::resolve`] chooses its formula
+//! once from those rules and the environment's version; [`cost_of`] charges it.
 
+use crate::error::{ErrorKind, EvalError};
 use crate::value::Value;
 
 /// cel-go's `StringTraversalCostFactor`.
@@ -60,320 +72,367 @@ fn traversal_cost(v: &Value<'_>, depth: u32) -> u64 {
     }
 }
 
-/// The Kubernetes cost estimator (`library.CostEstimator.CallCost`): `None` when it has no
-/// opinion.
-fn k8s_call_cost(
-    function: &str,
-    overload: Option<&str>,
-    args: &[Value<'_>],
-    result: &Value<'_>,
-) -> Option<u64> {
-    let a0 = args.first();
-    let a1 = args.get(1);
-    match function {
-        "check" => Some(AUTHZ_CHECK_COST),
-        "serviceAccount" | "path" | "group" | "resource" | "subresource" | "namespace" | "name"
-        | "allowed" | "reason" | "error" | "errored" => Some(1),
-        "fieldSelector" | "labelSelector" => a1.map(|s| {
-            let len = k8s_size(s);
-            // ListCreateBaseCost + parse (len * 0.1) + requirements (len * 0.5) * (10 + 40),
-            // the maximum of the estimate.
-            let parse = ceil_factor(len, STRING_TRAVERSAL);
-            let reqs = (len as f64 * 0.5).ceil() as u64 * 50;
-            10 + parse + reqs
-        }),
-        "isSorted" | "sum" | "max" | "min" | "indexOf" | "lastIndexOf" | "includes" => {
-            Some(a0.map(|v| traversal_cost(v, 0)).unwrap_or(0))
-        }
-        "url" | "lowerAscii" | "upperAscii" | "substring" | "trim" | "jsonpatch.escapeKey" => {
-            a0.map(|v| ceil_factor(k8s_size(v), STRING_TRAVERSAL))
-        }
-        "replace" | "split" => a0.map(|v| ceil_factor(k8s_size(v) * 2, STRING_TRAVERSAL)),
-        "join" => a0.map(|_| ceil_factor(k8s_size(result) * 2, STRING_TRAVERSAL)),
-        "find" | "findAll" => match (a0, a1) {
-            (Some(s), Some(re)) => {
-                let str_cost = ((1.0 + k8s_size(s) as f64) * STRING_TRAVERSAL).ceil() as u64;
-                let re_cost = ceil_factor(k8s_size(re), REGEX_LENGTH);
-                Some(str_cost * re_cost)
-            }
-            _ => None,
-        },
-        "cidr" | "isIP" | "isCIDR" | "quantity" | "isQuantity" | "semver" | "isSemver" => {
-            a0.map(|v| ceil_factor(k8s_size(v), STRING_TRAVERSAL))
-        }
-        "ip" => {
-            if overload == Some("cidr_ip") {
-                a0.map(|_| 1)
-            } else {
-                a0.map(|v| ceil_factor(k8s_size(v), STRING_TRAVERSAL))
-            }
-        }
-        "ip.isCanonical" => a0.map(|v| ceil_factor(k8s_size(v) * 2, STRING_TRAVERSAL)),
-        "masked"
-        | "prefixLength"
-        | "family"
-        | "isUnspecified"
-        | "isLoopback"
-        | "isLinkLocalMulticast"
-        | "isLinkLocalUnicast"
-        | "isGlobalUnicast" => Some(1),
-        "containsIP" => match (a0, a1) {
-            (Some(c), Some(o)) => {
-                let cs = k8s_size(c);
-                let mut cost = ceil_factor(cs + cs, STRING_TRAVERSAL);
-                if overload == Some("cidr_contains_ip_string") {
-                    cost += ceil_factor(k8s_size(o), STRING_TRAVERSAL);
+/// How cel-go charges a call of an overload by itself (its cost tracker's `costCall`, with
+/// the libraries' own trackers): 1, unless the overload id is one cel-go prices by the sizes
+/// of its arguments. `args` below are the evaluated arguments, the receiver first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Charge {
+    /// 1.
+    One,
+    /// `ceil(size(args[0]) * 0.1)` (`startsWith`, `endsWith`, string/bytes conversions,
+    /// `strings.quote`, `format`).
+    FirstTenth,
+    /// `size(args[1])`: `in` on a list.
+    InList,
+    /// `ceil(min(size(args[0]), size(args[1])) * 0.1)`: comparisons and equality of strings
+    /// and bytes.
+    MinTenth,
+    /// `ceil((size(args[0]) + size(args[1])) * 0.1)`: concatenation.
+    SumTenth,
+    /// `ceil((1 + size(args[0])) * 0.1) * ceil(size(args[1]) * 0.25)`: `matches`.
+    Matches,
+    /// `ceil(size(args[0]) * 0.1) * ceil(size(args[1]) * 0.1)`: `contains`.
+    Contains,
+    /// The library's own cost tracker (cel-go's lists and sets extensions), which also
+    /// takes precedence over the Kubernetes estimator.
+    Tracked(Tracker),
+}
+
+impl Charge {
+    /// The charge for a call with these arguments and result.
+    fn of(self, args: &[Value<'_>], result: &Value<'_>) -> u64 {
+        let a0 = || args.first().map(size).unwrap_or(1);
+        let a1 = || args.get(1).map(size).unwrap_or(1);
+        match self {
+            Charge::One => 1,
+            Charge::FirstTenth => ceil_factor(a0(), STRING_TRAVERSAL),
+            Charge::InList => a1(),
+            Charge::MinTenth => {
+                // Sizes of short strings need no counting: any size from 1 to 10 costs 1.
+                match (args.first(), args.get(1)) {
+                    (Some(Value::String(x)), Some(Value::String(y))) => {
+                        let (lx, ly) = (x.len(), y.len());
+                        if lx == 0 || ly == 0 {
+                            0
+                        } else if lx <= 10 || ly <= 10 {
+                            1
+                        } else {
+                            ceil_factor(a0().min(a1()), STRING_TRAVERSAL)
+                        }
+                    }
+                    _ => ceil_factor(a0().min(a1()), STRING_TRAVERSAL),
                 }
-                Some(cost)
             }
-            _ => None,
-        },
-        "containsCIDR" => match (a0, a1) {
-            (Some(c), Some(o)) => {
-                let cs = k8s_size(c);
-                let mut cost = ceil_factor(cs + cs, STRING_TRAVERSAL);
-                cost += ceil_factor(cs, STRING_TRAVERSAL) + 1;
-                if overload == Some("cidr_contains_cidr_string") {
-                    cost += ceil_factor(k8s_size(o), STRING_TRAVERSAL);
-                }
-                Some(cost)
+            Charge::SumTenth => ceil_factor(a0() + a1(), STRING_TRAVERSAL),
+            Charge::Matches => {
+                let str_cost = ((1.0 + a0() as f64) * STRING_TRAVERSAL).ceil() as u64;
+                str_cost * ceil_factor(a1(), REGEX_LENGTH)
             }
-            _ => None,
-        },
-        "validate" => match (a0, a1) {
-            (Some(Value::Opaque(f)), Some(s)) => {
-                let regex_size = crate::functions::format_max_regex_size(f.as_ref())?;
-                let str_cost = ((1.0 + k8s_size(s) as f64) * STRING_TRAVERSAL).ceil() as u64;
-                Some(str_cost * ceil_factor(regex_size, REGEX_LENGTH))
+            Charge::Contains => {
+                ceil_factor(a0(), STRING_TRAVERSAL) * ceil_factor(a1(), STRING_TRAVERSAL)
             }
-            _ => None,
-        },
-        "format.named" => Some(1),
-        "sign" | "asInteger" | "isInteger" | "asApproximateFloat" | "isGreaterThan"
-        | "isLessThan" | "compareTo" | "add" | "sub" | "major" | "minor" | "patch" => Some(1),
-        "getScheme" | "getHostname" | "getHost" | "getPort" | "getEscapedPath" | "getQuery" => {
-            Some(1)
+            Charge::Tracked(t) => t.of(args, result),
         }
-        "_==_" => match a0 {
-            Some(Value::Opaque(_)) if args.len() == 2 => Some(1),
-            _ => None,
-        },
-        _ => None,
     }
 }
 
-/// cel-go's default cost of a call by overload id.
-fn default_call_cost(overload: Option<&str>, args: &[Value<'_>]) -> u64 {
-    let a0 = args.first().map(size).unwrap_or(1);
-    let a1 = args.get(1).map(size).unwrap_or(1);
-    match overload.unwrap_or("") {
-        "starts_with_string" | "ends_with_string" | "string_to_bytes" | "bytes_to_string"
-        | "strings_quote" | "string_format" => ceil_factor(a0, STRING_TRAVERSAL),
-        "in_list" => a1,
-        "less_string"
-        | "greater_string"
-        | "less_equals_string"
-        | "greater_equals_string"
-        | "less_bytes"
-        | "greater_bytes"
-        | "less_equals_bytes"
-        | "greater_equals_bytes"
-        | "equals"
-        | "not_equals" => ceil_factor(a0.min(a1), STRING_TRAVERSAL),
-        "add_string" | "add_bytes" => ceil_factor(a0 + a1, STRING_TRAVERSAL),
-        "matches_string" => {
-            let str_cost = ((1.0 + a0 as f64) * STRING_TRAVERSAL).ceil() as u64;
-            str_cost * ceil_factor(a1, REGEX_LENGTH)
+/// A cost tracker of cel-go's lists and sets extensions (`callCost` 1, list creation 10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tracker {
+    /// A list built from the result: `size(result) + 11` (`slice`, `lists.range`,
+    /// `reverse`). Known only after the call.
+    Result,
+    /// `flatten`: `size(args[0]) * depth + 11`, the depth being `args[1]` when it is given
+    /// (then converted unchecked, see [`TrackedArgument::Depth`]), else 1.
+    Flatten {
+        /// The overload takes the depth as its second argument.
+        depth_argument: bool,
+    },
+    /// Comparisons of the elements of the list at this position with each other:
+    /// `size² * 2 (+ 0.1 for strings and bytes) + 11` (`distinct`, `sort`: 0; the keys of
+    /// `@sortByAssociatedKeys`: 1). The list is converted unchecked (see
+    /// [`TrackedArgument::List`]).
+    SelfCompare(usize),
+    /// `size(args[0]) * size(args[1]) + 1` (`sets.contains`, `sets.intersects`).
+    SetsProduct,
+    /// `size(args[0]) * size(args[1]) * 2 + 1` (`sets.equivalent`).
+    SetsEquivalent,
+}
+
+impl Tracker {
+    fn of(self, args: &[Value<'_>], result: &Value<'_>) -> u64 {
+        const CALL: u64 = 1;
+        const LIST_CREATE: u64 = 10;
+        let size = |v: Option<&Value<'_>>| v.map(Value::cost_size).unwrap_or(0);
+        let allocating = |factor: f64, n: u64| (n as f64 * factor) as u64 + CALL + LIST_CREATE;
+        match self {
+            Tracker::Result => allocating(1.0, result.cost_size()),
+            Tracker::Flatten { .. } => {
+                let depth = match args.get(1) {
+                    Some(Value::Int(d)) => *d as f64,
+                    _ => 1.0,
+                };
+                allocating(depth, size(args.first()))
+            }
+            Tracker::SelfCompare(i) => {
+                let l = args.get(i);
+                let n = size(l);
+                let mut factor = 2.0;
+                if let Some(Value::List(list)) = l {
+                    if matches!(list.get(0), Some(Value::String(_) | Value::Bytes(_))) {
+                        factor += 0.1;
+                    }
+                }
+                allocating(factor, n.saturating_mul(n))
+            }
+            Tracker::SetsProduct => CALL + size(args.first()).saturating_mul(size(args.get(1))),
+            Tracker::SetsEquivalent => {
+                CALL + (size(args.first()).saturating_mul(size(args.get(1))) as f64 * 2.0) as u64
+            }
         }
-        "contains_string" => ceil_factor(a0, STRING_TRAVERSAL) * ceil_factor(a1, STRING_TRAVERSAL),
-        _ => 1,
+    }
+
+    /// The argument this tracker converts without checking, if any.
+    pub fn argument(self) -> Option<TrackedArgument> {
+        match self {
+            Tracker::Flatten {
+                depth_argument: true,
+            } => Some(TrackedArgument::Depth),
+            Tracker::SelfCompare(i) => Some(TrackedArgument::List(i)),
+            _ => None,
+        }
+    }
+}
+
+/// What the Kubernetes cost estimator (`library.CostEstimator.CallCost`, strict cost: from
+/// Kubernetes 1.32) charges for a call of a function. The estimator is keyed by function
+/// name: a library gives its estimate per function, an overload refines it only where the
+/// estimator tests the overload id. Where an estimate has no opinion on the values (`None`
+/// below), cel-go's [`Charge`] applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Estimate {
+    /// A fixed cost (authorizer checks and builders, library accessors).
+    Fixed(u64),
+    /// `ceil(size(args[0]) * 0.1)`: one traversal of a string (`url`, `lowerAscii`,
+    /// `quantity`, `ip` …).
+    StringTraversal,
+    /// `ceil(size(args[0]) * 2 * 0.1)`: a traversal and the construction of a result
+    /// (`replace`, `split`), or a parse and a comparison (`ip.isCanonical`).
+    StringTraversalTwice,
+    /// `ceil(size(result) * 2 * 0.1)`: `join`. Known only after the call.
+    JoinedResult,
+    /// Kubernetes' `traversalCost` of `args[0]`: strings by bytes times 0.1 (truncated),
+    /// summed over lists and maps, 1 for other values (`isSorted`, `sum`, `min`, `max`,
+    /// `indexOf`, `lastIndexOf`, `includes`).
+    ListTraversal,
+    /// A field or label selector of `args[1]`: `10 + ceil(size * 0.1) + ceil(size * 0.5) *
+    /// 50`, the estimate's maximum.
+    Selector,
+    /// `ceil((1 + size(args[0])) * 0.1) * ceil(size(args[1]) * 0.25)`: `find`, `findAll`.
+    Find,
+    /// `containsIP`: `ceil(2 * size(args[0]) * 0.1)`, plus `ceil(size(args[1]) * 0.1)`
+    /// when the IP is a string to parse.
+    ContainsIp {
+        /// The overload parses a string.
+        parses_string: bool,
+    },
+    /// `containsCIDR`: `ceil(2 * size(args[0]) * 0.1) + ceil(size(args[0]) * 0.1) + 1`,
+    /// plus `ceil(size(args[1]) * 0.1)` when the CIDR is a string to parse.
+    ContainsCidr {
+        /// The overload parses a string.
+        parses_string: bool,
+    },
+    /// A named format's `validate`: `ceil((1 + size(args[1])) * 0.1) * ceil(n * 0.25)`, `n`
+    /// being the size of the format's largest regular expression.
+    Validate,
+    /// `==` with a library value on the left: 1 (no opinion on other values).
+    LibraryEquality,
+}
+
+impl Estimate {
+    /// The estimator's cost of a call with these arguments and result, if it has an
+    /// opinion.
+    fn of(self, args: &[Value<'_>], result: &Value<'_>) -> Option<u64> {
+        let a0 = args.first();
+        let a1 = args.get(1);
+        let tenth = |v: &Value<'_>| ceil_factor(k8s_size(v), STRING_TRAVERSAL);
+        match self {
+            Estimate::Fixed(n) => Some(n),
+            Estimate::StringTraversal => a0.map(tenth),
+            Estimate::StringTraversalTwice => {
+                a0.map(|v| ceil_factor(k8s_size(v) * 2, STRING_TRAVERSAL))
+            }
+            Estimate::JoinedResult => {
+                a0.map(|_| ceil_factor(k8s_size(result) * 2, STRING_TRAVERSAL))
+            }
+            Estimate::ListTraversal => Some(a0.map(|v| traversal_cost(v, 0)).unwrap_or(0)),
+            Estimate::Selector => a1.map(|s| {
+                let len = k8s_size(s);
+                // ListCreateBaseCost + parse (len * 0.1) + requirements (len * 0.5) * (10 + 40),
+                // the maximum of the estimate.
+                let parse = ceil_factor(len, STRING_TRAVERSAL);
+                let reqs = (len as f64 * 0.5).ceil() as u64 * 50;
+                10 + parse + reqs
+            }),
+            Estimate::Find => match (a0, a1) {
+                (Some(s), Some(re)) => {
+                    let str_cost = ((1.0 + k8s_size(s) as f64) * STRING_TRAVERSAL).ceil() as u64;
+                    Some(str_cost * ceil_factor(k8s_size(re), REGEX_LENGTH))
+                }
+                _ => None,
+            },
+            Estimate::ContainsIp { parses_string } => match (a0, a1) {
+                (Some(c), Some(o)) => {
+                    let cs = k8s_size(c);
+                    let mut cost = ceil_factor(cs + cs, STRING_TRAVERSAL);
+                    if parses_string {
+                        cost += tenth(o);
+                    }
+                    Some(cost)
+                }
+                _ => None,
+            },
+            Estimate::ContainsCidr { parses_string } => match (a0, a1) {
+                (Some(c), Some(o)) => {
+                    let cs = k8s_size(c);
+                    let mut cost = ceil_factor(cs + cs, STRING_TRAVERSAL);
+                    cost += ceil_factor(cs, STRING_TRAVERSAL) + 1;
+                    if parses_string {
+                        cost += tenth(o);
+                    }
+                    Some(cost)
+                }
+                _ => None,
+            },
+            Estimate::Validate => match (a0, a1) {
+                (Some(Value::Opaque(f)), Some(s)) => {
+                    let regex_size = crate::libraries::format::max_regex_size(f.as_ref())?;
+                    let str_cost = ((1.0 + k8s_size(s) as f64) * STRING_TRAVERSAL).ceil() as u64;
+                    Some(str_cost * ceil_factor(regex_size, REGEX_LENGTH))
+                }
+                _ => None,
+            },
+            Estimate::LibraryEquality => match a0 {
+                Some(Value::Opaque(_)) if args.len() == 2 => Some(1),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// The cost rule of one overload, as its library writes it: cel-go's charge, and the
+/// Kubernetes estimate where the estimator singles the overload out (otherwise the
+/// estimate of its function applies).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cost {
+    charge: Charge,
+    estimate: Option<Estimate>,
+}
+
+impl Cost {
+    /// 1: cel-go's charge for every overload it does not price otherwise.
+    pub const ONE: Cost = Cost::charged(Charge::One);
+    /// [`Charge::FirstTenth`].
+    pub const FIRST_TENTH: Cost = Cost::charged(Charge::FirstTenth);
+    /// [`Charge::InList`].
+    pub const IN_LIST: Cost = Cost::charged(Charge::InList);
+    /// [`Charge::MinTenth`].
+    pub const MIN_TENTH: Cost = Cost::charged(Charge::MinTenth);
+    /// [`Charge::SumTenth`].
+    pub const SUM_TENTH: Cost = Cost::charged(Charge::SumTenth);
+    /// [`Charge::Matches`].
+    pub const MATCHES: Cost = Cost::charged(Charge::Matches);
+    /// [`Charge::Contains`].
+    pub const CONTAINS: Cost = Cost::charged(Charge::Contains);
+
+    /// A cost charged as given, without an estimate of its own.
+    pub const fn charged(charge: Charge) -> Cost {
+        Cost {
+            charge,
+            estimate: None,
+        }
+    }
+
+    /// Priced by a library's cost tracker.
+    pub const fn tracked(tracker: Tracker) -> Cost {
+        Cost::charged(Charge::Tracked(tracker))
+    }
+
+    /// With the Kubernetes estimate of this overload (where the estimator tests the overload
+    /// id, refining the estimate of its function).
+    pub const fn estimated(self, estimate: Estimate) -> Cost {
+        Cost {
+            charge: self.charge,
+            estimate: Some(estimate),
+        }
+    }
+
+    /// cel-go's charge.
+    pub fn charge(&self) -> Charge {
+        self.charge
+    }
+
+    /// The estimate of this overload in particular, if it has one.
+    pub fn estimate(&self) -> Option<Estimate> {
+        self.estimate
     }
 }
 
 /// The formula that prices a call, chosen once when the program is planned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CostKind {
-    /// A library's own cost tracker decides (looked up by overload id at run time).
-    Tracked,
-    /// The Kubernetes estimator (by function name) or, where it has no opinion, cel-go's
-    /// default for the overload: both resolved at run time from the values.
-    Estimated,
     /// A fixed cost.
     Fixed(u64),
-    /// cel-go's default: `ceil(size(arg0) * 0.1)`.
-    Arg0Tenth,
-    /// cel-go's default for `in` on a list: the list's size.
-    InList,
-    /// cel-go's default for comparisons and equality: `ceil(min(size) * 0.1)`.
-    MinTenth,
-    /// cel-go's default for concatenation: `ceil((size0 + size1) * 0.1)`.
-    SumTenth,
-    /// cel-go's default for `matches`.
-    Matches,
-    /// cel-go's default for `contains`.
-    Contains,
-    /// A library's own cost tracker, else cel-go's default for the overload, without the
-    /// Kubernetes estimator (the apiserver before 1.32, which does not enforce the strict
-    /// cost of webhooks): both resolved at run time.
-    Default,
+    /// cel-go's charge.
+    Charge(Charge),
+    /// The Kubernetes estimate, or, where it has no opinion on the values, cel-go's charge
+    /// (never a tracker's).
+    Estimated(Estimate, Charge),
 }
 
-/// Chooses the cost formula of a call from its function name and (unique) overload id.
-pub fn classify(function: &str, overload: Option<&str>) -> CostKind {
-    if crate::functions::has_tracker(overload) {
-        return CostKind::Tracked;
+impl CostKind {
+    /// Chooses the formula of a call from the cost rule of its overload (`None` when the
+    /// overload is not known: several may apply, or the program is not checked) and the
+    /// Kubernetes estimate of its function. With `strict` (Kubernetes 1.32+, where the
+    /// apiserver installs its estimator for webhooks), a library's tracker comes first,
+    /// then the estimate, then cel-go's charge; without, the estimate is ignored. A call of
+    /// an unknown overload costs 1 unless the estimate of its function says otherwise.
+    pub fn resolve(overload: Option<Cost>, function: Option<Estimate>, strict: bool) -> CostKind {
+        let charge = overload.map_or(Charge::One, |c| c.charge);
+        if matches!(charge, Charge::Tracked(_)) {
+            return CostKind::Charge(charge);
+        }
+        let estimate = overload.and_then(|c| c.estimate).or(function);
+        match estimate {
+            Some(Estimate::Fixed(n)) if strict => CostKind::Fixed(n),
+            Some(e) if strict => CostKind::Estimated(e, charge),
+            _ => match charge {
+                Charge::One => CostKind::Fixed(1),
+                c => CostKind::Charge(c),
+            },
+        }
     }
-    match function {
-        "check" => return CostKind::Fixed(AUTHZ_CHECK_COST),
-        "serviceAccount"
-        | "path"
-        | "group"
-        | "resource"
-        | "subresource"
-        | "namespace"
-        | "name"
-        | "allowed"
-        | "reason"
-        | "error"
-        | "errored"
-        | "masked"
-        | "prefixLength"
-        | "family"
-        | "isUnspecified"
-        | "isLoopback"
-        | "isLinkLocalMulticast"
-        | "isLinkLocalUnicast"
-        | "isGlobalUnicast"
-        | "format.named"
-        | "sign"
-        | "asInteger"
-        | "isInteger"
-        | "asApproximateFloat"
-        | "isGreaterThan"
-        | "isLessThan"
-        | "compareTo"
-        | "add"
-        | "sub"
-        | "major"
-        | "minor"
-        | "patch"
-        | "getScheme"
-        | "getHostname"
-        | "getHost"
-        | "getPort"
-        | "getEscapedPath"
-        | "getQuery" => return CostKind::Fixed(1),
-        "fieldSelector"
-        | "labelSelector"
-        | "isSorted"
-        | "sum"
-        | "max"
-        | "min"
-        | "indexOf"
-        | "lastIndexOf"
-        | "includes"
-        | "url"
-        | "lowerAscii"
-        | "upperAscii"
-        | "substring"
-        | "trim"
-        | "jsonpatch.escapeKey"
-        | "replace"
-        | "split"
-        | "join"
-        | "find"
-        | "findAll"
-        | "cidr"
-        | "isIP"
-        | "isCIDR"
-        | "quantity"
-        | "isQuantity"
-        | "semver"
-        | "isSemver"
-        | "ip"
-        | "ip.isCanonical"
-        | "containsIP"
-        | "containsCIDR"
-        | "validate"
-        | "_==_" => return CostKind::Estimated,
-        _ => {}
-    }
-    classify_overload(overload.unwrap_or(""))
-}
 
-/// Chooses the cost formula of a call when the Kubernetes cost estimator is not installed
-/// (the apiserver before 1.32): a library's own tracker, else cel-go's default.
-pub fn classify_without_estimator(overload: Option<&str>) -> CostKind {
-    match overload {
-        Some(id) if !crate::functions::has_tracker(overload) => classify_overload(id),
-        _ => CostKind::Default,
+    /// True when the formula prices the call's result, which is known only after the call
+    /// (`join`, and the trackers of `slice`, `lists.range` and `reverse`).
+    fn prices_result(self) -> bool {
+        matches!(
+            self,
+            CostKind::Charge(Charge::Tracked(Tracker::Result))
+                | CostKind::Estimated(Estimate::JoinedResult, _)
+        )
     }
 }
 
-/// cel-go's default formula for an overload id.
-fn classify_overload(overload: &str) -> CostKind {
-    match overload {
-        "starts_with_string" | "ends_with_string" | "string_to_bytes" | "bytes_to_string"
-        | "strings_quote" | "string_format" => CostKind::Arg0Tenth,
-        "in_list" => CostKind::InList,
-        "less_string"
-        | "greater_string"
-        | "less_equals_string"
-        | "greater_equals_string"
-        | "less_bytes"
-        | "greater_bytes"
-        | "less_equals_bytes"
-        | "greater_equals_bytes"
-        | "equals"
-        | "not_equals" => CostKind::MinTenth,
-        "add_string" | "add_bytes" => CostKind::SumTenth,
-        "matches_string" => CostKind::Matches,
-        "contains_string" => CostKind::Contains,
-        _ => CostKind::Fixed(1),
-    }
-}
-
-/// Prices a call with a formula chosen by [`classify`].
-pub fn cost_of(
-    kind: CostKind,
-    function: &str,
-    overload: Option<&str>,
-    args: &[Value<'_>],
-    result: &Value<'_>,
-) -> u64 {
-    let a0 = || args.first().map(size).unwrap_or(1);
-    let a1 = || args.get(1).map(size).unwrap_or(1);
+/// Prices a call with a formula chosen by [`CostKind::resolve`].
+///
+/// `args` are the evaluated arguments (the receiver first); an argument that evaluated to an
+/// error is passed as `null` (size 1, as cel-go sizes an error value).
+pub fn cost_of(kind: CostKind, args: &[Value<'_>], result: &Value<'_>) -> u64 {
     match kind {
         CostKind::Fixed(n) => n,
-        CostKind::Tracked | CostKind::Estimated => call_cost(function, overload, args, result),
-        CostKind::Default => crate::functions::tracked_cost(overload, args, result)
-            .unwrap_or_else(|| default_call_cost(overload, args)),
-        CostKind::Arg0Tenth => ceil_factor(a0(), STRING_TRAVERSAL),
-        CostKind::InList => a1(),
-        CostKind::MinTenth => {
-            // Sizes of short strings need no counting: any size from 1 to 10 costs 1.
-            match (args.first(), args.get(1)) {
-                (Some(Value::String(x)), Some(Value::String(y))) => {
-                    let (lx, ly) = (x.len(), y.len());
-                    if lx == 0 || ly == 0 {
-                        0
-                    } else if lx <= 10 || ly <= 10 {
-                        1
-                    } else {
-                        ceil_factor(a0().min(a1()), STRING_TRAVERSAL)
-                    }
-                }
-                _ => ceil_factor(a0().min(a1()), STRING_TRAVERSAL),
-            }
-        }
-        CostKind::SumTenth => ceil_factor(a0() + a1(), STRING_TRAVERSAL),
-        CostKind::Matches => {
-            let str_cost = ((1.0 + a0() as f64) * STRING_TRAVERSAL).ceil() as u64;
-            str_cost * ceil_factor(a1(), REGEX_LENGTH)
-        }
-        CostKind::Contains => {
-            ceil_factor(a0(), STRING_TRAVERSAL) * ceil_factor(a1(), STRING_TRAVERSAL)
-        }
+        CostKind::Charge(c) => c.of(args, result),
+        CostKind::Estimated(e, c) => e.of(args, result).unwrap_or_else(|| c.of(args, result)),
     }
 }
 
@@ -382,121 +441,214 @@ pub fn cost_of(
 /// is not made (cel-go makes it, then charges it): `None` for the formulas that price the
 /// result (`join`, and the lists extension's `slice`, `range` and `reverse`). When it is
 /// `Some`, it is what [`cost_of`] charges after the call.
-pub fn cost_before_call(
-    kind: CostKind,
-    function: &str,
-    overload: Option<&str>,
-    args: &[Value<'_>],
-) -> Option<u64> {
-    let priced_by_result = match kind {
-        CostKind::Tracked | CostKind::Estimated => {
-            function == "join"
-                || matches!(
-                    overload,
-                    Some("list_slice" | "lists_range" | "list_reverse")
-                )
-        }
-        CostKind::Default => matches!(
-            overload,
-            Some("list_slice" | "lists_range" | "list_reverse")
-        ),
-        _ => false,
-    };
-    if priced_by_result {
+pub fn cost_before_call(kind: CostKind, args: &[Value<'_>]) -> Option<u64> {
+    if kind.prices_result() {
         None
     } else {
-        Some(cost_of(kind, function, overload, args, &Value::Null))
+        Some(cost_of(kind, args, &Value::Null))
     }
 }
 
-/// The cost of one call: the Kubernetes estimator's, else cel-go's default.
-///
-/// `args` are the evaluated arguments (the receiver first); an argument that evaluated to an
-/// error is passed as `null` (size 1, as cel-go sizes an error value).
-pub fn call_cost(
-    function: &str,
-    overload: Option<&str>,
+/// What the lists extension's cost tracker of an overload converts without checking (see
+/// [`cost_tracker_failure`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrackedArgument {
+    /// The argument at this position, to a list (`distinct`, `sort`: 0; `sortBy`'s keys: 1).
+    List(usize),
+    /// The depth of `flatten(int)`, to an int.
+    Depth,
+}
+
+/// The internal error cel-go reports when the lists extension's cost tracker fails on the
+/// call's arguments (it converts an argument to a list, or a depth to an int, without
+/// checking, and the interpreter recovers the panic): the tracker runs after every charged
+/// call, whatever the call returned, so an erroneous argument (`errored`, a bit per
+/// argument) or a value of another type ends the evaluation.
+pub fn cost_tracker_failure(
+    tracked: TrackedArgument,
     args: &[Value<'_>],
-    result: &Value<'_>,
-) -> u64 {
-    if let Some(c) = crate::functions::tracked_cost(overload, args, result) {
-        return c;
+    errored: u64,
+) -> Option<EvalError> {
+    let failed = |i: usize| errored & 1u64.checked_shl(i as u32).unwrap_or(0) != 0;
+    match tracked {
+        TrackedArgument::List(i) => {
+            let go_type = if failed(i) {
+                "*types.Err"
+            } else {
+                match args.get(i)? {
+                    Value::List(_) => return None,
+                    other => go_type_name(other),
+                }
+            };
+            Some(internal_error(format!(
+                "interface conversion: {go_type} is not traits.Lister: missing method Add"
+            )))
+        }
+        TrackedArgument::Depth => {
+            let go_type = if failed(1) {
+                "*types.Err"
+            } else {
+                match args.get(1)? {
+                    Value::Int(_) => return None,
+                    other => go_type_name(other),
+                }
+            };
+            Some(internal_error(format!(
+                "interface conversion: ref.Val is {go_type}, not types.Int"
+            )))
+        }
     }
-    if let Some(c) = k8s_call_cost(function, overload, args, result) {
-        return c;
+}
+
+/// cel-go's `internal error: …` of a recovered panic.
+fn internal_error(message: String) -> EvalError {
+    EvalError::new(ErrorKind::Other, format!("internal error: {message}"))
+}
+
+/// The Go type (`%T`) of the cel-go value behind a value: the library values' own types.
+fn go_type_name(v: &Value<'_>) -> &'static str {
+    match v {
+        Value::Opaque(o) => match o.type_name() {
+            "kubernetes.Quantity" => "cel.Quantity",
+            "net.IP" => "cel.IP",
+            "net.CIDR" => "cel.CIDR",
+            "kubernetes.URL" => "cel.URL",
+            "kubernetes.Semver" => "cel.Semver",
+            _ => "types.Err",
+        },
+        other => crate::interp::go_type_name(other),
     }
-    default_call_cost(overload, args)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::libraries::{Behaviours, Bindings, Library};
+    use crate::test_util::s;
+
+    /// The bindings of every library of Kubernetes 1.37.
+    fn bindings() -> Bindings {
+        Bindings::new(&Library::of_version(1, 37), Behaviours::new())
+    }
 
     #[test]
     fn without_the_estimator_calls_cost_what_cel_go_alone_charges() {
-        let c = classify_without_estimator;
-        assert_eq!(c(Some("starts_with_string")), CostKind::Arg0Tenth);
-        assert_eq!(c(Some("in_list")), CostKind::InList);
-        assert_eq!(c(Some("authorizer_check")), CostKind::Fixed(1));
-        assert_eq!(c(Some("list_sets_contains_list")), CostKind::Default);
-        assert_eq!(c(None), CostKind::Default);
-        let s = |t: &'static str| Value::String(crate::value::Str::Borrowed(t));
-        // Resolved at run time: the sets extension's tracker, cel-go's default otherwise.
+        let b = bindings();
+        let c = |f: &str, o: Option<&str>| b.cost(f, o, false);
+        assert_eq!(
+            c("startsWith", Some("starts_with_string")),
+            CostKind::Charge(Charge::FirstTenth)
+        );
+        assert_eq!(c("@in", Some("in_list")), CostKind::Charge(Charge::InList));
+        assert_eq!(c("check", Some("resourcecheck_check")), CostKind::Fixed(1));
+        assert_eq!(
+            c("sets.contains", Some("list_sets_contains_list")),
+            CostKind::Charge(Charge::Tracked(Tracker::SetsProduct))
+        );
+        assert_eq!(c("check", None), CostKind::Fixed(1));
+        // The sets extension's tracker, cel-go's default otherwise.
         let list = Value::list(vec![s("a"), s("b")]);
         let tracked = cost_of(
-            CostKind::Default,
-            "sets.contains",
-            Some("list_sets_contains_list"),
+            c("sets.contains", Some("list_sets_contains_list")),
             &[list.clone(), list.clone()],
             &Value::Bool(true),
         );
         assert_eq!(tracked, 5);
         let long = s("a string of twenty..");
         let eq = cost_of(
-            CostKind::Default,
-            "_==_",
-            Some("equals"),
+            c("_==_", Some("equals")),
             &[long.clone(), long],
             &Value::Null,
         );
         assert_eq!(eq, 2);
         assert_eq!(
-            cost_of(CostKind::Default, "check", None, &[], &Value::Null),
-            1
-        );
-        assert_eq!(
-            cost_before_call(CostKind::Default, "join", Some("list_join"), &[list]),
+            cost_before_call(c("join", Some("list_join")), &[list]),
             Some(1)
         );
     }
 
     #[test]
-    fn string_equality_cost_is_by_shorter_length() {
-        let a = Value::String(crate::value::Str::Borrowed("shop"));
-        let b = Value::String(crate::value::Str::Borrowed("kube-system"));
+    fn with_the_estimator_its_estimates_come_between_trackers_and_charges() {
+        let b = bindings();
+        let c = |f: &str, o: Option<&str>| b.cost(f, o, true);
         assert_eq!(
-            call_cost("_!=_", Some("not_equals"), &[a, b], &Value::Null),
+            c("check", Some("resourcecheck_check")),
+            CostKind::Fixed(AUTHZ_CHECK_COST)
+        );
+        assert_eq!(c("check", None), CostKind::Fixed(AUTHZ_CHECK_COST));
+        assert_eq!(
+            c("_==_", Some("equals")),
+            CostKind::Estimated(Estimate::LibraryEquality, Charge::MinTenth)
+        );
+        assert_eq!(
+            c("_==_", None),
+            CostKind::Estimated(Estimate::LibraryEquality, Charge::One)
+        );
+        assert_eq!(
+            c("sets.contains", Some("list_sets_contains_list")),
+            CostKind::Charge(Charge::Tracked(Tracker::SetsProduct))
+        );
+        // The estimator is keyed by name: `ip` parses a string, unless the overload is the
+        // CIDR's field.
+        assert_eq!(
+            c("ip", Some("string_to_ip")),
+            CostKind::Estimated(Estimate::StringTraversal, Charge::One)
+        );
+        assert_eq!(c("ip", Some("cidr_ip")), CostKind::Fixed(1));
+        assert_eq!(
+            c("ip", None),
+            CostKind::Estimated(Estimate::StringTraversal, Charge::One)
+        );
+        assert_eq!(
+            c("containsIP", Some("cidr_contains_ip_string")),
+            CostKind::Estimated(
+                Estimate::ContainsIp {
+                    parses_string: true
+                },
+                Charge::One
+            )
+        );
+        assert_eq!(
+            c("containsIP", None),
+            CostKind::Estimated(
+                Estimate::ContainsIp {
+                    parses_string: false
+                },
+                Charge::One
+            )
+        );
+        // Unknown overloads cost 1 unless the function is estimated.
+        assert_eq!(c("startsWith", None), CostKind::Fixed(1));
+        assert_eq!(
+            c("startsWith", Some("starts_with_string")),
+            CostKind::Charge(Charge::FirstTenth)
+        );
+    }
+
+    #[test]
+    fn string_equality_cost_is_by_shorter_length() {
+        let min = CostKind::Charge(Charge::MinTenth);
+        assert_eq!(
+            cost_of(min, &[s("shop"), s("kube-system")], &Value::Null),
             1
         );
-        let e = Value::String(crate::value::Str::Borrowed(""));
-        let b = Value::String(crate::value::Str::Borrowed("x"));
-        assert_eq!(call_cost("_==_", Some("equals"), &[e, b], &Value::Null), 0);
+        assert_eq!(cost_of(min, &[s(""), s("x")], &Value::Null), 0);
     }
 
     #[test]
     fn matches_cost() {
-        let s = Value::String(crate::value::Str::Borrowed(
-            "system:serviceaccount:kube-system:statefulset-controller",
-        ));
-        let re = Value::String(crate::value::Str::Borrowed("^[a-z0-9._-]+@example\\.com$"));
+        let sa = s("system:serviceaccount:kube-system:statefulset-controller");
+        let re = s("^[a-z0-9._-]+@example\\.com$");
         assert_eq!(
-            call_cost("matches", Some("matches_string"), &[s, re], &Value::Null),
+            cost_of(CostKind::Charge(Charge::Matches), &[sa, re], &Value::Null),
             42
         );
     }
 
+    /// Short strings are priced without counting their code points: the same as
+    /// `ceil(min(size) * 0.1)`.
     #[test]
-    fn classified_costs_agree_with_the_direct_formula() {
+    fn the_shorter_length_is_counted_only_when_it_matters() {
         let strs = [
             Value::string(""),
             Value::string("x"),
@@ -504,50 +656,42 @@ mod tests {
             Value::string("system:serviceaccount:kube-system:statefulset-controller"),
             Value::string("ééééééééééééé"),
         ];
-        let cases: [(&str, Option<&str>); 6] = [
-            ("_==_", Some("equals")),
-            ("_!=_", Some("not_equals")),
-            ("_<_", Some("less_string")),
-            ("_+_", Some("add_string")),
-            ("matches", Some("matches_string")),
-            ("contains", Some("contains_string")),
-        ];
-        for (f, o) in cases {
-            for a in &strs {
-                for b in &strs {
-                    let args = [a.clone(), b.clone()];
-                    assert_eq!(
-                        cost_of(classify(f, o), f, o, &args, &Value::Null),
-                        call_cost(f, o, &args, &Value::Null),
-                        "{f} {a:?} {b:?}"
-                    );
-                }
+        for a in &strs {
+            for b in &strs {
+                let direct = ceil_factor(a.cost_size().min(b.cost_size()), STRING_TRAVERSAL);
+                let args = [a.clone(), b.clone()];
+                assert_eq!(
+                    cost_of(CostKind::Charge(Charge::MinTenth), &args, &Value::Null),
+                    direct,
+                    "{a:?} {b:?}"
+                );
             }
         }
     }
 
     #[test]
     fn costs_known_before_a_call_are_the_costs_charged_after_it() {
-        let s = Value::string("system:serviceaccount:kube-system:statefulset-controller");
+        let b = bindings();
+        let sa = Value::string("system:serviceaccount:kube-system:statefulset-controller");
         let l = Value::list(vec![Value::Int(3), Value::Int(1), Value::Int(2)]);
         let cases: Vec<(&str, Option<&str>, Vec<Value<'_>>, Value<'_>)> = vec![
             (
                 "matches",
                 Some("matches_string"),
-                vec![s.clone(), s.clone()],
+                vec![sa.clone(), sa.clone()],
                 Value::Bool(true),
             ),
             (
                 "_+_",
                 Some("add_string"),
-                vec![s.clone(), s.clone()],
+                vec![sa.clone(), sa.clone()],
                 Value::Null,
             ),
             (
                 "replace",
                 Some("string_replace_string_string"),
-                vec![s.clone(), s.clone(), s.clone()],
-                s.clone(),
+                vec![sa.clone(), sa.clone(), sa.clone()],
+                sa.clone(),
             ),
             (
                 "distinct",
@@ -562,42 +706,34 @@ mod tests {
                 vec![l.clone(), Value::Int(1)],
                 Value::Int(1),
             ),
-            ("check", None, vec![Value::Null, s.clone()], Value::Null),
+            ("check", None, vec![Value::Null, sa.clone()], Value::Null),
         ];
         for (f, o, args, result) in &cases {
-            let kind = classify(f, *o);
+            let kind = b.cost(f, *o, true);
             assert_eq!(
-                cost_before_call(kind, f, *o, args),
-                Some(cost_of(kind, f, *o, args, result)),
+                cost_before_call(kind, args),
+                Some(cost_of(kind, args, result)),
                 "{f}"
             );
         }
         // Formulas that price the result are only known after the call.
         let joined = Value::string("abc");
-        assert_eq!(
-            cost_before_call(
-                classify("join", Some("list_join")),
-                "join",
-                Some("list_join"),
-                std::slice::from_ref(&l)
-            ),
-            None
-        );
-        assert_eq!(
-            call_cost("join", Some("list_join"), std::slice::from_ref(&l), &joined),
-            1
-        );
-        for o in ["lists_range", "list_slice", "list_reverse"] {
-            assert_eq!(
-                cost_before_call(
-                    classify("f", Some(o)),
-                    "f",
-                    Some(o),
-                    std::slice::from_ref(&l)
-                ),
-                None,
-                "{o}"
-            );
+        let join = b.cost("join", Some("list_join"), true);
+        assert_eq!(cost_before_call(join, std::slice::from_ref(&l)), None);
+        assert_eq!(cost_of(join, std::slice::from_ref(&l), &joined), 1);
+        for (f, o) in [
+            ("lists.range", "lists_range"),
+            ("slice", "list_slice"),
+            ("reverse", "list_reverse"),
+        ] {
+            for strict in [true, false] {
+                let kind = b.cost(f, Some(o), strict);
+                assert_eq!(
+                    cost_before_call(kind, std::slice::from_ref(&l)),
+                    None,
+                    "{o}"
+                );
+            }
         }
     }
 
@@ -609,8 +745,52 @@ mod tests {
             Value::Int(3),
             Value::Int(4),
         ]);
-        assert_eq!(call_cost("isSorted", None, &[l], &Value::Bool(true)), 4);
-        let s = Value::string("abc 123 def 123");
-        assert_eq!(call_cost("indexOf", None, &[s], &Value::Int(1)), 1);
+        let traversal = CostKind::Estimated(Estimate::ListTraversal, Charge::One);
+        assert_eq!(cost_of(traversal, &[l], &Value::Bool(true)), 4);
+        let text = Value::string("abc 123 def 123");
+        assert_eq!(cost_of(traversal, &[text], &Value::Int(1)), 1);
+    }
+
+    /// The lists extension's trackers convert their arguments unchecked: cel-go's internal
+    /// error names the Go type of what they got.
+    #[test]
+    fn tracker_failures_name_the_go_type() {
+        let fail = |t, args: &[Value<'_>], errored| {
+            cost_tracker_failure(t, args, errored).map(|e| e.message.to_string())
+        };
+        let lister = |ty: &str| {
+            Some(format!(
+                "internal error: interface conversion: {ty} is not traits.Lister: missing method Add"
+            ))
+        };
+        let list = Value::list(vec![Value::Int(1)]);
+        assert_eq!(
+            fail(TrackedArgument::List(0), std::slice::from_ref(&list), 0),
+            None
+        );
+        assert_eq!(
+            fail(TrackedArgument::List(0), std::slice::from_ref(&list), 1),
+            lister("*types.Err")
+        );
+        assert_eq!(
+            fail(TrackedArgument::List(0), &[Value::Int(1)], 0),
+            lister("types.Int")
+        );
+        let quantity = crate::test_util::call("string_to_quantity", [s("1")]).unwrap();
+        assert_eq!(
+            fail(TrackedArgument::List(1), &[list.clone(), quantity], 0),
+            lister("cel.Quantity")
+        );
+        assert_eq!(
+            fail(TrackedArgument::Depth, &[list.clone(), s("2")], 0),
+            Some(
+                "internal error: interface conversion: ref.Val is types.String, not types.Int"
+                    .to_string()
+            )
+        );
+        assert_eq!(
+            fail(TrackedArgument::Depth, &[list, Value::Int(2)], 0),
+            None
+        );
     }
 }

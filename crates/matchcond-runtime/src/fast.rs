@@ -12,7 +12,7 @@ use serde_json::Value as Json;
 use smallvec::SmallVec;
 
 use crate::activation::{Activation, JsonRoot, Lookups};
-use crate::cost::{self, CostKind};
+use crate::cost::{self, Charge, CostKind, Estimate};
 use crate::interp::borrow_const;
 use crate::plan::{Attr, AttrRoot, MemoPoint, Node, QualKind};
 use crate::value::{json_member, request_field, values_equal, Str, Value};
@@ -116,8 +116,6 @@ pub enum StrOp {
 #[derive(Debug)]
 pub struct CallCost {
     kind: CostKind,
-    function: Box<str>,
-    overload: Option<&'static str>,
     /// An equality priced `ceil(min(size) * 0.1)` (see [`CallCost::quick_equality`]).
     min_tenth: bool,
 }
@@ -141,17 +139,13 @@ impl CallCost {
         None
     }
 
-    fn new(kind: CostKind, function: Box<str>, overload: Option<&'static str>) -> Self {
-        let min_tenth = matches!(kind, CostKind::MinTenth)
-            || (matches!(kind, CostKind::Estimated)
-                && &*function == "_==_"
-                && overload == Some("equals"));
-        CallCost {
+    fn new(kind: CostKind) -> Self {
+        let min_tenth = matches!(
             kind,
-            function,
-            overload,
-            min_tenth,
-        }
+            CostKind::Charge(Charge::MinTenth)
+                | CostKind::Estimated(Estimate::LibraryEquality, Charge::MinTenth)
+        );
+        CallCost { kind, min_tenth }
     }
 
     /// The cost when it does not depend on the arguments.
@@ -166,13 +160,7 @@ impl CallCost {
         if let CostKind::Fixed(n) = self.kind {
             return n;
         }
-        cost::cost_of(
-            self.kind,
-            &self.function,
-            self.overload,
-            args,
-            &Value::Bool(result),
-        )
+        cost::cost_of(self.kind, args, &Value::Bool(result))
     }
 }
 
@@ -325,7 +313,7 @@ pub fn lower(n: &Node) -> Option<Fast> {
             _ => None,
         },
         Node::Call(c) => {
-            let cost = CallCost::new(c.cost, c.function.clone(), c.overload);
+            let cost = CallCost::new(c.cost);
             if c.non_strict {
                 return match (c.function.as_ref(), c.args.as_slice()) {
                     ("@not_strictly_false", [a]) => {
@@ -530,7 +518,7 @@ impl<'a> FastEval<'a, '_> {
                 self.cost += match (cost.kind, node) {
                     (CostKind::Fixed(n), _) => n,
                     // cel-go's default for `in` on a list: the list's size.
-                    (CostKind::InList, Json::Array(items)) => items.len() as u64,
+                    (CostKind::Charge(Charge::InList), Json::Array(items)) => items.len() as u64,
                     _ => cost.of(
                         &[Value::String(Str::Borrowed(key)), Value::from_json(node)],
                         r,
@@ -549,7 +537,7 @@ impl<'a> FastEval<'a, '_> {
                     StrOp::EndsWith => s.ends_with(&**arg),
                     StrOp::Contains => s.contains(&**arg),
                 };
-                self.cost += if matches!(cost.kind, CostKind::Arg0Tenth) {
+                self.cost += if matches!(cost.kind, CostKind::Charge(Charge::FirstTenth)) {
                     // cel-go's default for startsWith/endsWith: ceil(size(receiver) * 0.1).
                     cost::traversal_tenth(s.chars().count() as u64)
                 } else {
@@ -566,7 +554,7 @@ impl<'a> FastEval<'a, '_> {
             Fast::Contains(p, needle, cost) => {
                 let s = self.node(p)?.as_str()?;
                 let r = needle.finder.find(s.as_bytes()).is_some();
-                self.cost += if matches!(cost.kind, CostKind::Contains) {
+                self.cost += if matches!(cost.kind, CostKind::Charge(Charge::Contains)) {
                     // cel-go's default: ceil(size * 0.1) for both strings, multiplied.
                     cost::traversal_tenth(s.chars().count() as u64)
                         * cost::traversal_tenth(needle.chars)

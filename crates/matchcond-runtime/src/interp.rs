@@ -17,7 +17,7 @@ use smallvec::SmallVec;
 use crate::activation::Activation;
 use crate::cost;
 use crate::error::{ErrorKind, EvalError};
-use crate::functions;
+use crate::libraries;
 use crate::limits;
 use crate::plan::{Attr, AttrRoot, Call, Dispatch, Fold, Node, Qual, QualKind};
 use crate::value::{values_equal, Bin, List, Map, MapData, Optional, Str, Value};
@@ -671,7 +671,7 @@ impl<'a> Interp<'a, '_> {
         }
         if let Some(e) = c
             .tracked
-            .and_then(|t| functions::cost_tracker_failure(t, &vals, errored))
+            .and_then(|t| cost::cost_tracker_failure(t, &vals, errored))
         {
             // cel-go's cost tracker for this overload fails on the arguments after the
             // call; the interpreter turns the failure into an internal error of the whole
@@ -690,7 +690,7 @@ impl<'a> Interp<'a, '_> {
         mut vals: SmallVec<[Value<'a>; 4]>,
         first_err: Option<EvalError>,
     ) -> R<'a> {
-        let cost_before = cost::cost_before_call(c.cost, &c.function, c.overload, &vals);
+        let cost_before = cost::cost_before_call(c.cost, &vals);
         let mut created = 0;
         let result = match first_err {
             // The only non-strict function is @not_strictly_false: true unless its
@@ -731,7 +731,7 @@ impl<'a> Interp<'a, '_> {
                     Ok(v) => v,
                     Err(_) => &placeholder,
                 };
-                cost::cost_of(c.cost, &c.function, c.overload, &vals, res_ref)
+                cost::cost_of(c.cost, &vals, res_ref)
             }
         };
         self.charge(cost)?;
@@ -763,7 +763,7 @@ impl<'a> Interp<'a, '_> {
                 // One implementation answers for every overload: a value its method does
                 // not take is its bare "no such overload".
                 let r = match &c.regex {
-                    Some(re) => functions::call_with_regex(&c.function, re, vals),
+                    Some(re) => libraries::call_with_regex(&c.function, re, vals),
                     None => (cand.func)(vals),
                 };
                 return r.map_err(|e| match e.kind {
@@ -797,7 +797,7 @@ impl<'a> Interp<'a, '_> {
             }
         };
         match &c.regex {
-            Some(re) => functions::call_with_regex(&c.function, re, vals),
+            Some(re) => libraries::call_with_regex(&c.function, re, vals),
             None => func(vals),
         }
     }
@@ -959,7 +959,7 @@ fn extend_in_place<'a>(
         }
         ("cel.@mapInsert", [Value::Map(Map::Shared(m)), k, v]) => {
             let d = Arc::get_mut(m)?;
-            if let Err(e) = functions::comprehensions::insert(d, k.clone(), v.clone()) {
+            if let Err(e) = libraries::comprehensions::insert(d, k.clone(), v.clone()) {
                 return Some((Err(e), 0));
             }
             let map = std::mem::replace(m, Arc::new(MapData::new()));
@@ -968,7 +968,7 @@ fn extend_in_place<'a>(
         ("cel.@mapInsert", [Value::Map(Map::Shared(m)), Value::Map(update)]) => {
             let d = Arc::get_mut(m)?;
             for (k, v) in update.iter() {
-                if let Err(e) = functions::comprehensions::insert(d, k, v) {
+                if let Err(e) = libraries::comprehensions::insert(d, k, v) {
                     return Some((Err(e), 0));
                 }
             }

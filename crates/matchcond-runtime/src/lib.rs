@@ -1,5 +1,6 @@
 //! The runtime of matchcond: CEL values that view the request in place, the function
-//! libraries by overload id, the evaluator of planned programs and cost accounting. The Go
+//! libraries (one folder each: declarations, implementations, costs and versions), the
+//! evaluator of planned programs and cost accounting. The Go
 //! behaviours the libraries rest on are `matchcond-gocompat`'s.
 //!
 //! # Should I be using this crate?
@@ -13,11 +14,13 @@ pub mod authz;
 pub mod cost;
 pub mod error;
 pub mod fast;
-pub mod functions;
 pub mod interp;
+pub mod libraries;
 pub mod limits;
 pub mod plan;
 pub mod request_parts;
+#[cfg(test)]
+mod test_util;
 pub mod value;
 
 pub use activation::Activation;

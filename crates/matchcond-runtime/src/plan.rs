@@ -6,7 +6,7 @@
 //! attributes (a root and a chain of qualifiers), as cel-go plans them, which is also what the
 //! cost model charges for.
 
-use crate::functions::Function;
+use crate::libraries::Implementation;
 use crate::value::{TypeName, Value};
 
 /// One node of a planned program.
@@ -161,8 +161,8 @@ pub struct Call {
     /// call only once every argument has been observed).
     pub varargs: bool,
     /// The argument the overload's cost tracker converts unchecked (see
-    /// [`crate::functions::cost_tracker_failure`]).
-    pub tracked: Option<crate::functions::TrackedArgument>,
+    /// [`crate::cost::cost_tracker_failure`]).
+    pub tracked: Option<crate::cost::TrackedArgument>,
 }
 
 /// How cel-go chooses a call's implementation at run time (its planner's `planCall` with the
@@ -291,7 +291,7 @@ pub struct Candidate {
     /// Parameter types, to select among candidates at run time.
     pub params: Vec<matchcond_front::Type>,
     /// The implementation.
-    pub func: Function,
+    pub func: Implementation,
 }
 
 /// A comprehension.

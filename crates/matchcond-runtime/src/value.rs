@@ -1307,12 +1307,12 @@ impl fmt::Display for Value<'_> {
             Value::Timestamp(t) => write!(
                 f,
                 "timestamp(\"{}\")",
-                crate::functions::time::format_rfc3339(&t.with_offset(0))
+                crate::libraries::standard::time::format_rfc3339(&t.with_offset(0))
             ),
             Value::Duration(d) => write!(
                 f,
                 "duration(\"{}\")",
-                crate::functions::time::format_duration(d.nanos)
+                crate::libraries::standard::time::format_duration(d.nanos)
             ),
             Value::Type(t) => f.write_str(t.as_str()),
             Value::Optional(o) => match o.get() {

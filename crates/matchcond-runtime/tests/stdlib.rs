@@ -3,24 +3,14 @@
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
-use matchcond_front::decls::{library_functions, Library};
-use matchcond_runtime::functions::{implementation, std_ops, time};
+use matchcond_runtime::libraries::standard::time;
 use matchcond_runtime::value::{Duration, Map, MapData, Timestamp, TypeName, Value};
-use matchcond_runtime::{ErrorKind, EvalError};
+use matchcond_runtime::ErrorKind;
 
-type R = Result<Value<'static>, EvalError>;
-
-fn call(id: &str, args: &[Value<'static>]) -> R {
-    let f = implementation(id).unwrap_or_else(|| panic!("no implementation of {id}"));
-    f(args)
-}
-
-fn s(v: &str) -> Value<'static> {
-    Value::string(v)
-}
+mod common;
+use common::{call, err, s, R};
 
 fn b(v: &[u8]) -> Value<'static> {
     Value::bytes(v)
@@ -106,47 +96,16 @@ fn ok_bytes(r: R) -> Vec<u8> {
     }
 }
 
+/// The kind and message of a failed call.
 #[track_caller]
-fn err(r: R) -> (ErrorKind, String) {
-    match r {
-        Err(e) => (e.kind, e.message.to_string()),
-        Ok(v) => panic!("want an error, got {v:?}"),
-    }
+fn failure(r: R) -> (ErrorKind, String) {
+    let e = err(r);
+    (e.kind, e.message.to_string())
 }
 
 #[track_caller]
 fn err_msg(r: R) -> String {
-    err(r).1
-}
-
-/// Overloads the interpreter evaluates itself.
-const SPECIAL: [&str; 3] = ["conditional", "logical_and", "logical_or"];
-
-#[test]
-fn every_standard_overload_is_implemented() {
-    let declared: Vec<&str> = library_functions(Library::Standard)
-        .iter()
-        .flat_map(|f| f.overloads.iter().map(|o| o.id))
-        .collect();
-    assert_eq!(declared.len(), 163);
-    for id in &declared {
-        if SPECIAL.contains(id) {
-            assert!(
-                implementation(id).is_none(),
-                "{id} must be left to the interpreter"
-            );
-        } else {
-            assert!(implementation(id).is_some(), "{id} has no implementation");
-        }
-    }
-    // Every implementation is of a declared overload, and ids are unique.
-    let declared: HashSet<&str> = declared.into_iter().collect();
-    let mut seen = HashSet::new();
-    for (id, _) in std_ops::FUNCTIONS.iter().chain(time::FUNCTIONS.iter()) {
-        assert!(declared.contains(id), "{id} is not declared");
-        assert!(seen.insert(*id), "{id} is implemented twice");
-    }
-    assert_eq!(seen.len(), 163 - SPECIAL.len());
+    err(r).message.to_string()
 }
 
 #[test]
@@ -184,14 +143,14 @@ fn integer_math() {
         ("multiply_int64", vec![i(5_000_000_000), i(-5_000_000_000)]),
     ];
     for (id, args) in cases {
-        assert_eq!(err(call(id, &args)), overflow, "{id} {args:?}");
+        assert_eq!(failure(call(id, &args)), overflow, "{id} {args:?}");
     }
     assert_eq!(
-        err(call("divide_int64", &[i(15), i(0)])),
+        failure(call("divide_int64", &[i(15), i(0)])),
         (ErrorKind::DivisionByZero, String::from("division by zero"))
     );
     assert_eq!(
-        err(call("modulo_int64", &[i(34), i(0)])),
+        failure(call("modulo_int64", &[i(34), i(0)])),
         (ErrorKind::ModulusByZero, String::from("modulus by zero"))
     );
 }
@@ -207,10 +166,10 @@ fn unsigned_math() {
         ErrorKind::Overflow,
         String::from("unsigned integer overflow"),
     );
-    assert_eq!(err(call("add_uint64", &[u(u64::MAX), u(1)])), overflow);
-    assert_eq!(err(call("subtract_uint64", &[u(0), u(1)])), overflow);
+    assert_eq!(failure(call("add_uint64", &[u(u64::MAX), u(1)])), overflow);
+    assert_eq!(failure(call("subtract_uint64", &[u(0), u(1)])), overflow);
     assert_eq!(
-        err(call(
+        failure(call(
             "multiply_uint64",
             &[u(5_000_000_000), u(5_000_000_000)]
         )),
@@ -226,7 +185,7 @@ fn unsigned_math() {
     );
     // Mixed types are not an overload.
     assert_eq!(
-        err(call("add_uint64", &[u(1), i(1)])),
+        failure(call("add_uint64", &[u(1), i(1)])),
         (
             ErrorKind::NoSuchOverload,
             String::from("no such overload: _+_(uint, int)")
@@ -326,7 +285,7 @@ fn conversions_to_int_and_uint() {
         f64::INFINITY,
     ] {
         assert_eq!(
-            err(call("double_to_int64", &[d(bad)])),
+            failure(call("double_to_int64", &[d(bad)])),
             (ErrorKind::Overflow, String::from("integer overflow")),
             "{bad}"
         );
@@ -346,7 +305,7 @@ fn conversions_to_int_and_uint() {
         "1_000",
     ] {
         assert_eq!(
-            err(call("string_to_int64", &[s(bad)])),
+            failure(call("string_to_int64", &[s(bad)])),
             (
                 ErrorKind::InvalidArgument,
                 String::from("type conversion error from 'string' to 'int'")
@@ -362,7 +321,7 @@ fn conversions_to_int_and_uint() {
         9_223_372_036_854_775_807
     );
     assert_eq!(
-        err(call("int64_to_uint64", &[i(-1)])),
+        failure(call("int64_to_uint64", &[i(-1)])),
         (
             ErrorKind::Overflow,
             String::from("unsigned integer overflow")
@@ -472,7 +431,7 @@ fn conversions_to_string() {
     assert_eq!(ok_string(call("bytes_to_string", &[b(b"abc")])), "abc");
     assert_eq!(ok_string(call("bytes_to_string", &[b(b"\xc3\xbf")])), "ÿ");
     assert_eq!(
-        err(call("bytes_to_string", &[b(b"\x00\xff")])),
+        failure(call("bytes_to_string", &[b(b"\x00\xff")])),
         (
             ErrorKind::InvalidArgument,
             String::from("invalid UTF-8 in bytes, cannot convert to string")
@@ -660,7 +619,7 @@ fn regular_expressions() {
         );
     }
     assert_eq!(
-        err(call("matches_string", &[s("x"), s("(")])),
+        failure(call("matches_string", &[s("x"), s("(")])),
         (
             ErrorKind::InvalidArgument,
             String::from("error parsing regexp: missing closing ): `(`")
@@ -895,14 +854,17 @@ fn cross_type_numeric_relations() {
         ErrorKind::InvalidArgument,
         String::from("NaN values cannot be ordered"),
     );
-    assert_eq!(err(call("less_double", &[d(f64::NAN), d(1.0)])), nan);
+    assert_eq!(failure(call("less_double", &[d(f64::NAN), d(1.0)])), nan);
     assert_eq!(
-        err(call("greater_equals_double", &[d(1.0), d(f64::NAN)])),
+        failure(call("greater_equals_double", &[d(1.0), d(f64::NAN)])),
         nan
     );
-    assert_eq!(err(call("less_int64_double", &[i(1), d(f64::NAN)])), nan);
     assert_eq!(
-        err(call("greater_double_uint64", &[d(f64::NAN), u(1)])),
+        failure(call("less_int64_double", &[i(1), d(f64::NAN)])),
+        nan
+    );
+    assert_eq!(
+        failure(call("greater_double_uint64", &[d(f64::NAN), u(1)])),
         nan
     );
     // Each overload accepts only its own operand types.
@@ -973,7 +935,7 @@ fn indexing() {
     assert_eq!(ok_int(call("index_list", &[l.clone(), i(0)])), 10);
     assert_eq!(ok_string(call("index_list", &[l.clone(), u(1)])), "x");
     assert_eq!(ok_double(call("index_list", &[l.clone(), d(2.0)])), 3.5);
-    let range = |r: R| err(r);
+    let range = |r: R| failure(r);
     assert_eq!(
         range(call("index_list", &[l.clone(), i(3)])),
         (
@@ -1001,7 +963,7 @@ fn indexing() {
         "unsupported index value 18446744073709551615 in list"
     );
     assert_eq!(
-        err(call("index_list", &[l.clone(), s("0")])),
+        failure(call("index_list", &[l.clone(), s("0")])),
         (
             ErrorKind::InvalidArgument,
             String::from("unsupported index type 'string' in list")
@@ -1026,7 +988,7 @@ fn indexing() {
     assert_eq!(ok_string(call("index_map", &[m.clone(), u(1)])), "one");
     assert_eq!(ok_string(call("index_map", &[m.clone(), d(2.0)])), "two");
     assert_eq!(
-        err(call("index_map", &[m.clone(), s("missing")])),
+        failure(call("index_map", &[m.clone(), s("missing")])),
         (ErrorKind::NoSuchKey, String::from("no such key: missing"))
     );
     assert_eq!(

@@ -1,0 +1,46 @@
+//! The Kubernetes authz selectors library (kubernetes/apiserver `pkg/cel/library/authz.go`,
+//! `kubernetes.authzSelectors`, Kubernetes 1.31+): `fieldSelector` and `labelSelector` on a
+//! resource check, parsed when the check is made (see [`crate::authz`]). The Kubernetes
+//! estimator prices them by the selector's length.
+
+use matchcond_front::Type;
+
+use super::authz::{authz_type, with_string, wrap};
+use super::{function, member, Definition, Library, Versions};
+use crate::authz::{ResourceCheck, RESOURCE_CHECK_TYPE};
+use crate::cost::Estimate;
+
+/// The library, from Kubernetes 1.31.
+pub(crate) fn library() -> Definition {
+    let check = || authz_type(RESOURCE_CHECK_TYPE);
+    Definition::new(Library::K8sAuthzSelectors, Versions::since(31)).functions([
+        function(
+            "fieldSelector",
+            [member(
+                "authorizer_fieldselector",
+                [check(), Type::String],
+                check(),
+                |a| {
+                    with_string("fieldSelector", a, |r: &ResourceCheck, s| {
+                        Ok(wrap(r.with_field_selector(s)))
+                    })
+                },
+            )],
+        )
+        .estimate_by(Estimate::Selector),
+        function(
+            "labelSelector",
+            [member(
+                "authorizer_labelselector",
+                [check(), Type::String],
+                check(),
+                |a| {
+                    with_string("labelSelector", a, |r: &ResourceCheck, s| {
+                        Ok(wrap(r.with_label_selector(s)))
+                    })
+                },
+            )],
+        )
+        .estimate_by(Estimate::Selector),
+    ])
+}

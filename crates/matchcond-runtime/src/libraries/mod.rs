@@ -1,0 +1,589 @@
+//! The CEL function libraries, one folder each: the CEL standard library, cel-go's extensions
+//! the apiserver enables (optional types, strings, sets, lists, two-variable comprehensions)
+//! and the Kubernetes libraries (`k8s.io/apiserver/pkg/cel/library`: lists, regex, URLs,
+//! quantity, IP and CIDR, format, semver, authz and authz selectors).
+//!
+//! # A library is one value
+//!
+//! Each folder builds its library as one [`Definition`], as cel-go's
+//! `cel.Function(name, cel.MemberOverload(id, args, result, cel.BinaryBinding(…)))` does: for
+//! every function its name and the Kubernetes estimate of its cost, for every overload its
+//! declaration (overload id, call style, parameter and result types, what the type checker
+//! resolves calls against), its implementation and its cost rule, in one entry, so that a
+//! declaration cannot lose its implementation; beside them the type names the library
+//! declares and the Kubernetes versions it exists in ([`Versions`], per kubernetes/apiserver
+//! `pkg/cel/environment/base.go`). [`Library::ALL`] lists the libraries in the order the
+//! apiserver's base environment adds them, which is the order in which an environment
+//! declares their functions (overloads of one function name merge in that order).
+//!
+//! The compiler asks this registry which libraries a Kubernetes version has
+//! ([`Library::in_version`]), declares their functions to the checker
+//! ([`Definition::declarations`]) and plans calls with their [`Bindings`].
+//!
+//! # Adding a function
+//!
+//! Everything happens in the folder of its library:
+//!
+//! 1. the implementation, an [`Implementation`]: the evaluated arguments (the receiver first)
+//!    to a value, or an error with cel-go's text;
+//! 2. one entry in the library's `library()`:
+//!    `function(name, [member(id, params, result, implementation)])` (or `global`), with
+//!    `.cost_rule(…)` on the overload when cel-go prices it by its arguments or a tracker,
+//!    and `.estimate_by(…)` on the function when the Kubernetes cost estimator names it (the
+//!    vocabulary is [`crate::cost`]'s);
+//! 3. its tests, in the folder's `tests.rs`.
+//!
+//! Nothing else names the overload id. A new library also gets a [`Library`] variant, a
+//! place in [`Library::ALL`] and its [`Versions`]. `crates/matchcond-compiler/tests/
+//! libraries.rs` checks every library whole: implemented, costed, versioned as in base.go.
+//!
+//! # Conventions
+//!
+//! An implementation receives the arguments already evaluated, and may assume the types the
+//! declaration promises only after checking them: with dynamic arguments the runtime tries
+//! overloads in turn, and an implementation given values of other types (or another number
+//! of them) returns [`EvalError::no_such_overload`]. cel-go's extensions apply a runtime type
+//! guard to every argument; a failure that cel-go reports with its bare text
+//! `no such overload` (an element of the wrong type met while summing, say) is final, of kind
+//! [`ErrorKind::Other`](crate::error::ErrorKind::Other) (the `support` module has both, and
+//! the finer conventions of the extensions). The reference behaviour is cel-go at the version
+//! Kubernetes ships and kubernetes/apiserver `pkg/cel/library`.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use matchcond_front::checker::NameHasher;
+use matchcond_front::decls::{Function, Overload};
+use matchcond_front::Type;
+
+use crate::cost::{Cost, CostKind, Estimate, TrackedArgument};
+use crate::error::EvalError;
+use crate::value::Value;
+
+pub mod authz;
+pub mod authz_selectors;
+pub mod comprehensions;
+pub mod format;
+pub mod k8s_lists;
+pub mod lists;
+pub mod net;
+pub mod optionals;
+pub mod quantity;
+pub mod regex;
+pub mod semver;
+pub mod sets;
+pub mod standard;
+pub mod strings;
+mod support;
+pub mod urls;
+
+pub use support::{call_with_regex, compile_regex};
+
+/// A function implementation: the evaluated arguments (the receiver first for member calls)
+/// to the result.
+pub type Implementation = for<'a> fn(&[Value<'a>]) -> Result<Value<'a>, EvalError>;
+
+/// A library an environment may enable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Library {
+    /// The CEL standard library (operators, conversions, strings, timestamps …).
+    Standard,
+    /// Optional types (`optional.of`, `hasValue`, `orValue` …).
+    Optionals,
+    /// cel-go strings extension, version 0.
+    StringsV0,
+    /// cel-go strings extension, version 2.
+    StringsV2,
+    /// cel-go sets extension.
+    Sets,
+    /// cel-go lists extension, version 3.
+    ListsV3,
+    /// Kubernetes lists library, version 0 (`isSorted`, `sum`, `min`, `max`, `indexOf`,
+    /// `lastIndexOf`).
+    K8sListsV0,
+    /// Kubernetes lists library, version 1 (adds `includes`).
+    K8sListsV1,
+    /// Kubernetes regex library (`find`, `findAll`).
+    K8sRegex,
+    /// cel-go's two-variable comprehensions (the `cel.@mapInsert` helper of `transformMap`).
+    TwoVarComprehensions,
+    /// Kubernetes URLs library (`url`, `isURL`, `getScheme` …), type `kubernetes.URL`.
+    K8sUrls,
+    /// Kubernetes quantity library, type `kubernetes.Quantity`.
+    K8sQuantity,
+    /// Kubernetes IP library, type `net.IP`.
+    K8sIp,
+    /// Kubernetes CIDR library, type `net.CIDR`.
+    K8sCidr,
+    /// Kubernetes format library, type `kubernetes.NamedFormat`.
+    K8sFormat,
+    /// Kubernetes semver library (version 1, with normalisation), type `kubernetes.Semver`.
+    K8sSemver,
+    /// Kubernetes authorizer library.
+    K8sAuthz,
+    /// Kubernetes authorizer selectors (`fieldSelector`, `labelSelector`).
+    K8sAuthzSelectors,
+}
+
+impl Library {
+    /// Every library, in the order kubernetes/apiserver's base environment
+    /// (`pkg/cel/environment/base.go`) adds them: the order in which an environment declares
+    /// their functions.
+    pub const ALL: [Library; 18] = [
+        Library::Standard,
+        Library::K8sRegex,
+        Library::K8sUrls,
+        Library::K8sAuthz,
+        Library::K8sQuantity,
+        Library::K8sIp,
+        Library::K8sCidr,
+        Library::K8sFormat,
+        Library::K8sAuthzSelectors,
+        Library::K8sSemver,
+        Library::K8sListsV0,
+        Library::K8sListsV1,
+        Library::Optionals,
+        Library::StringsV0,
+        Library::StringsV2,
+        Library::Sets,
+        Library::TwoVarComprehensions,
+        Library::ListsV3,
+    ];
+
+    /// The library's definition (built once).
+    pub fn definition(self) -> &'static Definition {
+        static STANDARD: LazyLock<Definition> = LazyLock::new(standard::library);
+        static OPTIONALS: LazyLock<Definition> = LazyLock::new(optionals::library);
+        static STRINGS_V0: LazyLock<Definition> = LazyLock::new(|| strings::library(0));
+        static STRINGS_V2: LazyLock<Definition> = LazyLock::new(|| strings::library(2));
+        static SETS: LazyLock<Definition> = LazyLock::new(sets::library);
+        static LISTS_V3: LazyLock<Definition> = LazyLock::new(lists::library);
+        static K8S_LISTS_V0: LazyLock<Definition> = LazyLock::new(|| k8s_lists::library(0));
+        static K8S_LISTS_V1: LazyLock<Definition> = LazyLock::new(|| k8s_lists::library(1));
+        static REGEX: LazyLock<Definition> = LazyLock::new(regex::library);
+        static COMPREHENSIONS: LazyLock<Definition> = LazyLock::new(comprehensions::library);
+        static URLS: LazyLock<Definition> = LazyLock::new(urls::library);
+        static QUANTITY: LazyLock<Definition> = LazyLock::new(quantity::library);
+        static IP: LazyLock<Definition> = LazyLock::new(net::ip_library);
+        static CIDR: LazyLock<Definition> = LazyLock::new(net::cidr_library);
+        static FORMAT: LazyLock<Definition> = LazyLock::new(format::library);
+        static SEMVER: LazyLock<Definition> = LazyLock::new(semver::library);
+        static AUTHZ: LazyLock<Definition> = LazyLock::new(authz::library);
+        static AUTHZ_SELECTORS: LazyLock<Definition> = LazyLock::new(authz_selectors::library);
+        match self {
+            Library::Standard => &STANDARD,
+            Library::Optionals => &OPTIONALS,
+            Library::StringsV0 => &STRINGS_V0,
+            Library::StringsV2 => &STRINGS_V2,
+            Library::Sets => &SETS,
+            Library::ListsV3 => &LISTS_V3,
+            Library::K8sListsV0 => &K8S_LISTS_V0,
+            Library::K8sListsV1 => &K8S_LISTS_V1,
+            Library::K8sRegex => &REGEX,
+            Library::TwoVarComprehensions => &COMPREHENSIONS,
+            Library::K8sUrls => &URLS,
+            Library::K8sQuantity => &QUANTITY,
+            Library::K8sIp => &IP,
+            Library::K8sCidr => &CIDR,
+            Library::K8sFormat => &FORMAT,
+            Library::K8sSemver => &SEMVER,
+            Library::K8sAuthz => &AUTHZ,
+            Library::K8sAuthzSelectors => &AUTHZ_SELECTORS,
+        }
+    }
+
+    /// Whether the library exists in Kubernetes `major.minor`.
+    pub fn in_version(self, major: u32, minor: u32) -> bool {
+        self.definition().versions.contains(major, minor)
+    }
+
+    /// The libraries of Kubernetes `major.minor`, in [`Library::ALL`]'s order.
+    pub fn of_version(major: u32, minor: u32) -> Vec<Library> {
+        Library::ALL
+            .into_iter()
+            .filter(|l| l.in_version(major, minor))
+            .collect()
+    }
+}
+
+/// The Kubernetes versions a library exists in: from `since` (inclusive) until `until`
+/// (exclusive), as `(major, minor)`; `None` is unbounded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Versions {
+    /// The first version with the library.
+    pub since: Option<(u32, u32)>,
+    /// The first version without it again (a newer version of the library replaces it).
+    pub until: Option<(u32, u32)>,
+}
+
+impl Versions {
+    /// In every version.
+    pub const ALWAYS: Versions = Versions {
+        since: None,
+        until: None,
+    };
+
+    /// From Kubernetes 1.`minor`.
+    pub const fn since(minor: u32) -> Versions {
+        Versions {
+            since: Some((1, minor)),
+            until: None,
+        }
+    }
+
+    /// Before Kubernetes 1.`minor`.
+    pub const fn until(minor: u32) -> Versions {
+        Versions {
+            since: None,
+            until: Some((1, minor)),
+        }
+    }
+
+    /// Whether `major.minor` is in the range.
+    pub fn contains(&self, major: u32, minor: u32) -> bool {
+        let v = (major, minor);
+        self.since.is_none_or(|s| v >= s) && self.until.is_none_or(|u| v < u)
+    }
+}
+
+/// Run-time behaviours of the Go code behind a function that differ between Kubernetes
+/// versions although the function's declaration does not (a library's fix, a dependency's
+/// new version). The default is the newest modelled version's behaviour.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Behaviours {
+    /// `%e` of `string.format` writes narrow no-break spaces around `×`
+    /// (`2.718280\u{202f}×\u{202f}10⁰⁰`), as golang.org/x/text before v0.23.0 does
+    /// (Kubernetes up to 1.32).
+    pub spaced_scientific_format: bool,
+    /// Quantity `add` and `sub` work on a deep copy of the receiver (Kubernetes 1.37:
+    /// `q.DeepCopy()`) instead of a shallow one that shares a decimal-backed receiver's
+    /// decimal and so changes the receiver too (up to 1.36: `copy := *q`).
+    pub quantity_add_sub_deep_copy: bool,
+}
+
+impl Behaviours {
+    /// The newest modelled version's behaviours.
+    pub const fn new() -> Self {
+        Behaviours {
+            spaced_scientific_format: false,
+            quantity_add_sub_deep_copy: false,
+        }
+    }
+
+    /// With [`Behaviours::quantity_add_sub_deep_copy`] set as given.
+    pub const fn with_quantity_add_sub_deep_copy(mut self, on: bool) -> Self {
+        self.quantity_add_sub_deep_copy = on;
+        self
+    }
+
+    /// With [`Behaviours::spaced_scientific_format`] set as given.
+    pub const fn with_spaced_scientific_format(mut self, on: bool) -> Self {
+        self.spaced_scientific_format = on;
+        self
+    }
+}
+
+/// How an overload is evaluated.
+#[derive(Clone, Copy, Debug)]
+pub enum Binding {
+    /// By this implementation.
+    Function(Implementation),
+    /// By the implementation the environment's run-time [`Behaviours`] choose.
+    Behaviours(fn(Behaviours) -> Implementation),
+    /// By the interpreter itself, which plans calls of the function as nodes of their own
+    /// (`&&`, `||`, `?:`, optional field selection and indexing), as cel-go does.
+    Interpreter,
+}
+
+impl Binding {
+    /// The implementation under the given behaviours (`None` for the interpreter's).
+    pub fn implementation(&self, behaviours: Behaviours) -> Option<Implementation> {
+        match self {
+            Binding::Function(f) => Some(*f),
+            Binding::Behaviours(choose) => Some(choose(behaviours)),
+            Binding::Interpreter => None,
+        }
+    }
+}
+
+/// One overload of a library's function: its declaration, its implementation and its cost.
+#[derive(Clone, Debug)]
+pub struct OverloadEntry {
+    declaration: Overload,
+    binding: Binding,
+    cost: Cost,
+}
+
+impl OverloadEntry {
+    /// The declaration the checker resolves calls against.
+    pub fn declaration(&self) -> &Overload {
+        &self.declaration
+    }
+
+    /// The overload id.
+    pub fn id(&self) -> &'static str {
+        self.declaration.id
+    }
+
+    /// How the overload is evaluated.
+    pub fn binding(&self) -> Binding {
+        self.binding
+    }
+
+    /// Its cost rule.
+    pub fn cost(&self) -> Cost {
+        self.cost
+    }
+
+    /// With this cost rule (the default is [`Cost::ONE`]).
+    pub(crate) fn cost_rule(mut self, cost: Cost) -> Self {
+        self.cost = cost;
+        self
+    }
+
+    /// Evaluated by the implementation the behaviours choose.
+    pub(crate) fn by_behaviours(mut self, choose: fn(Behaviours) -> Implementation) -> Self {
+        self.binding = Binding::Behaviours(choose);
+        self
+    }
+}
+
+/// A function of a library: its name, the Kubernetes estimate of its calls, its overloads in
+/// declaration order.
+#[derive(Clone, Debug)]
+pub struct FunctionEntry {
+    name: &'static str,
+    estimate: Option<Estimate>,
+    overloads: Vec<OverloadEntry>,
+}
+
+impl FunctionEntry {
+    /// The function name (`_+_`, `size`, `startsWith`, `optional.of` …).
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// What the Kubernetes cost estimator charges for a call of the function (it is keyed by
+    /// function name), if it prices it; an overload may refine it ([`Cost::estimate`]).
+    pub fn estimate(&self) -> Option<Estimate> {
+        self.estimate
+    }
+
+    /// The overloads, in declaration order.
+    pub fn overloads(&self) -> &[OverloadEntry] {
+        &self.overloads
+    }
+
+    /// With the Kubernetes estimate of its calls.
+    pub(crate) fn estimate_by(mut self, estimate: Estimate) -> Self {
+        self.estimate = Some(estimate);
+        self
+    }
+
+    /// The declaration.
+    pub fn declaration(&self) -> Function {
+        Function {
+            name: self.name,
+            overloads: self
+                .overloads
+                .iter()
+                .map(|o| o.declaration.clone())
+                .collect(),
+        }
+    }
+}
+
+/// A library: its functions, the type names it declares and the versions it exists in.
+#[derive(Clone, Debug)]
+pub struct Definition {
+    library: Library,
+    versions: Versions,
+    functions: Vec<FunctionEntry>,
+    types: Vec<(&'static str, Type)>,
+    object_types: Vec<&'static str>,
+}
+
+impl Definition {
+    /// A library without functions yet.
+    pub(crate) fn new(library: Library, versions: Versions) -> Definition {
+        Definition {
+            library,
+            versions,
+            functions: Vec::new(),
+            types: Vec::new(),
+            object_types: Vec::new(),
+        }
+    }
+
+    /// With these functions.
+    pub(crate) fn functions(mut self, functions: impl IntoIterator<Item = FunctionEntry>) -> Self {
+        self.functions.extend(functions);
+        self
+    }
+
+    /// With these type names usable as type values (`type(x) == net.IP`).
+    pub(crate) fn types(mut self, types: impl IntoIterator<Item = (&'static str, Type)>) -> Self {
+        self.types.extend(types);
+        self
+    }
+
+    /// With these object types that no type provider describes (`cel.ObjectType` in the
+    /// apiserver): selecting a field of one is `unexpected failed resolution of '<type>'`.
+    pub(crate) fn object_types(mut self, names: impl IntoIterator<Item = &'static str>) -> Self {
+        self.object_types.extend(names);
+        self
+    }
+
+    /// Which library this is.
+    pub fn library(&self) -> Library {
+        self.library
+    }
+
+    /// The Kubernetes versions it exists in.
+    pub fn versions(&self) -> Versions {
+        self.versions
+    }
+
+    /// Its functions.
+    pub fn entries(&self) -> &[FunctionEntry] {
+        &self.functions
+    }
+
+    /// The declarations of its functions, for the checker.
+    pub fn declarations(&self) -> Vec<Function> {
+        self.functions
+            .iter()
+            .map(FunctionEntry::declaration)
+            .collect()
+    }
+
+    /// The type names it declares, usable as type values.
+    pub fn type_names(&self) -> &[(&'static str, Type)] {
+        &self.types
+    }
+
+    /// The object types it declares without a type provider for their fields.
+    pub fn unresolved_object_types(&self) -> &[&'static str] {
+        &self.object_types
+    }
+}
+
+/// A function and its overloads.
+pub(crate) fn function(
+    name: &'static str,
+    overloads: impl IntoIterator<Item = OverloadEntry>,
+) -> FunctionEntry {
+    FunctionEntry {
+        name,
+        estimate: None,
+        overloads: overloads.into_iter().collect(),
+    }
+}
+
+fn overload(
+    id: &'static str,
+    member: bool,
+    params: impl IntoIterator<Item = Type>,
+    result: Type,
+    binding: Binding,
+) -> OverloadEntry {
+    OverloadEntry {
+        declaration: Overload {
+            id,
+            member,
+            params: params.into_iter().collect(),
+            result,
+        },
+        binding,
+        cost: Cost::ONE,
+    }
+}
+
+/// A global overload `f(params) -> result`.
+pub(crate) fn global(
+    id: &'static str,
+    params: impl IntoIterator<Item = Type>,
+    result: Type,
+    implementation: Implementation,
+) -> OverloadEntry {
+    overload(id, false, params, result, Binding::Function(implementation))
+}
+
+/// A member overload `params[0].f(params[1..]) -> result`.
+pub(crate) fn member(
+    id: &'static str,
+    params: impl IntoIterator<Item = Type>,
+    result: Type,
+    implementation: Implementation,
+) -> OverloadEntry {
+    overload(id, true, params, result, Binding::Function(implementation))
+}
+
+/// A global overload that the interpreter evaluates itself ([`Binding::Interpreter`]).
+pub(crate) fn interpreted(
+    id: &'static str,
+    params: impl IntoIterator<Item = Type>,
+    result: Type,
+) -> OverloadEntry {
+    overload(id, false, params, result, Binding::Interpreter)
+}
+
+/// What an environment's libraries give the planner: the implementation and cost rule of
+/// every overload they declare, and the Kubernetes estimate of every function name.
+#[derive(Clone, Debug, Default)]
+pub struct Bindings {
+    overloads: HashMap<&'static str, (Option<Implementation>, Cost), NameHasher>,
+    estimates: HashMap<&'static str, Estimate, NameHasher>,
+}
+
+impl Bindings {
+    /// The bindings of these libraries under the given run-time behaviours.
+    pub fn new(libraries: &[Library], behaviours: Behaviours) -> Bindings {
+        let mut b = Bindings::default();
+        for lib in libraries {
+            for f in lib.definition().entries() {
+                if let Some(e) = f.estimate {
+                    b.estimates.entry(f.name).or_insert(e);
+                }
+                for o in &f.overloads {
+                    b.overloads
+                        .entry(o.id())
+                        .or_insert((o.binding.implementation(behaviours), o.cost));
+                }
+            }
+        }
+        b
+    }
+
+    /// The implementation of an overload (`None` for an overload the interpreter evaluates
+    /// itself, or one not declared).
+    pub fn implementation(&self, overload: &str) -> Option<Implementation> {
+        self.overloads.get(overload).and_then(|(f, _)| *f)
+    }
+
+    /// The cost formula of a call of `function` (see [`CostKind::resolve`]): `overload` is
+    /// the overload when only one applies; `strict` prices calls with the Kubernetes
+    /// estimator (Kubernetes 1.32+).
+    pub fn cost(&self, function: &str, overload: Option<&str>, strict: bool) -> CostKind {
+        let cost = overload.and_then(|id| self.overloads.get(id).map(|(_, c)| *c));
+        CostKind::resolve(cost, self.estimates.get(function).copied(), strict)
+    }
+
+    /// The argument an overload's cost tracker converts unchecked, if it has such a tracker.
+    pub fn tracked_argument(&self, overload: Option<&str>) -> Option<TrackedArgument> {
+        let (_, cost) = self.overloads.get(overload?)?;
+        match cost.charge() {
+            crate::cost::Charge::Tracked(t) => t.argument(),
+            _ => None,
+        }
+    }
+}
+
+/// The implementation of an overload of any library, as the newest modelled Kubernetes
+/// version behaves ([`Behaviours::new`]).
+pub fn implementation(overload_id: &str) -> Option<Implementation> {
+    static ALL: LazyLock<Bindings> =
+        LazyLock::new(|| Bindings::new(&Library::ALL, Behaviours::new()));
+    ALL.implementation(overload_id)
+}

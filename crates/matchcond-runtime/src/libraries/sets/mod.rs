@@ -1,0 +1,84 @@
+//! The sets extension (cel-go `ext/sets.go`, Kubernetes 1.29+): `sets.contains`,
+//! `sets.equivalent`, `sets.intersects`, with CEL equality (so `1`, `1u` and `1.0` are one
+//! element). Their cost is the extension's own tracker.
+
+use matchcond_front::Type;
+
+use super::{function, global, Definition, Library, Versions};
+use crate::cost::{Cost, Tracker};
+use crate::error::EvalError;
+use crate::value::{values_equal, List, Value};
+
+#[cfg(test)]
+mod tests;
+
+/// The extension, from Kubernetes 1.29.
+pub(crate) fn library() -> Definition {
+    let l = || Type::list(Type::param("T"));
+    Definition::new(Library::Sets, Versions::since(29)).functions([
+        function(
+            "sets.contains",
+            [
+                global("list_sets_contains_list", [l(), l()], Type::Bool, contains)
+                    .cost_rule(Cost::tracked(Tracker::SetsProduct)),
+            ],
+        ),
+        function(
+            "sets.equivalent",
+            [global(
+                "list_sets_equivalent_list",
+                [l(), l()],
+                Type::Bool,
+                equivalent,
+            )
+            .cost_rule(Cost::tracked(Tracker::SetsEquivalent))],
+        ),
+        function(
+            "sets.intersects",
+            [global(
+                "list_sets_intersects_list",
+                [l(), l()],
+                Type::Bool,
+                intersects,
+            )
+            .cost_rule(Cost::tracked(Tracker::SetsProduct))],
+        ),
+    ])
+}
+
+/// Whether the list has an element equal to `v`.
+fn list_contains(list: &List<'_>, v: &Value<'_>) -> bool {
+    list.iter().any(|e| values_equal(v, &e))
+}
+
+/// Whether every element of `sub` is in `list`.
+fn contains_all(list: &List<'_>, sub: &List<'_>) -> bool {
+    sub.iter().all(|e| list_contains(list, &e))
+}
+
+/// `sets.contains(list(T), list(T)) -> bool`: every element of the second list is in the
+/// first.
+fn contains<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
+    match args {
+        [Value::List(l), Value::List(sub)] => Ok(Value::Bool(contains_all(l, sub))),
+        _ => Err(EvalError::no_such_overload("sets.contains", args)),
+    }
+}
+
+/// `sets.equivalent(list(T), list(T)) -> bool`: each list contains the other.
+fn equivalent<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
+    match args {
+        [Value::List(a), Value::List(b)] => {
+            Ok(Value::Bool(contains_all(a, b) && contains_all(b, a)))
+        }
+        _ => Err(EvalError::no_such_overload("sets.equivalent", args)),
+    }
+}
+
+/// `sets.intersects(list(T), list(T)) -> bool`: the lists share an element.
+fn intersects<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
+    match args {
+        [Value::List(a), Value::List(b)] => Ok(Value::Bool(a.iter().any(|e| list_contains(b, &e)))),
+        _ => Err(EvalError::no_such_overload("sets.intersects", args)),
+    }
+}
