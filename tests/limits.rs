@@ -114,7 +114,6 @@ fn the_limits_have_their_documented_values() {
     assert_eq!(PER_CALL_COST_LIMIT, 1_000_000);
     assert_eq!(MATCH_CONDITIONS_BUDGET, 2_500_000);
     assert_eq!(matchcond::eval::MAX_MATCH_CONDITIONS, 64);
-    assert_eq!(matchcond::dispatch::validation::MAX_MATCH_CONDITIONS, 64);
     assert_eq!(MAX_STRING_SIZE, 10_000_000);
     assert_eq!(MAX_LIST_SIZE, 1_000_000);
     assert_eq!(MAX_CREATED_SIZE, 100_000_000);
