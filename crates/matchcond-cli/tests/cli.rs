@@ -1354,7 +1354,7 @@ fn bad_authorizer_tables() {
     assert_eq!(r.code, 2);
     assert_eq!(
         r.stderr,
-        "matchcond: <stdin>: unknown decision \"maybe\" (expected allow, deny or noOpinion)\n"
+        "matchcond: <stdin>: default: unknown decision \"maybe\" (expected allow, deny or noOpinion)\n"
     );
     let r = run_with_stdin(
         &["eval", "true", "--authorizer", "-"],
@@ -1363,7 +1363,7 @@ fn bad_authorizer_tables() {
     assert_eq!(r.code, 2);
     assert_eq!(
         r.stderr,
-        "matchcond: <stdin>: rules[0]: a rule gives a decision or an error, not both\n"
+        "matchcond: <stdin>: rules[0] gives both `decision` and `error`\n"
     );
 }
 
