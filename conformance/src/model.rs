@@ -3,13 +3,12 @@
 //! The runner knows nothing of the engine's internals: it hands each case to an [`Engine`] as
 //! plain data (expression texts, JSON objects, an [`AuthorizerTable`]) and compares what comes
 //! back ([`CelValue`], [`ExprOutcome`], [`DecisionOutcome`], validation errors) with the case's
-//! expectation. The authorizer table's schema is the library's, which is also the command
-//! line's `--authorizer` file.
+//! expectation. The one thing it shares with the library is the schema of the authorizer
+//! table, which is also the command line's `--authorizer` file: the data, not the engine.
 
 use std::fmt;
 
 pub use matchcond_dispatch::authz_table::AuthorizerTable;
-use matchcond_runtime::value::{write_bytes_literal, write_string_literal};
 
 /// A CEL value as the runner sees it: the result of an evaluation, or of an `equals` literal.
 #[derive(Debug, Clone)]
@@ -110,7 +109,13 @@ pub fn format_timestamp(secs: i64, nanos: u32) -> Option<String> {
     }
 }
 
-/// Renders the value as CEL-like text: `1`, `1u`, `1.0`, `"text"`, `b"\x00"`, `[1, 2]`,
+/// Writes a string as a quoted literal in JSON's quoting, which CEL reads as the same string.
+fn write_string(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
+    f.write_str(&serde_json::to_string(s).map_err(|_| fmt::Error)?)
+}
+
+/// Renders the value as CEL-like text (strings in JSON's quoting, bytes with Rust's ASCII
+/// escapes, both read by CEL as the same value): `1`, `1u`, `1.0`, `"text"`, `b"\x00"`, `[1, 2]`,
 /// `{"a": 1}`, `timestamp("...")`, `duration("1.5s")`, `optional.of(1)`, `net.IP("10.0.0.1")`.
 impl fmt::Display for CelValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -129,8 +134,8 @@ impl fmt::Display for CelValue {
                     write!(f, "{d:?}")
                 }
             }
-            CelValue::String(s) => write_string_literal(f, s),
-            CelValue::Bytes(bytes) => write_bytes_literal(f, bytes),
+            CelValue::String(s) => write_string(f, s),
+            CelValue::Bytes(bytes) => write!(f, "b\"{}\"", bytes.escape_ascii()),
             CelValue::List(items) => {
                 f.write_str("[")?;
                 for (i, item) in items.iter().enumerate() {
@@ -161,7 +166,7 @@ impl fmt::Display for CelValue {
             CelValue::Optional(Some(inner)) => write!(f, "optional.of({inner})"),
             CelValue::Opaque { type_name, text } => {
                 write!(f, "{type_name}(")?;
-                write_string_literal(f, text)?;
+                write_string(f, text)?;
                 f.write_str(")")
             }
         }
