@@ -210,36 +210,39 @@ mod tests {
         .unwrap();
         let alice = UserInfo::new("alice");
         let bob = UserInfo::new("bob");
-        let answer = |a: Attributes<'_>| authz.authorize(&a);
         let decided = |d: AuthzDecision, reason: &str| AuthzResponse::new(d, reason);
-        assert_eq!(
-            answer(resource(&alice, "create", "pods", "")),
-            decided(AuthzDecision::Allow, "")
-        );
-        assert_eq!(
-            answer(resource(&bob, "create", "pods", "")),
-            decided(AuthzDecision::Deny, "no rule")
-        );
-        assert_eq!(
-            answer(Attributes::non_resource(&bob, "get", "/healthz")),
-            decided(AuthzDecision::NoOpinion, "paths")
-        );
-        assert_eq!(
-            answer(resource(&bob, "get", "secrets", "")),
-            decided(AuthzDecision::Deny, "secrets are off limits")
-        );
-        assert_eq!(
-            answer(resource(&bob, "get", "configmaps", "")),
-            AuthzResponse::error("authorizer unavailable")
-        );
-        assert_eq!(
-            answer(resource(&bob, "list", "services", "app=web")),
-            decided(AuthzDecision::Allow, "")
-        );
-        assert_eq!(
-            answer(resource(&bob, "list", "services", "app=db")),
-            decided(AuthzDecision::Deny, "no rule")
-        );
+        for (attributes, want) in [
+            (
+                resource(&alice, "create", "pods", ""),
+                decided(AuthzDecision::Allow, ""),
+            ),
+            (
+                resource(&bob, "create", "pods", ""),
+                decided(AuthzDecision::Deny, "no rule"),
+            ),
+            (
+                Attributes::non_resource(&bob, "get", "/healthz"),
+                decided(AuthzDecision::NoOpinion, "paths"),
+            ),
+            (
+                resource(&bob, "get", "secrets", ""),
+                decided(AuthzDecision::Deny, "secrets are off limits"),
+            ),
+            (
+                resource(&bob, "get", "configmaps", ""),
+                AuthzResponse::error("authorizer unavailable"),
+            ),
+            (
+                resource(&bob, "list", "services", "app=web"),
+                decided(AuthzDecision::Allow, ""),
+            ),
+            (
+                resource(&bob, "list", "services", "app=db"),
+                decided(AuthzDecision::Deny, "no rule"),
+            ),
+        ] {
+            assert_eq!(authz.authorize(&attributes), want, "{attributes:?}");
+        }
     }
 
     #[test]
