@@ -204,8 +204,15 @@ fn lint_json() {
         "json",
         "--no-compatibility",
     ]);
-    s.run(&["lint", "invalid.yaml", "--output", "json"]);
     s.run(&["lint", "traps.yaml", "--output", "json"]);
+    s.run_with_stdin_file(&["lint", "-", "--output", "json"], "multi.yaml");
+    s.run(&["lint", "traps.yaml", "missing.yaml", "--output", "json"]);
+    s.check();
+    // 65 conditions, each with its costs and minimum version, on create and on update.
+    let mut s = Session::new("lint-json-invalid");
+    s.run(&["lint", "invalid.yaml", "--output", "json"]);
+    s.check();
+    let mut s = Session::new("lint-json-invalid-update");
     s.run(&[
         "lint",
         "invalid.yaml",
@@ -214,8 +221,6 @@ fn lint_json() {
         "--output",
         "json",
     ]);
-    s.run_with_stdin_file(&["lint", "-", "--output", "json"], "multi.yaml");
-    s.run(&["lint", "traps.yaml", "missing.yaml", "--output", "json"]);
     s.check();
 }
 

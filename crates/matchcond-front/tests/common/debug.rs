@@ -116,22 +116,12 @@ fn debug(e: &Expr, adorn: &dyn Fn(u32, u32, &str) -> String, out: &mut String) {
             }
             out.push_str(function);
             out.push('(');
-            for (i, a) in args.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                debug(a, adorn, out);
-            }
+            debug_list(args, adorn, out);
             out.push(')');
         }
         ExprKind::List { elements, .. } => {
             out.push('[');
-            for (i, a) in elements.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                debug(a, adorn, out);
-            }
+            debug_list(elements, adorn, out);
             out.push(']');
         }
         ExprKind::Map { entries } => {
@@ -192,6 +182,16 @@ fn debug(e: &Expr, adorn: &dyn Fn(u32, u32, &str) -> String, out: &mut String) {
         }
     }
     out.push_str(&adorn(e.id, e.offset, kind_name(e)));
+}
+
+/// The trees, separated by commas.
+fn debug_list(es: &[Expr], adorn: &dyn Fn(u32, u32, &str) -> String, out: &mut String) {
+    for (i, e) in es.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        debug(e, adorn, out);
+    }
 }
 
 /// The tree with each node's id and kind.
