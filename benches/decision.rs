@@ -39,8 +39,8 @@ use matchcond_bench::floor::Floor;
 use matchcond_bench::workload::{data_size, GROWTH_CONDITIONS, GROWTH_KEYS};
 use matchcond_bench::{DecisionClass, Outcome, Workload};
 
-fn workload() -> Option<Workload> {
-    Some(Workload::builtin().unwrap())
+fn workload() -> Workload {
+    Workload::builtin().unwrap()
 }
 
 struct Set {
@@ -69,7 +69,7 @@ fn compile_sets(w: &Workload) -> Vec<Set> {
 
 /// Per set × request: parsed and raw, engine / floor / cel crate.
 fn sets(c: &mut Criterion) {
-    let Some(w) = workload() else { return };
+    let w = workload();
     for s in compile_sets(&w) {
         for r in &w.requests {
             let want = w.expected_decision(&s.name, &r.name).unwrap();
@@ -199,7 +199,7 @@ fn compile(c: &mut Criterion) {
 /// The two configmap conditions on the large ConfigMap truncated to its first N keys:
 /// one evaluation per iteration (activation or conversion included), N elements.
 fn growth(c: &mut Criterion) {
-    let Some(w) = workload() else { return };
+    let w = workload();
     let env = Environment::latest();
     let cel = Arc::new(CelCrate::new().unwrap());
     let requests: Vec<(usize, serde_json::Value)> = GROWTH_KEYS
@@ -250,7 +250,7 @@ fn growth(c: &mut Criterion) {
 /// writes no memory, timed in the same way. Its ratio is what 2 threads give code that
 /// shares nothing at all; the others are to be read against it.
 fn throughput(c: &mut Criterion) {
-    let Some(w) = workload() else { return };
+    let w = workload();
     let sets = compile_sets(&w);
     for (set, request) in [("typical3", "pod-create"), ("max64", "deployment-update")] {
         let s = sets.iter().find(|s| s.name == set).unwrap();

@@ -1,12 +1,6 @@
 //! Compiles and evaluates one expression in the matchConditions environment.
 //!
 //! `cargo run --example eval -- EXPRESSION [ADMISSION_REVIEW.json]`
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing
-)]
 
 use matchcond::{Activation, CompileOptions, Environment};
 

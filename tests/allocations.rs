@@ -12,13 +12,28 @@ use matchcond::{
     Activation, Decision, Environment, FailurePolicy, MatchCondition, MatchConditions,
 };
 
-fn review(name: &str) -> serde_json::Value {
-    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("examples/reviews")
-        .join(format!("{name}.json"));
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    v["request"].clone()
+mod common;
+
+use common::{example_request as review, set_conditions, workload};
+
+/// Deciding `set` 100 times on `request` gives `want` and allocates nothing.
+fn assert_no_allocation(
+    name: &str,
+    set: &MatchConditions,
+    request: &serde_json::Value,
+    want: &Decision<'_>,
+) {
+    let info = allocation_counter::measure(|| {
+        for _ in 0..100 {
+            let d = set.decide(&Activation::from_request(request), FailurePolicy::Fail);
+            assert_eq!(&d, want);
+        }
+    });
+    assert_eq!(
+        info.count_total, 0,
+        "{name}: {} allocations in 100 decisions ({want:?})",
+        info.count_total
+    );
 }
 
 #[test]
@@ -58,17 +73,7 @@ fn typical_decisions_do_not_allocate() {
             set.decide(&Activation::from_request(&req), FailurePolicy::Fail),
             want
         );
-        let info = allocation_counter::measure(|| {
-            for _ in 0..100 {
-                let d = set.decide(&Activation::from_request(&req), FailurePolicy::Fail);
-                assert_eq!(d, want);
-            }
-        });
-        assert_eq!(
-            info.count_total, 0,
-            "{name}: {} allocations in 100 decisions",
-            info.count_total
-        );
+        assert_no_allocation(name, set, &req, &want);
     }
 }
 
@@ -92,51 +97,15 @@ fn the_counter_sees_allocations_of_an_error_message() {
     assert!(info.count_total > 0);
 }
 
-/// The 64 conditions of the shared workload's `max64` set, in order.
-fn max64() -> Vec<MatchCondition> {
-    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/bench/conditions.yaml");
-    let doc: serde_yaml_ng::Value =
-        serde_yaml_ng::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let mut all = std::collections::HashMap::new();
-    for list in ["conditions", "filler_conditions"] {
-        for c in doc[list].as_sequence().unwrap() {
-            all.insert(
-                c["name"].as_str().unwrap().to_string(),
-                c["expression"].as_str().unwrap().to_string(),
-            );
-        }
-    }
-    doc["condition_sets"]["max64"]
-        .as_sequence()
-        .unwrap()
-        .iter()
-        .map(|n| {
-            let n = n.as_str().unwrap();
-            MatchCondition::new(n, all[n].clone())
-        })
-        .collect()
-}
-
 #[test]
 fn max64_decisions_do_not_allocate() {
     let env = Environment::latest();
-    let conditions = max64();
+    let conditions = set_conditions(&workload(), "max64");
     assert_eq!(conditions.len(), 64);
     let set = MatchConditions::compile(&env, &conditions).unwrap();
     for name in ["pod-create", "deployment-update"] {
         let req = review(name);
         let want = set.decide(&Activation::from_request(&req), FailurePolicy::Fail);
-        let info = allocation_counter::measure(|| {
-            for _ in 0..100 {
-                let d = set.decide(&Activation::from_request(&req), FailurePolicy::Fail);
-                assert_eq!(d, want);
-            }
-        });
-        assert_eq!(
-            info.count_total, 0,
-            "{name}: {} allocations in 100 decisions ({want:?})",
-            info.count_total
-        );
+        assert_no_allocation(name, &set, &req, &want);
     }
 }

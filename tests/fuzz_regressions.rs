@@ -9,12 +9,11 @@
     clippy::indexing_slicing
 )]
 
+mod common;
 mod fuzz_targets;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
-
-const STACK: usize = 2 * 1024 * 1024;
+use std::time::Duration;
 
 /// The most one input may take in a debug build.
 const PER_INPUT: Duration = Duration::from_secs(20);
@@ -40,18 +39,10 @@ fn replay(kind: &str) -> usize {
         for path in files(&root.join(target)) {
             let data = std::fs::read(&path).unwrap();
             let label = path.display().to_string();
-            let started = Instant::now();
-            let handle = std::thread::Builder::new()
-                .name(label.clone())
-                .stack_size(STACK)
-                .spawn(move || fuzz_targets::run(target, &data))
-                .unwrap();
-            let known = handle
-                .join()
-                .unwrap_or_else(|_| panic!("{label}: the {target} target panicked"));
+            let known = common::bounded(&format!("{label} ({target})"), PER_INPUT, move || {
+                fuzz_targets::run(target, &data)
+            });
             assert!(known, "{target} is not a target");
-            let took = started.elapsed();
-            assert!(took < PER_INPUT, "{label}: took {took:?}");
             count += 1;
         }
     }

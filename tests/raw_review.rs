@@ -8,52 +8,30 @@
     clippy::indexing_slicing
 )]
 
-use std::path::PathBuf;
+mod common;
 
 use matchcond::{Activation, Environment, FailurePolicy, MatchCondition, MatchConditions};
 
-fn workload() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/bench")
-}
-
-/// Every condition of the workload alone, and every set.
-fn condition_sets() -> Vec<(String, Vec<MatchCondition>)> {
-    let doc: serde_yaml_ng::Value = serde_yaml_ng::from_str(
-        &std::fs::read_to_string(workload().join("conditions.yaml")).unwrap(),
-    )
-    .unwrap();
-    let mut all = Vec::new();
-    for list in ["conditions", "filler_conditions"] {
-        for c in doc[list].as_sequence().unwrap() {
-            let name = c["name"].as_str().unwrap().to_string();
-            let expr = c["expression"].as_str().unwrap().to_string();
-            all.push((name, expr));
-        }
-    }
-    let mut sets: Vec<(String, Vec<MatchCondition>)> = all
+/// Every condition of the benchmark workload alone, and every set.
+fn condition_sets(w: &matchcond_bench::Workload) -> Vec<(String, Vec<MatchCondition>)> {
+    let alone = w.conditions.iter().map(|c| {
+        (
+            c.name.clone(),
+            vec![MatchCondition::new(&c.name, &c.expression)],
+        )
+    });
+    let sets = w
+        .sets
         .iter()
-        .map(|(n, e)| (n.clone(), vec![MatchCondition::new(n, e)]))
-        .collect();
-    for (set, names) in doc["condition_sets"].as_mapping().unwrap() {
-        let conditions = names
-            .as_sequence()
-            .unwrap()
-            .iter()
-            .map(|n| {
-                let n = n.as_str().unwrap();
-                let (_, e) = all.iter().find(|(m, _)| m == n).unwrap();
-                MatchCondition::new(n, e)
-            })
-            .collect();
-        sets.push((set.as_str().unwrap().to_string(), conditions));
-    }
-    sets
+        .map(|s| (s.name.clone(), common::set_conditions(w, &s.name)));
+    alone.chain(sets).collect()
 }
 
 #[test]
 fn pruned_reading_decides_like_the_whole_review() {
     let env = Environment::latest();
-    let sets = condition_sets();
+    let w = common::workload();
+    let sets = condition_sets(&w);
     assert!(sets.len() > 70);
     let mut compared = 0;
     for request in [
@@ -62,18 +40,18 @@ fn pruned_reading_decides_like_the_whole_review() {
         "configmap-delete",
         "large-configmap-create",
     ] {
-        let bytes = std::fs::read(workload().join(format!("requests/{request}.json"))).unwrap();
-        let review: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        let bytes = &w.request(request).unwrap().raw;
+        let review: serde_json::Value = serde_json::from_slice(bytes).unwrap();
         let whole = &review["request"];
         for (name, conditions) in &sets {
             let set = MatchConditions::compile(&env, conditions).unwrap();
             for policy in [FailurePolicy::Fail, FailurePolicy::Ignore] {
                 let expected = set.explain(&Activation::from_request(whole), policy);
-                let pruned = set.read_review(&bytes).unwrap();
+                let pruned = set.read_review(bytes).unwrap();
                 let got = set.explain(&Activation::from_request(&pruned), policy);
                 assert_eq!(got, expected, "{name} on {request}");
                 assert_eq!(
-                    set.decide_review(&bytes, policy).unwrap(),
+                    set.decide_review(bytes, policy).unwrap(),
                     expected.decision,
                     "{name} on {request}"
                 );
@@ -95,8 +73,10 @@ fn only_what_is_read_is_built() {
         )],
     )
     .unwrap();
-    let bytes = std::fs::read(workload().join("requests/pod-create.json")).unwrap();
-    let request = set.read_review(&bytes).unwrap();
+    let w = common::workload();
+    let request = set
+        .read_review(&w.request("pod-create").unwrap().raw)
+        .unwrap();
     let object = request["object"].as_object().unwrap();
     assert_eq!(object.keys().collect::<Vec<_>>(), ["metadata"]);
     assert_eq!(

@@ -7,9 +7,10 @@
     clippy::indexing_slicing
 )]
 
+mod common;
+
 use matchcond::{Activation, CompileOptions, Environment};
 
-const STACK: usize = 2 * 1024 * 1024;
 const LIMIT: usize = 100_000;
 
 fn inputs() -> Vec<(String, String)> {
@@ -83,41 +84,35 @@ fn inputs() -> Vec<(String, String)> {
 
 #[test]
 fn long_and_deep_inputs_never_overflow() {
-    let handle = std::thread::Builder::new()
-        .stack_size(STACK)
-        .spawn(|| {
-            let env = Environment::latest();
-            let opts = CompileOptions::default();
-            let unchecked = CompileOptions {
-                unchecked: true,
-                ..CompileOptions::default()
-            };
-            let mut outcomes = Vec::new();
-            for (name, text) in inputs() {
-                for o in [&opts, &unchecked] {
-                    match env.compile(&text, o) {
-                        Ok(p) => {
-                            let act = Activation::empty();
-                            let r = p.evaluate(&act, Some(1_000_000));
-                            outcomes.push(format!("{name}: evaluated ({})", r.result.is_ok()));
-                        }
-                        Err(e) => {
-                            let msg = e.to_string();
-                            assert!(
-                                msg.starts_with("compilation failed: ERROR: <input>:"),
-                                "{name}: {msg}"
-                            );
-                            outcomes.push(format!("{name}: error"));
-                        }
+    let outcomes = common::on_small_stack("long and deep inputs", || {
+        let env = Environment::latest();
+        let opts = CompileOptions::default();
+        let unchecked = CompileOptions {
+            unchecked: true,
+            ..CompileOptions::default()
+        };
+        let mut outcomes = Vec::new();
+        for (name, text) in inputs() {
+            for o in [&opts, &unchecked] {
+                match env.compile(&text, o) {
+                    Ok(p) => {
+                        let act = Activation::empty();
+                        let r = p.evaluate(&act, Some(1_000_000));
+                        outcomes.push(format!("{name}: evaluated ({})", r.result.is_ok()));
+                    }
+                    Err(e) => {
+                        let msg = e.to_string();
+                        assert!(
+                            msg.starts_with("compilation failed: ERROR: <input>:"),
+                            "{name}: {msg}"
+                        );
+                        outcomes.push(format!("{name}: error"));
                     }
                 }
             }
-            outcomes
-        })
-        .unwrap();
-    let outcomes = handle
-        .join()
-        .expect("a compile or evaluation overflowed the stack or panicked");
+        }
+        outcomes
+    });
     assert_eq!(outcomes.len(), inputs().len() * 2);
 }
 
@@ -181,45 +176,39 @@ const NESTING_FORMS: &[(&str, &str, &str)] = &[
 /// level than the parser.
 #[test]
 fn the_deepest_accepted_nesting_compiles_and_evaluates() {
-    let handle = std::thread::Builder::new()
-        .stack_size(STACK)
-        .spawn(|| {
-            let env = Environment::latest();
-            let text = |form: &(&str, &str, &str), n: usize| {
-                format!("{}{}{}", form.0.repeat(n), form.2, form.1.repeat(n))
-            };
-            let mut depths = Vec::new();
-            for form in NESTING_FORMS {
-                // The largest n the parser accepts (it rejects 1000 levels of every form).
-                assert!(env.parse(&text(form, 1000)).is_err(), "{form:?}");
-                let (mut ok, mut bad) = (0usize, 1000usize);
-                while bad - ok > 1 {
-                    let mid = (ok + bad) / 2;
-                    if env.parse(&text(form, mid)).is_ok() {
-                        ok = mid;
-                    } else {
-                        bad = mid;
-                    }
+    let depths = common::on_small_stack("the deepest nesting", || {
+        let env = Environment::latest();
+        let text = |form: &(&str, &str, &str), n: usize| {
+            format!("{}{}{}", form.0.repeat(n), form.2, form.1.repeat(n))
+        };
+        let mut depths = Vec::new();
+        for form in NESTING_FORMS {
+            // The largest n the parser accepts (it rejects 1000 levels of every form).
+            assert!(env.parse(&text(form, 1000)).is_err(), "{form:?}");
+            let (mut ok, mut bad) = (0usize, 1000usize);
+            while bad - ok > 1 {
+                let mid = (ok + bad) / 2;
+                if env.parse(&text(form, mid)).is_ok() {
+                    ok = mid;
+                } else {
+                    bad = mid;
                 }
-                assert!(ok >= 10, "{form:?}: {ok}");
-                let input = text(form, ok);
-                for unchecked in [false, true] {
-                    let opts = CompileOptions {
-                        unchecked,
-                        ..CompileOptions::default()
-                    };
-                    if let Ok(p) = env.compile(&input, &opts) {
-                        let act = Activation::empty();
-                        let _ = p.evaluate(&act, Some(1_000_000));
-                    }
-                }
-                depths.push(ok);
             }
-            depths
-        })
-        .unwrap();
-    let depths = handle
-        .join()
-        .expect("a compile or evaluation overflowed the stack or panicked");
+            assert!(ok >= 10, "{form:?}: {ok}");
+            let input = text(form, ok);
+            for unchecked in [false, true] {
+                let opts = CompileOptions {
+                    unchecked,
+                    ..CompileOptions::default()
+                };
+                if let Ok(p) = env.compile(&input, &opts) {
+                    let act = Activation::empty();
+                    let _ = p.evaluate(&act, Some(1_000_000));
+                }
+            }
+            depths.push(ok);
+        }
+        depths
+    });
     assert_eq!(depths.len(), NESTING_FORMS.len());
 }

@@ -3,9 +3,9 @@
 //! "stored expressions" environment the apiserver evaluates with) and evaluated with the case's
 //! request; condition lists are decided by the matcher; whole webhooks by the dispatcher
 //! and whole configurations by the validator, of the same version. Every case has an
-//! authorizer, as webhooks always have one: the case's static authorizer, converted to the
-//! library's [`StaticAuthorizer`](matchcond_runtime::authz::StaticAuthorizer), or, without
-//! one, an authorizer that answers every check with no opinion.
+//! authorizer, as webhooks always have one: the case's table built into the library's
+//! [`StaticAuthorizer`], or, without one, an authorizer that answers every check with no
+//! opinion.
 
 use std::sync::Arc;
 
@@ -16,13 +16,13 @@ use matchcond_dispatch::{
 };
 use matchcond_front::Type;
 use matchcond_matcher::{Decision, FailurePolicy, MatchCondition, MatchConditions};
-use matchcond_runtime::authz::{self, AuthzDecision, StaticRule};
+use matchcond_runtime::authz::{AuthzDecision, StaticAuthorizer};
 use matchcond_runtime::value::{Optional, Value};
 use matchcond_runtime::Activation;
 
 use crate::model::{
-    self, CelValue, ConditionsInput, DecisionOutcome, Engine, ExprInput, ExprOutcome,
-    StaticAuthorizer, WebhookInput,
+    AuthorizerTable, CelValue, ConditionsInput, DecisionOutcome, Engine, ExprInput, ExprOutcome,
+    WebhookInput,
 };
 
 /// The matchcond engine, as the runner sees it.
@@ -101,51 +101,25 @@ pub fn to_cel(v: &Value<'_>) -> CelValue {
     }
 }
 
-fn decision(d: model::AuthzDecision) -> AuthzDecision {
-    match d {
-        model::AuthzDecision::Allow => AuthzDecision::Allow,
-        model::AuthzDecision::Deny => AuthzDecision::Deny,
-        model::AuthzDecision::NoOpinion => AuthzDecision::NoOpinion,
-    }
-}
-
 /// The library's static authorizer for a case's table (none: no opinion on every check).
-pub fn to_static_authorizer(table: Option<&StaticAuthorizer>) -> authz::StaticAuthorizer {
-    let Some(table) = table else {
-        return authz::StaticAuthorizer::new(AuthzDecision::NoOpinion);
-    };
-    let mut out = authz::StaticAuthorizer::new(decision(table.default))
-        .with_default_reason(table.default_reason.clone().unwrap_or_default());
-    for r in &table.rules {
-        let mut rule = match &r.error {
-            Some(e) => StaticRule::error(e.clone()),
-            None => StaticRule::decide(r.decision.map_or(AuthzDecision::NoOpinion, decision))
-                .reason(r.reason.clone().unwrap_or_default()),
-        };
-        rule.user = r.user.clone();
-        rule.verb = r.verb.clone();
-        rule.group = r.group.clone();
-        rule.resource = r.resource.clone();
-        rule.subresource = r.subresource.clone();
-        rule.namespace = r.namespace.clone();
-        rule.name = r.name.clone();
-        rule.path = r.path.clone();
-        rule.field_selector = r.field_selector.clone();
-        rule.label_selector = r.label_selector.clone();
-        out.push(rule);
+pub fn to_static_authorizer(table: Option<&AuthorizerTable>) -> Result<StaticAuthorizer, String> {
+    match table {
+        None => Ok(StaticAuthorizer::new(AuthzDecision::NoOpinion)),
+        Some(table) => table
+            .to_static_authorizer()
+            .map_err(|e| format!("authorizer.{e}")),
     }
-    out
 }
 
 fn activation<'a>(
     request: Option<&'a serde_json::Value>,
-    authorizer: Option<&StaticAuthorizer>,
-) -> Activation<'a> {
+    authorizer: Option<&AuthorizerTable>,
+) -> Result<Activation<'a>, String> {
     let act = match request {
         Some(r) => Activation::from_request(r),
         None => Activation::empty(),
     };
-    act.with_authorizer(Arc::new(to_static_authorizer(authorizer)))
+    Ok(act.with_authorizer(Arc::new(to_static_authorizer(authorizer)?)))
 }
 
 fn policy(p: Option<&str>) -> Result<FailurePolicy, String> {
@@ -170,7 +144,7 @@ impl Engine for MatchcondEngine {
             Ok(p) => p,
             Err(e) => return Ok(ExprOutcome::CompileError(e.to_string())),
         };
-        let mut act = activation(input.request, input.authorizer);
+        let mut act = activation(input.request, input.authorizer)?;
         for (name, value) in &bound {
             if let Some(slot) = program.slot(name) {
                 act.set(slot, value.clone());
@@ -204,7 +178,7 @@ impl Engine for MatchcondEngine {
             .collect();
         let compiled = MatchConditions::compile_unbounded(&self.env, &conditions)
             .with_per_call_limit(input.cost_limit.unwrap_or(PER_CALL_COST_LIMIT));
-        let act = activation(input.request, input.authorizer);
+        let act = activation(input.request, input.authorizer)?;
         let report = compiled.explain(&act, policy(input.failure_policy)?);
         let cost = report.total_cost;
         Ok(match report.decision {
@@ -234,7 +208,7 @@ impl Engine for MatchcondEngine {
         let spec = WebhookSpec::from_json(input.webhook, kind)
             .map_err(|e| format!("invalid webhook: {e}"))?;
         let dispatcher = Dispatcher::for_webhook(&spec, kind, self.env.version())
-            .with_authorizer(Arc::new(to_static_authorizer(input.authorizer)));
+            .with_authorizer(Arc::new(to_static_authorizer(input.authorizer)?));
         let empty = serde_json::json!({});
         let request = input.request.unwrap_or(&empty);
         let outcome = match input.namespace_labels {
@@ -280,52 +254,9 @@ impl Engine for MatchcondEngine {
 mod tests {
     #![allow(clippy::unwrap_used)]
 
-    use matchcond_runtime::authz::{
-        Attributes, Authorizer, ResourceAttributes, Selector, UserInfo,
-    };
+    use matchcond_runtime::authz::{Attributes, Authorizer, UserInfo};
 
     use super::*;
-    use crate::model::{AuthzAttributes, AuthzRule};
-
-    fn table() -> StaticAuthorizer {
-        StaticAuthorizer {
-            default: model::AuthzDecision::Deny,
-            default_reason: Some("no rule".into()),
-            rules: vec![
-                AuthzRule {
-                    user: Some("alice".into()),
-                    verb: Some("create".into()),
-                    group: Some(String::new()),
-                    resource: Some("pods".into()),
-                    decision: Some(model::AuthzDecision::Allow),
-                    ..AuthzRule::default()
-                },
-                AuthzRule {
-                    path: Some("/healthz".into()),
-                    decision: Some(model::AuthzDecision::NoOpinion),
-                    reason: Some("paths".into()),
-                    ..AuthzRule::default()
-                },
-                AuthzRule {
-                    verb: Some("*".into()),
-                    resource: Some("secrets".into()),
-                    decision: Some(model::AuthzDecision::Deny),
-                    reason: Some("secrets are off limits".into()),
-                    ..AuthzRule::default()
-                },
-                AuthzRule {
-                    resource: Some("configmaps".into()),
-                    error: Some("authorizer unavailable".into()),
-                    ..AuthzRule::default()
-                },
-                AuthzRule {
-                    label_selector: Some("app=web".into()),
-                    decision: Some(model::AuthzDecision::Allow),
-                    ..AuthzRule::default()
-                },
-            ],
-        }
-    }
 
     /// An evaluation error reads as the apiserver's condition evaluator gives it, so that
     /// expectations written with or without the prefix both match.
@@ -352,88 +283,9 @@ mod tests {
         }
     }
 
-    /// The converted table answers as the runner's own model does.
-    #[test]
-    fn converted_table_answers_as_the_model() {
-        let model_table = table();
-        let converted = to_static_authorizer(Some(&model_table));
-        let cases: [AuthzAttributes<'_>; 6] = [
-            AuthzAttributes {
-                user: "alice",
-                verb: "create",
-                resource: "pods",
-                ..AuthzAttributes::default()
-            },
-            AuthzAttributes {
-                user: "bob",
-                verb: "create",
-                resource: "pods",
-                ..AuthzAttributes::default()
-            },
-            AuthzAttributes {
-                user: "bob",
-                verb: "get",
-                path: "/healthz",
-                ..AuthzAttributes::default()
-            },
-            AuthzAttributes {
-                user: "bob",
-                verb: "get",
-                resource: "secrets",
-                namespace: "x",
-                ..AuthzAttributes::default()
-            },
-            AuthzAttributes {
-                user: "bob",
-                verb: "get",
-                resource: "configmaps",
-                ..AuthzAttributes::default()
-            },
-            AuthzAttributes {
-                user: "bob",
-                verb: "list",
-                resource: "services",
-                label_selector: "app=web",
-                ..AuthzAttributes::default()
-            },
-        ];
-        for c in cases {
-            let want = model_table.authorize(&c);
-            let user = UserInfo::new(c.user);
-            fn selector<R>(text: &str) -> Option<Selector<'_, R>> {
-                (!text.is_empty()).then_some(Selector {
-                    text,
-                    parsed: Ok(Vec::new()),
-                })
-            }
-            let attrs = if c.path.is_empty() {
-                Attributes::resource(
-                    &user,
-                    c.verb,
-                    ResourceAttributes {
-                        api_group: c.group,
-                        api_version: "*",
-                        resource: c.resource,
-                        subresource: c.subresource,
-                        namespace: c.namespace,
-                        name: c.name,
-                        field_selector: selector(c.field_selector),
-                        label_selector: selector(c.label_selector),
-                    },
-                )
-            } else {
-                Attributes::non_resource(&user, c.verb, c.path)
-            };
-            let got = converted.authorize(&attrs);
-            assert_eq!(decision(want.decision), got.decision, "{c:?}");
-            assert_eq!(want.reason, got.reason, "{c:?}");
-            assert_eq!(want.error, got.error, "{c:?}");
-        }
-    }
-
     #[test]
     fn no_table_is_no_opinion() {
-        let converted = to_static_authorizer(None);
+        let converted = to_static_authorizer(None).unwrap();
         let user = UserInfo::new("alice");
         let got = converted.authorize(&Attributes::non_resource(&user, "get", "/"));
         assert_eq!(got.decision, AuthzDecision::NoOpinion);

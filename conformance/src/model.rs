@@ -1,13 +1,14 @@
 //! The interface between the conformance runner and the engine under test.
 //!
 //! The runner knows nothing of the engine's internals: it hands each case to an [`Engine`] as
-//! plain data (expression texts, JSON objects, a [`StaticAuthorizer`]) and compares what comes back
-//! ([`CelValue`], [`ExprOutcome`], [`DecisionOutcome`], validation errors) with the case's
-//! expectation.
+//! plain data (expression texts, JSON objects, an [`AuthorizerTable`]) and compares what comes
+//! back ([`CelValue`], [`ExprOutcome`], [`DecisionOutcome`], validation errors) with the case's
+//! expectation. The one thing it shares with the library is the schema of the authorizer
+//! table, which is also the command line's `--authorizer` file: the data, not the engine.
 
 use std::fmt;
 
-use matchcond_runtime::value::{write_bytes_literal, write_string_literal};
+pub use matchcond_dispatch::authz_table::AuthorizerTable;
 
 /// A CEL value as the runner sees it: the result of an evaluation, or of an `equals` literal.
 #[derive(Debug, Clone)]
@@ -108,7 +109,13 @@ pub fn format_timestamp(secs: i64, nanos: u32) -> Option<String> {
     }
 }
 
-/// Renders the value as CEL-like text: `1`, `1u`, `1.0`, `"text"`, `b"\x00"`, `[1, 2]`,
+/// Writes a string as a quoted literal in JSON's quoting, which CEL reads as the same string.
+fn write_string(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
+    f.write_str(&serde_json::to_string(s).map_err(|_| fmt::Error)?)
+}
+
+/// Renders the value as CEL-like text (strings in JSON's quoting, bytes with Rust's ASCII
+/// escapes, both read by CEL as the same value): `1`, `1u`, `1.0`, `"text"`, `b"\x00"`, `[1, 2]`,
 /// `{"a": 1}`, `timestamp("...")`, `duration("1.5s")`, `optional.of(1)`, `net.IP("10.0.0.1")`.
 impl fmt::Display for CelValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -127,8 +134,8 @@ impl fmt::Display for CelValue {
                     write!(f, "{d:?}")
                 }
             }
-            CelValue::String(s) => write_string_literal(f, s),
-            CelValue::Bytes(bytes) => write_bytes_literal(f, bytes),
+            CelValue::String(s) => write_string(f, s),
+            CelValue::Bytes(bytes) => write!(f, "b\"{}\"", bytes.escape_ascii()),
             CelValue::List(items) => {
                 f.write_str("[")?;
                 for (i, item) in items.iter().enumerate() {
@@ -159,149 +166,9 @@ impl fmt::Display for CelValue {
             CelValue::Optional(Some(inner)) => write!(f, "optional.of({inner})"),
             CelValue::Opaque { type_name, text } => {
                 write!(f, "{type_name}(")?;
-                write_string_literal(f, text)?;
+                write_string(f, text)?;
                 f.write_str(")")
             }
-        }
-    }
-}
-
-/// A decision of the static authorizer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AuthzDecision {
-    /// `allow`.
-    Allow,
-    /// `deny`.
-    Deny,
-    /// `noOpinion`.
-    NoOpinion,
-}
-
-/// One rule of a [`StaticAuthorizer`]. A field that is `None` or `"*"` matches anything; any other
-/// value must equal the checked attribute exactly (selectors are compared as written).
-/// A rule gives `decision` (with an optional `reason`) or `error`, never both.
-#[derive(Debug, Clone, Default)]
-pub struct AuthzRule {
-    /// The user name (`system:serviceaccount:NS:NAME` for service accounts).
-    pub user: Option<String>,
-    /// The verb.
-    pub verb: Option<String>,
-    /// The API group (`""` is the core group).
-    pub group: Option<String>,
-    /// The resource.
-    pub resource: Option<String>,
-    /// The subresource.
-    pub subresource: Option<String>,
-    /// The namespace.
-    pub namespace: Option<String>,
-    /// The object name.
-    pub name: Option<String>,
-    /// The non-resource path.
-    pub path: Option<String>,
-    /// The field selector text the check carries.
-    pub field_selector: Option<String>,
-    /// The label selector text the check carries.
-    pub label_selector: Option<String>,
-    /// The decision the rule gives.
-    pub decision: Option<AuthzDecision>,
-    /// The reason given with `decision`.
-    pub reason: Option<String>,
-    /// The error the rule gives instead of a decision.
-    pub error: Option<String>,
-}
-
-/// The static authorizer of a case (the `authorizer` table of the case format): the first rule
-/// whose every given field matches decides; when none matches, `default` (with `default_reason`).
-#[derive(Debug, Clone)]
-pub struct StaticAuthorizer {
-    /// The decision when no rule matches (`noOpinion` when not given).
-    pub default: AuthzDecision,
-    /// The reason given with the default decision.
-    pub default_reason: Option<String>,
-    /// The rules, in order.
-    pub rules: Vec<AuthzRule>,
-}
-
-/// The attributes of one authorization check; empty strings for what the check does not carry
-/// (a resource check has an empty `path`, a path check empty resource fields).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct AuthzAttributes<'a> {
-    /// The checked principal: the request's user, or `system:serviceaccount:NS:NAME`.
-    pub user: &'a str,
-    /// The verb.
-    pub verb: &'a str,
-    /// The API group.
-    pub group: &'a str,
-    /// The resource.
-    pub resource: &'a str,
-    /// The subresource.
-    pub subresource: &'a str,
-    /// The namespace.
-    pub namespace: &'a str,
-    /// The object name.
-    pub name: &'a str,
-    /// The non-resource path.
-    pub path: &'a str,
-    /// The field selector text.
-    pub field_selector: &'a str,
-    /// The label selector text.
-    pub label_selector: &'a str,
-}
-
-/// The answer of a [`StaticAuthorizer`] to one check.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AuthzAnswer {
-    /// The decision (`NoOpinion` when the matching rule gives an error).
-    pub decision: AuthzDecision,
-    /// The reason (empty when none was given).
-    pub reason: String,
-    /// The error, when the matching rule gives one.
-    pub error: Option<String>,
-}
-
-impl AuthzRule {
-    /// Whether every field the rule gives matches the attributes.
-    pub fn matches(&self, attrs: &AuthzAttributes<'_>) -> bool {
-        let fields = [
-            (&self.user, attrs.user),
-            (&self.verb, attrs.verb),
-            (&self.group, attrs.group),
-            (&self.resource, attrs.resource),
-            (&self.subresource, attrs.subresource),
-            (&self.namespace, attrs.namespace),
-            (&self.name, attrs.name),
-            (&self.path, attrs.path),
-            (&self.field_selector, attrs.field_selector),
-            (&self.label_selector, attrs.label_selector),
-        ];
-        fields.iter().all(|(want, have)| match want {
-            None => true,
-            Some(w) => w == "*" || w == have,
-        })
-    }
-}
-
-impl StaticAuthorizer {
-    /// Answers one check: the first matching rule, else the default.
-    pub fn authorize(&self, attrs: &AuthzAttributes<'_>) -> AuthzAnswer {
-        match self.rules.iter().find(|rule| rule.matches(attrs)) {
-            Some(rule) => match &rule.error {
-                Some(error) => AuthzAnswer {
-                    decision: AuthzDecision::NoOpinion,
-                    reason: String::new(),
-                    error: Some(error.clone()),
-                },
-                None => AuthzAnswer {
-                    decision: rule.decision.unwrap_or(AuthzDecision::NoOpinion),
-                    reason: rule.reason.clone().unwrap_or_default(),
-                    error: None,
-                },
-            },
-            None => AuthzAnswer {
-                decision: self.default,
-                reason: self.default_reason.clone().unwrap_or_default(),
-                error: None,
-            },
         }
     }
 }
@@ -317,7 +184,7 @@ pub struct ExprInput<'c> {
     /// environment; the variable is declared `dyn`).
     pub bindings: Vec<(String, String)>,
     /// The static authorizer (`None`: every check is denied with no opinion).
-    pub authorizer: Option<&'c StaticAuthorizer>,
+    pub authorizer: Option<&'c AuthorizerTable>,
     /// Compile without the type checker.
     pub disable_check: bool,
     /// The per-expression runtime cost limit (`None`: the default, 1,000,000).
@@ -355,7 +222,7 @@ pub struct ConditionsInput<'c> {
     /// The AdmissionRequest.
     pub request: Option<&'c serde_json::Value>,
     /// The static authorizer.
-    pub authorizer: Option<&'c StaticAuthorizer>,
+    pub authorizer: Option<&'c AuthorizerTable>,
     /// The per-expression cost limit (`None`: the apiserver's 1,000,000).
     pub cost_limit: Option<u64>,
 }
@@ -396,7 +263,7 @@ pub struct WebhookInput<'c> {
     /// The labels of the request's namespace.
     pub namespace_labels: Option<&'c serde_json::Value>,
     /// The static authorizer.
-    pub authorizer: Option<&'c StaticAuthorizer>,
+    pub authorizer: Option<&'c AuthorizerTable>,
 }
 
 /// The engine under test. Every method returns `Err` when the engine cannot run the case at all
@@ -515,88 +382,6 @@ mod tests {
             }
             .to_string(),
             "kubernetes.Quantity(\"1Gi\")"
-        );
-    }
-
-    fn authorizer() -> StaticAuthorizer {
-        StaticAuthorizer {
-            default: AuthzDecision::Deny,
-            default_reason: Some("no rule".into()),
-            rules: vec![
-                AuthzRule {
-                    user: Some("alice".into()),
-                    verb: Some("create".into()),
-                    group: Some(String::new()),
-                    resource: Some("pods".into()),
-                    decision: Some(AuthzDecision::Allow),
-                    ..AuthzRule::default()
-                },
-                AuthzRule {
-                    verb: Some("*".into()),
-                    resource: Some("secrets".into()),
-                    decision: Some(AuthzDecision::Deny),
-                    reason: Some("secrets are off limits".into()),
-                    ..AuthzRule::default()
-                },
-                AuthzRule {
-                    resource: Some("configmaps".into()),
-                    error: Some("authorizer unavailable".into()),
-                    ..AuthzRule::default()
-                },
-            ],
-        }
-    }
-
-    #[test]
-    fn authorizer_first_matching_rule_wins() {
-        let authz = authorizer();
-        let pods = AuthzAttributes {
-            user: "alice",
-            verb: "create",
-            resource: "pods",
-            ..AuthzAttributes::default()
-        };
-        assert_eq!(
-            authz.authorize(&pods),
-            AuthzAnswer {
-                decision: AuthzDecision::Allow,
-                reason: String::new(),
-                error: None
-            }
-        );
-        let apps_pods = AuthzAttributes {
-            group: "apps",
-            ..pods
-        };
-        assert_eq!(
-            authz.authorize(&apps_pods),
-            AuthzAnswer {
-                decision: AuthzDecision::Deny,
-                reason: "no rule".into(),
-                error: None
-            }
-        );
-        let secrets = AuthzAttributes {
-            user: "bob",
-            verb: "get",
-            resource: "secrets",
-            ..AuthzAttributes::default()
-        };
-        assert_eq!(
-            authz.authorize(&secrets).reason,
-            "secrets are off limits".to_owned()
-        );
-        let configmaps = AuthzAttributes {
-            resource: "configmaps",
-            ..AuthzAttributes::default()
-        };
-        assert_eq!(
-            authz.authorize(&configmaps),
-            AuthzAnswer {
-                decision: AuthzDecision::NoOpinion,
-                reason: String::new(),
-                error: Some("authorizer unavailable".into())
-            }
         );
     }
 }

@@ -13,7 +13,7 @@ use std::path::Path;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
 
-use crate::model::{AuthzDecision, AuthzRule, StaticAuthorizer};
+use crate::model::AuthorizerTable;
 
 /// One loaded suite.
 #[derive(Debug, Clone)]
@@ -42,8 +42,8 @@ pub struct CaseSpec {
     pub kind: CaseKind,
     /// The AdmissionRequest.
     pub request: Option<serde_json::Value>,
-    /// The static authorizer.
-    pub authorizer: Option<StaticAuthorizer>,
+    /// The static authorizer's table (checked).
+    pub authorizer: Option<AuthorizerTable>,
     /// What is expected.
     pub expect: Expectation,
 }
@@ -291,10 +291,10 @@ fn build_spec(raw: &RawCase) -> Result<CaseSpec, String> {
 
     let authorizer = match &raw.authorizer {
         None => None,
-        Some(a) => match build_authorizer(a) {
-            Ok(a) => Some(a),
+        Some(a) => match a.to_static_authorizer() {
+            Ok(_) => Some(a.clone()),
             Err(e) => {
-                problems.push(e);
+                problems.push(format!("authorizer.{e}"));
                 None
             }
         },
@@ -350,53 +350,6 @@ fn build_spec(raw: &RawCase) -> Result<CaseSpec, String> {
         }),
         _ => Err(problems.join("; ")),
     }
-}
-
-fn build_authorizer(raw: &RawAuthorizer) -> Result<StaticAuthorizer, String> {
-    let mut rules = Vec::with_capacity(raw.rules.len());
-    for (index, rule) in raw.rules.iter().enumerate() {
-        match (&rule.decision, &rule.error) {
-            (Some(_), Some(_)) => {
-                return Err(format!(
-                    "authorizer.rules[{index}] gives both `decision` and `error`"
-                ))
-            }
-            (None, None) => {
-                return Err(format!(
-                    "authorizer.rules[{index}] gives neither `decision` nor `error`"
-                ))
-            }
-            (None, Some(_)) if rule.reason.is_some() => {
-                return Err(format!(
-                    "authorizer.rules[{index}] gives `reason` without `decision`"
-                ))
-            }
-            _ => {}
-        }
-        rules.push(AuthzRule {
-            user: rule.user.clone(),
-            verb: rule.verb.clone(),
-            group: rule.group.clone(),
-            resource: rule.resource.clone(),
-            subresource: rule.subresource.clone(),
-            namespace: rule.namespace.clone(),
-            name: rule.name.clone(),
-            path: rule.path.clone(),
-            field_selector: rule.field_selector.clone(),
-            label_selector: rule.label_selector.clone(),
-            decision: rule.decision.map(RawDecision::into_decision),
-            reason: rule.reason.clone(),
-            error: rule.error.clone(),
-        });
-    }
-    Ok(StaticAuthorizer {
-        default: raw
-            .default
-            .map(RawDecision::into_decision)
-            .unwrap_or(AuthzDecision::NoOpinion),
-        default_reason: raw.default_reason.clone(),
-        rules,
-    })
 }
 
 /// The main keys of `expect`, each starting a group on its own (`error` also qualifies
@@ -569,7 +522,7 @@ struct RawCase {
     request: Option<serde_json::Value>,
     namespace_labels: Option<serde_json::Value>,
     bindings: Option<Bindings>,
-    authorizer: Option<RawAuthorizer>,
+    authorizer: Option<AuthorizerTable>,
     disable_check: Option<bool>,
     cost_limit: Option<u64>,
     skip: Option<String>,
@@ -581,53 +534,6 @@ struct RawCase {
 struct RawCondition {
     name: String,
     expression: String,
-}
-
-#[derive(Deserialize, Clone, Copy)]
-enum RawDecision {
-    #[serde(rename = "allow")]
-    Allow,
-    #[serde(rename = "deny")]
-    Deny,
-    #[serde(rename = "noOpinion")]
-    NoOpinion,
-}
-
-impl RawDecision {
-    fn into_decision(self) -> AuthzDecision {
-        match self {
-            RawDecision::Allow => AuthzDecision::Allow,
-            RawDecision::Deny => AuthzDecision::Deny,
-            RawDecision::NoOpinion => AuthzDecision::NoOpinion,
-        }
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct RawAuthorizer {
-    default: Option<RawDecision>,
-    default_reason: Option<String>,
-    #[serde(default)]
-    rules: Vec<RawRule>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct RawRule {
-    user: Option<String>,
-    verb: Option<String>,
-    group: Option<String>,
-    resource: Option<String>,
-    subresource: Option<String>,
-    namespace: Option<String>,
-    name: Option<String>,
-    path: Option<String>,
-    field_selector: Option<String>,
-    label_selector: Option<String>,
-    decision: Option<RawDecision>,
-    reason: Option<String>,
-    error: Option<String>,
 }
 
 /// `bindings`: a map of name to expression text, kept in the order written.
@@ -794,15 +700,15 @@ pub(crate) mod tests {
             Some(serde_json::json!({"operation": "CREATE", "object": {"a": [1, 2.5, null, true]}}))
         );
         let authz = s.authorizer.unwrap();
-        assert_eq!(authz.default, AuthzDecision::Deny);
+        assert_eq!(authz.default.as_deref(), Some("deny"));
         assert_eq!(authz.default_reason.as_deref(), Some("no rule"));
         assert_eq!(authz.rules.len(), 3);
         assert_eq!(authz.rules[0].group.as_deref(), Some(""));
-        assert_eq!(authz.rules[0].decision, Some(AuthzDecision::Allow));
+        assert_eq!(authz.rules[0].decision.as_deref(), Some("allow"));
         assert_eq!(authz.rules[1].error.as_deref(), Some("unavailable"));
         assert_eq!(authz.rules[2].field_selector.as_deref(), Some("a=b"));
         assert_eq!(authz.rules[2].label_selector.as_deref(), Some("x in (y)"));
-        assert_eq!(authz.rules[2].decision, Some(AuthzDecision::NoOpinion));
+        assert_eq!(authz.rules[2].decision.as_deref(), Some("noOpinion"));
         match s.expect {
             Expectation::Value {
                 value,
@@ -941,6 +847,7 @@ pub(crate) mod tests {
             ("{name: n, expression: x, authorizer: {rules: [{verb: get}]}, expect: {compiles: true}}", "authorizer.rules[0] gives neither `decision` nor `error`"),
             ("{name: n, expression: x, authorizer: {rules: [{verb: get, decision: allow, error: e}]}, expect: {compiles: true}}", "authorizer.rules[0] gives both `decision` and `error`"),
             ("{name: n, expression: x, authorizer: {rules: [{error: e, reason: r}]}, expect: {compiles: true}}", "authorizer.rules[0] gives `reason` without `decision`"),
+            ("{name: n, expression: x, authorizer: {default: maybe}, expect: {compiles: true}}", "authorizer.default: unknown decision \"maybe\" (expected allow, deny or noOpinion)"),
         ];
         for (case, message) in cases {
             assert_eq!(case_error(&format!("  - {case}\n")), message, "{case}");

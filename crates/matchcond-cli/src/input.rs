@@ -4,9 +4,10 @@
 use std::fmt;
 use std::io::Read;
 
+use matchcond::dispatch::authz_table::AuthorizerTable;
 use matchcond::dispatch::load::{load_text, LoadedText};
 use matchcond::dispatch::{parse_documents, Labels};
-use matchcond::runtime::authz::{AuthzDecision, StaticAuthorizer, StaticRule};
+use matchcond::runtime::authz::StaticAuthorizer;
 use matchcond::KubeVersion;
 use serde::Deserialize;
 use serde_json::Value as Json;
@@ -142,51 +143,12 @@ pub fn parse_labels(text: &str) -> Result<Labels, String> {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TableFile {
-    authorizer: Table,
+    authorizer: AuthorizerTable,
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct Table {
-    #[serde(default)]
-    default: Option<String>,
-    #[serde(default)]
-    default_reason: Option<String>,
-    #[serde(default)]
-    rules: Vec<Rule>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct Rule {
-    user: Option<String>,
-    verb: Option<String>,
-    group: Option<String>,
-    resource: Option<String>,
-    subresource: Option<String>,
-    namespace: Option<String>,
-    name: Option<String>,
-    path: Option<String>,
-    field_selector: Option<String>,
-    label_selector: Option<String>,
-    decision: Option<String>,
-    reason: Option<String>,
-    error: Option<String>,
-}
-
-fn decision(text: Option<&str>) -> Result<AuthzDecision, String> {
-    match text {
-        None | Some("noOpinion") => Ok(AuthzDecision::NoOpinion),
-        Some("allow") => Ok(AuthzDecision::Allow),
-        Some("deny") => Ok(AuthzDecision::Deny),
-        Some(other) => Err(format!(
-            "unknown decision {other:?} (expected allow, deny or noOpinion)"
-        )),
-    }
-}
-
-/// Reads a static authorizer table (the conformance format: `default`, `defaultReason`,
-/// `rules`), at the top level of the file or under an `authorizer` key.
+/// Reads a static authorizer table ([`AuthorizerTable`]: `default`, `defaultReason`,
+/// `rules`, the conformance case format's), at the top level of the file or under an
+/// `authorizer` key.
 pub fn read_authorizer(path: &str) -> Result<StaticAuthorizer, InputError> {
     let name = display_name(path);
     let text = read_text(path)?;
@@ -195,41 +157,17 @@ pub fn read_authorizer(path: &str) -> Result<StaticAuthorizer, InputError> {
     let nested = value
         .as_mapping()
         .is_some_and(|m| m.contains_key("authorizer"));
-    let table: Table = if nested {
+    let table: AuthorizerTable = if nested {
         serde_yaml_ng::from_value::<TableFile>(value).map(|f| f.authorizer)
     } else if value.is_null() {
-        Ok(Table::default())
+        Ok(AuthorizerTable::default())
     } else {
-        serde_yaml_ng::from_value::<Table>(value)
+        serde_yaml_ng::from_value::<AuthorizerTable>(value)
     }
     .map_err(|e| InputError(format!("{name}: {e}")))?;
-    let bad = |e: String| InputError(format!("{name}: {e}"));
-    let mut out = StaticAuthorizer::new(decision(table.default.as_deref()).map_err(bad)?)
-        .with_default_reason(table.default_reason.unwrap_or_default());
-    for (i, r) in table.rules.into_iter().enumerate() {
-        let mut rule = match (r.error, r.decision) {
-            (Some(_), Some(_)) => {
-                return Err(bad(format!(
-                    "rules[{i}]: a rule gives a decision or an error, not both"
-                )))
-            }
-            (Some(e), None) => StaticRule::error(e),
-            (None, d) => StaticRule::decide(decision(d.as_deref()).map_err(bad)?)
-                .reason(r.reason.unwrap_or_default()),
-        };
-        rule.user = r.user;
-        rule.verb = r.verb;
-        rule.group = r.group;
-        rule.resource = r.resource;
-        rule.subresource = r.subresource;
-        rule.namespace = r.namespace;
-        rule.name = r.name;
-        rule.path = r.path;
-        rule.field_selector = r.field_selector;
-        rule.label_selector = r.label_selector;
-        out.push(rule);
-    }
-    Ok(out)
+    table
+        .to_static_authorizer()
+        .map_err(|e| InputError(format!("{name}: {e}")))
 }
 
 #[cfg(test)]

@@ -36,7 +36,6 @@ mod version;
 use std::fmt;
 use std::sync::Arc;
 
-use matchcond_front::ast::{Expr, ExprKind};
 use matchcond_front::checker::{self, CheckerEnv, NameMap};
 use matchcond_front::{parse, Issue, Issues, ParserOptions, Source, Type};
 use matchcond_gocompat::stack::StackError;
@@ -372,7 +371,7 @@ impl Environment {
         options: &CompileOptions,
     ) -> Result<Program, CompileError> {
         let parsed = parse(expression, &self.inner.parser).map_err(CompileError::Invalid)?;
-        if tree_depth(&parsed.expr, 0) <= DEEP_SYNTAX_TREE {
+        if parsed.expr.depth_up_to(DEEP_SYNTAX_TREE) <= DEEP_SYNTAX_TREE {
             return self.compile_parsed(expression, &parsed, options);
         }
         matchcond_gocompat::stack::on_large_stack(
@@ -500,38 +499,6 @@ pub const DEEP_SYNTAX_TREE: usize = 64;
 
 /// The stack of the thread that compiles deep expressions (reserved, used as needed).
 pub const DEEP_COMPILE_STACK: usize = 256 << 20;
-
-/// The depth of a syntax tree, counted up to just over [`DEEP_SYNTAX_TREE`].
-fn tree_depth(e: &Expr, depth: usize) -> usize {
-    if depth > DEEP_SYNTAX_TREE {
-        return depth;
-    }
-    let d = depth + 1;
-    let deepest =
-        |es: &mut dyn Iterator<Item = &Expr>| es.map(|c| tree_depth(c, d)).max().unwrap_or(d);
-    match &e.kind {
-        ExprKind::Literal(_) | ExprKind::Ident(_) => d,
-        ExprKind::Select { operand, .. } => tree_depth(operand, d),
-        ExprKind::Call { target, args, .. } => {
-            deepest(&mut target.as_deref().into_iter().chain(args.iter()))
-        }
-        ExprKind::List { elements, .. } => deepest(&mut elements.iter()),
-        ExprKind::Map { entries } => {
-            deepest(&mut entries.iter().flat_map(|en| [&en.key, &en.value]))
-        }
-        ExprKind::Struct { fields, .. } => deepest(&mut fields.iter().map(|f| &f.value)),
-        ExprKind::Comprehension(c) => deepest(
-            &mut [
-                &c.iter_range,
-                &c.accu_init,
-                &c.loop_condition,
-                &c.loop_step,
-                &c.result,
-            ]
-            .into_iter(),
-        ),
-    }
-}
 
 /// Renders an issue list for a source (convenience for callers that build issues).
 pub fn render_issues(expression: &str, issues: Vec<Issue>) -> String {

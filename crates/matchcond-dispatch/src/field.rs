@@ -32,6 +32,22 @@ impl Wording {
     }
 }
 
+#[cfg(test)]
+impl Wording {
+    /// Every message as the releases before the changes word it (1.28 to 1.31).
+    pub(crate) const OLD: Wording = Wording {
+        json_values: false,
+        label_keys_v2: false,
+        too_long_v2: false,
+    };
+    /// Every message as the releases after the changes word it (1.35+).
+    pub(crate) const NEW: Wording = Wording {
+        json_values: true,
+        label_keys_v2: true,
+        too_long_v2: true,
+    };
+}
+
 /// The kind of a field error (apimachinery's `ErrorType`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorType {
@@ -352,16 +368,8 @@ impl From<&Path> for String {
 mod tests {
     use super::*;
 
-    const OLD: Wording = Wording {
-        json_values: false,
-        label_keys_v2: false,
-        too_long_v2: false,
-    };
-    const NEW: Wording = Wording {
-        json_values: true,
-        label_keys_v2: true,
-        too_long_v2: true,
-    };
+    const OLD: Wording = Wording::OLD;
+    const NEW: Wording = Wording::NEW;
 
     #[test]
     fn renders_like_apimachinery() {

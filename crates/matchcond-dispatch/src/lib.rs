@@ -15,6 +15,9 @@
 //!   it for an AdmissionRequest: namespaceSelector, objectSelector, rules (exact, then
 //!   equivalent resources from a [`ResourceTable`]), then matchConditions (compiled once),
 //!   and the dry-run check made at call time.
+//! * [`authz_table`]: the static authorizer's rule table as files write it (the command
+//!   line's `--authorizer` file, a conformance case's `authorizer`), read with serde and
+//!   built into the runtime's `StaticAuthorizer`.
 //!
 //! # Should I be using this crate?
 //!
@@ -24,6 +27,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod authz_table;
 pub mod dispatch;
 pub mod error;
 pub mod field;

@@ -44,16 +44,8 @@ pub fn label_value(value: &str, wording: Wording) -> Vec<String> {
 mod tests {
     use super::*;
 
-    const OLD: Wording = Wording {
-        json_values: false,
-        label_keys_v2: false,
-        too_long_v2: false,
-    };
-    const NEW: Wording = Wording {
-        json_values: true,
-        label_keys_v2: true,
-        too_long_v2: true,
-    };
+    const OLD: Wording = Wording::OLD;
+    const NEW: Wording = Wording::NEW;
 
     #[test]
     fn subdomains() {

@@ -150,60 +150,56 @@ static MATCH_CONDITION: Struct = Struct {
     fields: &[("name", Str), ("expression", Str)],
 };
 
+/// The fields of both kinds of webhook, then the kind's own.
+macro_rules! webhook_fields {
+    ($($own:expr),*) => {
+        &[
+            ("name", Str),
+            ("clientConfig", Object(&CLIENT_CONFIG)),
+            ("rules", List(&RULE)),
+            ("failurePolicy", Str),
+            ("matchPolicy", Str),
+            ("namespaceSelector", Object(&LABEL_SELECTOR)),
+            ("objectSelector", Object(&LABEL_SELECTOR)),
+            ("sideEffects", Str),
+            ("timeoutSeconds", Int32),
+            ("admissionReviewVersions", StrList),
+            ("matchConditions", List(&MATCH_CONDITION)),
+            $($own),*
+        ]
+    };
+}
+
 static VALIDATING_WEBHOOK: Struct = Struct {
     name: "ValidatingWebhook",
-    fields: &[
-        ("name", Str),
-        ("clientConfig", Object(&CLIENT_CONFIG)),
-        ("rules", List(&RULE)),
-        ("failurePolicy", Str),
-        ("matchPolicy", Str),
-        ("namespaceSelector", Object(&LABEL_SELECTOR)),
-        ("objectSelector", Object(&LABEL_SELECTOR)),
-        ("sideEffects", Str),
-        ("timeoutSeconds", Int32),
-        ("admissionReviewVersions", StrList),
-        ("matchConditions", List(&MATCH_CONDITION)),
-    ],
+    fields: webhook_fields!(),
 };
 
 static MUTATING_WEBHOOK: Struct = Struct {
     name: "MutatingWebhook",
-    fields: &[
-        ("name", Str),
-        ("clientConfig", Object(&CLIENT_CONFIG)),
-        ("rules", List(&RULE)),
-        ("failurePolicy", Str),
-        ("matchPolicy", Str),
-        ("namespaceSelector", Object(&LABEL_SELECTOR)),
-        ("objectSelector", Object(&LABEL_SELECTOR)),
-        ("sideEffects", Str),
-        ("timeoutSeconds", Int32),
-        ("admissionReviewVersions", StrList),
-        ("matchConditions", List(&MATCH_CONDITION)),
-        ("reinvocationPolicy", Str),
-    ],
+    fields: webhook_fields!(("reinvocationPolicy", Str)),
 };
 
-pub(crate) static VALIDATING_CONFIGURATION: Struct = Struct {
-    name: "ValidatingWebhookConfiguration",
-    fields: &[
-        ("apiVersion", Str),
-        ("kind", Str),
-        ("metadata", Object(&OBJECT_META)),
-        ("webhooks", List(&VALIDATING_WEBHOOK)),
-    ],
-};
+/// A configuration of `kind` whose `webhooks` are `webhook`s.
+macro_rules! configuration {
+    ($kind:literal, $webhook:expr) => {
+        Struct {
+            name: $kind,
+            fields: &[
+                ("apiVersion", Str),
+                ("kind", Str),
+                ("metadata", Object(&OBJECT_META)),
+                ("webhooks", List($webhook)),
+            ],
+        }
+    };
+}
 
-pub(crate) static MUTATING_CONFIGURATION: Struct = Struct {
-    name: "MutatingWebhookConfiguration",
-    fields: &[
-        ("apiVersion", Str),
-        ("kind", Str),
-        ("metadata", Object(&OBJECT_META)),
-        ("webhooks", List(&MUTATING_WEBHOOK)),
-    ],
-};
+pub(crate) static VALIDATING_CONFIGURATION: Struct =
+    configuration!("ValidatingWebhookConfiguration", &VALIDATING_WEBHOOK);
+
+pub(crate) static MUTATING_CONFIGURATION: Struct =
+    configuration!("MutatingWebhookConfiguration", &MUTATING_WEBHOOK);
 
 /// What is wrong with a field.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -300,11 +300,7 @@ pub(crate) fn has_invalid_label_value(selector: &LabelSelector, w: Wording) -> b
 mod tests {
     use super::*;
 
-    const W: Wording = Wording {
-        json_values: true,
-        label_keys_v2: true,
-        too_long_v2: true,
-    };
+    const W: Wording = Wording::NEW;
 
     fn sel(json: serde_json::Value) -> LabelSelector {
         serde_json::from_value(json).unwrap()

@@ -159,76 +159,68 @@ pub struct WebhookSpec {
     pub reinvocation_policy: Option<String>,
 }
 
+/// The fields the two k8s-openapi webhook types share, between one and a [`WebhookSpec`]:
+/// `spec_from!(webhook, reinvocation_policy)` views one, `webhook_from!(Type, spec, {own
+/// fields})` builds one back (an unset `sideEffects` becomes `""`).
+macro_rules! spec_from {
+    ($h:expr, $reinvocation_policy:expr) => {
+        WebhookSpec {
+            name: $h.name.clone(),
+            client_config: $h.client_config.clone(),
+            rules: $h.rules.clone().unwrap_or_default(),
+            failure_policy: $h.failure_policy.clone(),
+            match_policy: $h.match_policy.clone(),
+            namespace_selector: $h.namespace_selector.clone(),
+            object_selector: $h.object_selector.clone(),
+            side_effects: Some($h.side_effects.clone()),
+            timeout_seconds: $h.timeout_seconds,
+            admission_review_versions: $h.admission_review_versions.clone(),
+            match_conditions: $h.match_conditions.clone().unwrap_or_default(),
+            reinvocation_policy: $reinvocation_policy,
+        }
+    };
+}
+
+macro_rules! webhook_from {
+    ($($ty:ident)::+, $s:expr, { $($own:ident: $value:expr),* }) => {
+        $($ty)::+ {
+            admission_review_versions: $s.admission_review_versions.clone(),
+            client_config: $s.client_config.clone(),
+            failure_policy: $s.failure_policy.clone(),
+            match_conditions: some_vec(&$s.match_conditions),
+            match_policy: $s.match_policy.clone(),
+            name: $s.name.clone(),
+            namespace_selector: $s.namespace_selector.clone(),
+            object_selector: $s.object_selector.clone(),
+            rules: some_vec(&$s.rules),
+            side_effects: $s.side_effects.clone().unwrap_or_default(),
+            timeout_seconds: $s.timeout_seconds,
+            $($own: $value),*
+        }
+    };
+}
+
 impl WebhookSpec {
     /// The view of a validating webhook (its `sideEffects` counts as set).
     pub fn from_validating(h: &ar::ValidatingWebhook) -> WebhookSpec {
-        WebhookSpec {
-            name: h.name.clone(),
-            client_config: h.client_config.clone(),
-            rules: h.rules.clone().unwrap_or_default(),
-            failure_policy: h.failure_policy.clone(),
-            match_policy: h.match_policy.clone(),
-            namespace_selector: h.namespace_selector.clone(),
-            object_selector: h.object_selector.clone(),
-            side_effects: Some(h.side_effects.clone()),
-            timeout_seconds: h.timeout_seconds,
-            admission_review_versions: h.admission_review_versions.clone(),
-            match_conditions: h.match_conditions.clone().unwrap_or_default(),
-            reinvocation_policy: None,
-        }
+        spec_from!(h, None)
     }
 
     /// The view of a mutating webhook (its `sideEffects` counts as set).
     pub fn from_mutating(h: &ar::MutatingWebhook) -> WebhookSpec {
-        WebhookSpec {
-            name: h.name.clone(),
-            client_config: h.client_config.clone(),
-            rules: h.rules.clone().unwrap_or_default(),
-            failure_policy: h.failure_policy.clone(),
-            match_policy: h.match_policy.clone(),
-            namespace_selector: h.namespace_selector.clone(),
-            object_selector: h.object_selector.clone(),
-            side_effects: Some(h.side_effects.clone()),
-            timeout_seconds: h.timeout_seconds,
-            admission_review_versions: h.admission_review_versions.clone(),
-            match_conditions: h.match_conditions.clone().unwrap_or_default(),
-            reinvocation_policy: h.reinvocation_policy.clone(),
-        }
+        spec_from!(h, h.reinvocation_policy.clone())
     }
 
     /// Back to a `ValidatingWebhook` (an unset `sideEffects` becomes `""`).
     pub fn to_validating(&self) -> ar::ValidatingWebhook {
-        ar::ValidatingWebhook {
-            admission_review_versions: self.admission_review_versions.clone(),
-            client_config: self.client_config.clone(),
-            failure_policy: self.failure_policy.clone(),
-            match_conditions: some_vec(&self.match_conditions),
-            match_policy: self.match_policy.clone(),
-            name: self.name.clone(),
-            namespace_selector: self.namespace_selector.clone(),
-            object_selector: self.object_selector.clone(),
-            rules: some_vec(&self.rules),
-            side_effects: self.side_effects.clone().unwrap_or_default(),
-            timeout_seconds: self.timeout_seconds,
-        }
+        webhook_from!(ar::ValidatingWebhook, self, {})
     }
 
     /// Back to a `MutatingWebhook` (an unset `sideEffects` becomes `""`).
     pub fn to_mutating(&self) -> ar::MutatingWebhook {
-        ar::MutatingWebhook {
-            admission_review_versions: self.admission_review_versions.clone(),
-            client_config: self.client_config.clone(),
-            failure_policy: self.failure_policy.clone(),
-            match_conditions: some_vec(&self.match_conditions),
-            match_policy: self.match_policy.clone(),
-            name: self.name.clone(),
-            namespace_selector: self.namespace_selector.clone(),
-            object_selector: self.object_selector.clone(),
-            reinvocation_policy: self.reinvocation_policy.clone(),
-            rules: some_vec(&self.rules),
-            side_effects: self.side_effects.clone().unwrap_or_default(),
-            timeout_seconds: self.timeout_seconds,
-        }
+        webhook_from!(ar::MutatingWebhook, self, {
+            reinvocation_policy: self.reinvocation_policy.clone()
+        })
     }
 
     /// Reads one webhook object (JSON or YAML already parsed). `kind` says which type to

@@ -10,14 +10,13 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference}
 use matchcond_compiler::{CompileError, EnvMode, Environment, KubeVersion};
 use matchcond_gocompat::url::Url;
 use matchcond_gocompat::validation::mask_trailing_dash;
+use matchcond_matcher::MAX_MATCH_CONDITIONS;
 
 use crate::field::{aggregate, json_quote, BadValue, FieldError, Path, Wording};
 use crate::names;
 use crate::selector::{has_invalid_label_value, validate_label_selector, validate_labels};
 use crate::types::{Configuration, HookKind, WebhookSpec, GROUP};
 
-/// The most matchConditions a webhook may have.
-pub const MAX_MATCH_CONDITIONS: usize = 64;
 /// The AdmissionReview versions the apiserver accepts.
 pub const ACCEPTED_REVIEW_VERSIONS: [&str; 2] = ["v1", "v1beta1"];
 /// The largest total size of a configuration's annotations.

@@ -171,6 +171,44 @@ impl Expr {
     pub fn is_literal(&self) -> bool {
         matches!(self.kind, ExprKind::Literal(_))
     }
+
+    /// The depth of the tree (a leaf is 1), counted only up to just over `limit`: work on
+    /// a deep tree stops there, so the count itself never recurses deeper than `limit`.
+    pub fn depth_up_to(&self, limit: usize) -> usize {
+        self.depth_from(0, limit)
+    }
+
+    fn depth_from(&self, depth: usize, limit: usize) -> usize {
+        if depth > limit {
+            return depth;
+        }
+        let d = depth + 1;
+        let deepest = |es: &mut dyn Iterator<Item = &Expr>| {
+            es.map(|c| c.depth_from(d, limit)).max().unwrap_or(d)
+        };
+        match &self.kind {
+            ExprKind::Literal(_) | ExprKind::Ident(_) => d,
+            ExprKind::Select { operand, .. } => operand.depth_from(d, limit),
+            ExprKind::Call { target, args, .. } => {
+                deepest(&mut target.as_deref().into_iter().chain(args.iter()))
+            }
+            ExprKind::List { elements, .. } => deepest(&mut elements.iter()),
+            ExprKind::Map { entries } => {
+                deepest(&mut entries.iter().flat_map(|en| [&en.key, &en.value]))
+            }
+            ExprKind::Struct { fields, .. } => deepest(&mut fields.iter().map(|f| &f.value)),
+            ExprKind::Comprehension(c) => deepest(
+                &mut [
+                    &c.iter_range,
+                    &c.accu_init,
+                    &c.loop_condition,
+                    &c.loop_step,
+                    &c.result,
+                ]
+                .into_iter(),
+            ),
+        }
+    }
 }
 
 /// The name of the accumulator variable the macro expansions use.

@@ -234,13 +234,16 @@ fn parse_in_two_passes(
     }
 }
 
+/// The loader of the reference parser table, shared with the integration tests (the unit
+/// tests read only the inputs).
+#[cfg(test)]
+#[allow(dead_code)]
+#[path = "../tests/common/celgo_cases.rs"]
+mod celgo_cases;
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    mod cases {
-        include!("../tests/data/celgo_parser_cases.rs");
-    }
 
     /// The direct parser, where it succeeds, builds what the two-pass parser builds.
     fn assert_agree(text: &str, options: &ParserOptions) -> bool {
@@ -302,9 +305,9 @@ mod tests {
     #[test]
     fn direct_parser_agrees_on_the_reference_cases() {
         let mut accepted = 0;
-        for (input, _, _, _) in cases::CASES {
+        for case in super::celgo_cases::celgo_parser_cases() {
             for options in option_sets() {
-                if assert_agree(input, &options) {
+                if assert_agree(&case.input, &options) {
                     accepted += 1;
                 }
             }

@@ -89,6 +89,21 @@ impl Source {
         };
         self.text.get(start..end)
     }
+
+    /// cel-go's two-line snippet of the byte offset's line with a caret under it, as compile
+    /// issues show it: ` | line`, then ` | ....^` (one `.` per code point before the offset;
+    /// `．` and `＾` over multi-byte characters; tabs shown as spaces). The line is shown
+    /// whatever its length (issues leave out lines over 16,384 bytes).
+    pub fn caret(&self, offset: u32) -> String {
+        let location = self.location(offset);
+        let mut out = String::new();
+        push_snippet(
+            self.line_text(location.line).unwrap_or(""),
+            usize::try_from(location.column - 1).unwrap_or(0),
+            &mut out,
+        );
+        out
+    }
 }
 
 /// One compile-time problem.
@@ -152,27 +167,34 @@ impl Issues {
             "ERROR: <input>:{}:{}: {}",
             loc.line, loc.column, issue.message
         );
-        if let Some(snippet) = self.source.line_text(loc.line) {
-            if snippet.len() <= MAX_SNIPPET_LENGTH {
-                let snippet = snippet.replace('\t', " ");
-                out.push_str("\n | ");
-                out.push_str(&snippet);
-                out.push_str("\n | ");
-                let col0 = usize::try_from(loc.column - 1).unwrap_or(0);
-                let mut chars = snippet.chars();
-                for _ in 0..col0 {
-                    match chars.next() {
-                        Some(c) if c.len_utf8() > 1 => out.push('\u{FF0E}'),
-                        Some(_) => out.push('.'),
-                        None => break,
-                    }
-                }
-                match chars.next() {
-                    Some(c) if c.len_utf8() > 1 => out.push('\u{FF3E}'),
-                    _ => out.push('^'),
-                }
+        if let Some(line) = self.source.line_text(loc.line) {
+            if line.len() <= MAX_SNIPPET_LENGTH {
+                out.push('\n');
+                push_snippet(line, usize::try_from(loc.column - 1).unwrap_or(0), out);
             }
         }
+    }
+}
+
+/// Appends cel-go's snippet of a source line with a caret under a column (0-based, in code
+/// points): ` | line` (tabs shown as spaces), a line break, then ` | ` and a `.` for each
+/// column before the caret `^`, both wide (`．`, `＾`) over a multi-byte character.
+fn push_snippet(line: &str, column: usize, out: &mut String) {
+    let line = line.replace('\t', " ");
+    out.push_str(" | ");
+    out.push_str(&line);
+    out.push_str("\n | ");
+    let mut chars = line.chars();
+    for _ in 0..column {
+        match chars.next() {
+            Some(c) if c.len_utf8() > 1 => out.push('\u{FF0E}'),
+            Some(_) => out.push('.'),
+            None => break,
+        }
+    }
+    match chars.next() {
+        Some(c) if c.len_utf8() > 1 => out.push('\u{FF3E}'),
+        _ => out.push('^'),
     }
 }
 
@@ -218,6 +240,18 @@ mod tests {
             issues.to_string(),
             "ERROR: <input>:1:19: Syntax error: missing ']' at '<EOF>'\n | object.x in [1, 2,\n | ..................^"
         );
+    }
+
+    #[test]
+    fn caret_points_at_an_offset_as_issues_do() {
+        let src = Source::new("a &&\n\t'é' == b");
+        assert_eq!(src.caret(0), " | a &&\n | ^");
+        assert_eq!(src.caret(3), " | a &&\n | ...^");
+        // Tabs are shown as spaces; wide dots and caret over multi-byte characters.
+        assert_eq!(src.caret(7), " |  'é' == b\n | ..＾");
+        assert_eq!(src.caret(10), " |  'é' == b\n | ..．.^");
+        // Past the end: after the last character.
+        assert_eq!(src.caret(99), " |  'é' == b\n | ..．......^");
     }
 
     #[test]

@@ -391,19 +391,24 @@ fn layout_fixed(digits: &str, exp: i32, out: &mut String) {
     }
 }
 
+/// Go's text for NaN and the infinities (`NaN`, `+Inf`, `-Inf`); `None` for a finite value.
+fn non_finite(v: f64) -> Option<String> {
+    if v.is_nan() {
+        Some(String::from("NaN"))
+    } else if v.is_infinite() {
+        Some(String::from(if v > 0.0 { "+Inf" } else { "-Inf" }))
+    } else {
+        None
+    }
+}
+
 /// Go's `fmt.Sprintf("%g", v)` (also `%v`): the shortest representation, in exponent form
 /// when the exponent is below -4 or at least 6 (`1e+06`, `1.5e-05`), `NaN`, `+Inf`, `-Inf`.
 pub fn format_float_g(v: f64) -> String {
-    if v.is_nan() {
-        return String::from("NaN");
+    if let Some(text) = non_finite(v) {
+        return text;
     }
-    if v.is_infinite() {
-        return String::from(if v > 0.0 { "+Inf" } else { "-Inf" });
-    }
-    let mut out = String::new();
-    if v.is_sign_negative() {
-        out.push('-');
-    }
+    let mut out = String::from(if v.is_sign_negative() { "-" } else { "" });
     let (digits, exp) = shortest_digits(v.abs());
     if v == 0.0 {
         out.push('0');
@@ -432,16 +437,10 @@ pub fn format_float_g(v: f64) -> String {
 /// Go's `strconv.FormatFloat(v, 'f', -1, 64)`: the shortest representation in plain decimal
 /// notation.
 pub fn format_float_f(v: f64) -> String {
-    if v.is_nan() {
-        return String::from("NaN");
+    if let Some(text) = non_finite(v) {
+        return text;
     }
-    if v.is_infinite() {
-        return String::from(if v > 0.0 { "+Inf" } else { "-Inf" });
-    }
-    let mut out = String::new();
-    if v.is_sign_negative() {
-        out.push('-');
-    }
+    let mut out = String::from(if v.is_sign_negative() { "-" } else { "" });
     if v == 0.0 {
         out.push('0');
         return out;

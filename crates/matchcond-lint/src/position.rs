@@ -4,44 +4,23 @@
 //! folded block).
 
 use matchcond_dispatch::yaml::{Node, Position, Style};
+use matchcond_front::Source;
 
 use crate::finding::ExprSpan;
 
 /// The span of bytes `start..end` of an expression, with the expression's line and column
-/// and the caret snippet.
+/// and cel-go's caret snippet ([`Source::caret`]).
 pub(crate) fn expr_span(expression: &str, start: usize, end: usize) -> ExprSpan {
     let start = start.min(expression.len());
-    let before = expression.get(..start).unwrap_or("");
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let line = before.matches('\n').count() + 1;
-    let prefix = expression.get(line_start..start).unwrap_or("");
-    let column = prefix.chars().count() + 1;
-    let line_text: &str = expression
-        .get(line_start..)
-        .unwrap_or("")
-        .split('\n')
-        .next()
-        .unwrap_or("");
-    let line_text = line_text.replace('\t', " ");
-    let mut snippet = format!(" | {line_text}\n | ");
-    let mut chars = line_text.chars();
-    for _ in 0..column - 1 {
-        match chars.next() {
-            Some(c) if c.len_utf8() > 1 => snippet.push('\u{FF0E}'),
-            Some(_) => snippet.push('.'),
-            None => break,
-        }
-    }
-    match chars.next() {
-        Some(c) if c.len_utf8() > 1 => snippet.push('\u{FF3E}'),
-        _ => snippet.push('^'),
-    }
+    let source = Source::new(expression);
+    let offset = u32::try_from(start).unwrap_or(u32::MAX);
+    let location = source.location(offset);
     ExprSpan {
         start,
         end: end.max(start).min(expression.len()),
-        line: u32::try_from(line).unwrap_or(u32::MAX),
-        column: u32::try_from(column).unwrap_or(u32::MAX),
-        snippet,
+        line: u32::try_from(location.line).unwrap_or(u32::MAX),
+        column: u32::try_from(location.column).unwrap_or(u32::MAX),
+        snippet: source.caret(offset),
     }
 }
 

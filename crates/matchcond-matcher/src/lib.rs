@@ -49,7 +49,6 @@ use std::fmt;
 use std::sync::Arc;
 
 use matchcond_compiler::{CompileError, Environment, Program, PER_CALL_COST_LIMIT};
-use matchcond_gocompat::validation::{qualified_name_errors, Package};
 use matchcond_runtime::activation::Lookups;
 use matchcond_runtime::{Activation, Evaluation, Value};
 
@@ -57,7 +56,8 @@ use matchcond_runtime::{Activation, Evaluation, Value};
 /// (`RuntimeCELCostBudgetMatchConditions`).
 pub const MATCH_CONDITIONS_BUDGET: u64 = 2_500_000;
 
-/// The most matchConditions a webhook may have.
+/// The most matchConditions a webhook may have (the matcher refuses more, the configuration
+/// validator reports more).
 pub const MAX_MATCH_CONDITIONS: usize = 64;
 
 /// The message of the error raised when the shared budget runs out.
@@ -204,96 +204,15 @@ impl Report<'_> {
     }
 }
 
-/// A problem with a webhook's conditions, worded as the apiserver's validation words it
-/// (field path `matchConditions`).
+/// Why a webhook's conditions cannot be compiled as a set. Validating each condition
+/// (names, empty or invalid expressions) is the configuration validator's job
+/// (`matchcond_dispatch::Validator`), worded by the apiserver's version.
 #[derive(Clone, Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ConditionsError {
-    /// More than 64 conditions.
-    #[error("matchConditions: Too many: {0}: must have at most 64 items")]
+    /// More than [`MAX_MATCH_CONDITIONS`] conditions (the count given).
+    #[error("matchConditions: Too many: {0}: must have at most {max} items", max = MAX_MATCH_CONDITIONS)]
     TooMany(usize),
-    /// A condition has no name.
-    #[error("matchConditions[{0}].name: Required value")]
-    NameRequired(usize),
-    /// A condition's name is not a qualified name.
-    #[error("matchConditions[{index}].name: Invalid value: {name:?}: {message}")]
-    InvalidName {
-        /// The condition's position.
-        index: usize,
-        /// The name.
-        name: String,
-        /// apimachinery's message(s), joined with `, `.
-        message: String,
-    },
-    /// Two conditions have the same name.
-    #[error("matchConditions[{index}].name: Duplicate value: {name:?}")]
-    DuplicateName {
-        /// The position of the repeated name.
-        index: usize,
-        /// The name.
-        name: String,
-    },
-    /// A condition has no expression (after trimming white space).
-    #[error("matchConditions[{0}].expression: Required value")]
-    ExpressionRequired(usize),
-    /// A condition does not compile to `bool`.
-    #[error("matchConditions[{index}].expression: Invalid value: {expression:?}: {error}")]
-    Invalid {
-        /// The condition's position.
-        index: usize,
-        /// The trimmed expression.
-        expression: String,
-        /// The compile error.
-        error: CompileError,
-    },
-}
-
-/// Validates a webhook's conditions as the apiserver does when a configuration is created:
-/// at most 64, qualified unique names, non-empty expressions that compile to `bool` in the
-/// environment given (the "new expressions" environment of the apiserver's version). Every
-/// problem is reported.
-pub fn validate_conditions(
-    env: &Environment,
-    conditions: &[MatchCondition],
-    wording: Package,
-) -> Vec<ConditionsError> {
-    let mut errs = Vec::new();
-    if conditions.len() > MAX_MATCH_CONDITIONS {
-        errs.push(ConditionsError::TooMany(conditions.len()));
-    }
-    let mut seen: Vec<&str> = Vec::new();
-    for (i, c) in conditions.iter().enumerate() {
-        let trimmed = c.expression.trim();
-        if trimmed.is_empty() {
-            errs.push(ConditionsError::ExpressionRequired(i));
-        } else if let Err(error) = env.compile_condition(trimmed) {
-            errs.push(ConditionsError::Invalid {
-                index: i,
-                expression: trimmed.to_string(),
-                error,
-            });
-        }
-        if c.name.is_empty() {
-            errs.push(ConditionsError::NameRequired(i));
-        } else {
-            let msgs = qualified_name_errors(&c.name, wording);
-            if !msgs.is_empty() {
-                errs.push(ConditionsError::InvalidName {
-                    index: i,
-                    name: c.name.clone(),
-                    message: msgs.join(", "),
-                });
-            }
-            if seen.contains(&c.name.as_str()) {
-                errs.push(ConditionsError::DuplicateName {
-                    index: i,
-                    name: c.name.clone(),
-                });
-            } else {
-                seen.push(&c.name);
-            }
-        }
-    }
-    errs
 }
 
 struct Compiled {
@@ -376,7 +295,8 @@ enum Step<'a> {
 impl MatchConditions {
     /// Compiles a webhook's conditions in an environment (through its cache). As in the
     /// apiserver, a condition that does not compile is kept: at decision time it is an
-    /// error `compilation error: …`. Fails only when there are more than 64 conditions.
+    /// error `compilation error: …`. Fails only when there are more than
+    /// [`MAX_MATCH_CONDITIONS`] conditions.
     pub fn compile(
         env: &Environment,
         conditions: &[MatchCondition],

@@ -13,7 +13,7 @@ mod common;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{data, examples, metric, parts, review, Binary, Client, TempDir};
+use common::{data, example_args, examples, metric, parts, review, Binary, Client, TempDir};
 use hyper::body::Bytes;
 use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::CertificateDer;
@@ -45,24 +45,21 @@ fn messages(lines: &[Json]) -> Vec<&str> {
 
 #[test]
 fn unusable_input_stops_the_server_with_code_2() {
-    let (code, stderr) = run(&["--config", &data("refused.yaml"), "--self-signed"]);
-    assert_eq!(code, Some(2));
-    assert!(
-        stderr.starts_with(&format!(
-            "matchcond-webhook-server: {}: the apiserver would refuse the configuration:\n",
-            data("refused.yaml")
-        )),
-        "{stderr}"
-    );
-    let (code, stderr) = run(&["--config", &data("clash.yaml"), "--self-signed"]);
-    assert_eq!(code, Some(2));
-    assert!(
-        stderr.starts_with(&format!(
-            "matchcond-webhook-server: {}: the server routes by path and cannot serve this configuration:\n",
-            data("clash.yaml")
-        )),
-        "{stderr}"
-    );
+    for (file, problem) in [
+        (
+            "refused.yaml",
+            "the apiserver would refuse the configuration",
+        ),
+        (
+            "clash.yaml",
+            "the server routes by path and cannot serve this configuration",
+        ),
+    ] {
+        let (code, stderr) = run(&["--config", &data(file), "--self-signed"]);
+        assert_eq!(code, Some(2));
+        let head = format!("matchcond-webhook-server: {}: {problem}:\n", data(file));
+        assert!(stderr.starts_with(&head), "{stderr}");
+    }
     let (code, stderr) = run(&["--config", &data("missing.yaml"), "--self-signed"]);
     assert_eq!(code, Some(2));
     assert!(stderr.contains("missing.yaml: cannot read: "), "{stderr}");
@@ -118,21 +115,18 @@ fn unusable_input_stops_the_server_with_code_2() {
 async fn serves_and_logs_each_review_at_debug_level() {
     let dir = TempDir::new("debug");
     let cert = dir.path("ca.pem");
-    let server = Binary::start(&[
-        "--config",
-        &examples("webhooks.yaml"),
-        "--self-signed",
-        "--san",
-        "localhost",
-        "--write-cert",
+    let server = Binary::start(&example_args(
         &cert,
-        "--listen",
         "127.0.0.1:0",
-        "--log-level",
-        "debug",
-        "--log-format",
-        "json",
-    ]);
+        &[
+            "--san",
+            "localhost",
+            "--log-level",
+            "debug",
+            "--log-format",
+            "json",
+        ],
+    ));
     assert_eq!(
         server.routes,
         [
@@ -230,15 +224,7 @@ async fn the_self_signed_certificate_is_kept_across_restarts() {
 async fn listens_on_every_interface_with_a_port_alone() {
     let dir = TempDir::new("any");
     let cert = dir.path("ca.pem");
-    let server = Binary::start(&[
-        "--config",
-        &examples("webhooks.yaml"),
-        "--self-signed",
-        "--write-cert",
-        &cert,
-        "--listen",
-        ":0",
-    ]);
+    let server = Binary::start(&example_args(&cert, ":0", &[]));
     assert!(server.addr.ip().is_unspecified(), "{}", server.addr);
     let ca = CertificateDer::from_pem_file(&cert).unwrap();
     let v4 = std::net::SocketAddr::from(([127, 0, 0, 1], server.addr.port()));
@@ -250,19 +236,11 @@ async fn listens_on_every_interface_with_a_port_alone() {
 async fn sigterm_drains_sixteen_slow_uploads() {
     let dir = TempDir::new("drain");
     let cert = dir.path("ca.pem");
-    let server = Binary::start(&[
-        "--config",
-        &examples("webhooks.yaml"),
-        "--self-signed",
-        "--write-cert",
+    let server = Binary::start(&example_args(
         &cert,
-        "--listen",
         "127.0.0.1:0",
-        "--log-format",
-        "json",
-        "--grace-period",
-        "20s",
-    ]);
+        &["--log-format", "json", "--grace-period", "20s"],
+    ));
     let ca = CertificateDer::from_pem_file(&cert).unwrap();
     let body = review("pod-create.json").to_string();
     let (head, tail) = body.as_bytes().split_at(body.len() / 2);

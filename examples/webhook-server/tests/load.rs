@@ -33,7 +33,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::{examples, full, parts, percentile, review, Binary, Client, TempDir};
+use common::{example_args, full, parts, percentile, review, Binary, Client, TempDir};
 use hyper::body::Bytes;
 use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::CertificateDer;
@@ -179,18 +179,7 @@ async fn load() {
     let cert = dir.path("ca.pem");
     let program = std::env::var("LOAD_SERVER_BIN")
         .unwrap_or_else(|_| env!("CARGO_BIN_EXE_matchcond-webhook-server").to_owned());
-    let server = Binary::start_program(
-        &program,
-        &[
-            "--config",
-            &examples("webhooks.yaml"),
-            "--self-signed",
-            "--write-cert",
-            &cert,
-            "--listen",
-            "127.0.0.1:0",
-        ],
-    );
+    let server = Binary::start_program(&program, &example_args(&cert, "127.0.0.1:0", &[]));
     let pid = server.child.id();
     let ca = CertificateDer::from_pem_file(&cert).unwrap();
     let body = Bytes::from(review("pod-create.json").to_string());

@@ -25,17 +25,30 @@ fn admission_response(response: Json) -> Json {
     json!({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "response": response})
 }
 
-fn pod_create_called() -> Json {
+/// The server's own error, a Kubernetes `Status`.
+fn failure(code: u16, reason: &str, message: &str) -> Json {
+    json!({
+        "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+        "message": message, "reason": reason, "code": code
+    })
+}
+
+/// The answer for a webhook the apiserver calls or skips (`decision`): allowed, 200.
+fn allowed(uid: &str, message: &str, decision: &str) -> Json {
     admission_response(json!({
-        "uid": "5e47603a-d537-4826-af6d-af0ed1ddaada",
+        "uid": uid,
         "allowed": true,
-        "status": {
-            "status": "Success",
-            "code": 200,
-            "message": "webhook \"pods.policy.example.com\" is called: all 3 of its matchConditions are true"
-        },
-        "auditAnnotations": {"matchcond-decision": "call"}
+        "status": {"status": "Success", "code": 200, "message": message},
+        "auditAnnotations": {"matchcond-decision": decision}
     }))
+}
+
+fn pod_create_called() -> Json {
+    allowed(
+        "5e47603a-d537-4826-af6d-af0ed1ddaada",
+        "webhook \"pods.policy.example.com\" is called: all 3 of its matchConditions are true",
+        "call",
+    )
 }
 
 #[tokio::test]
@@ -68,16 +81,7 @@ async fn webhooks_are_served_at_their_configured_paths() {
         .await;
     assert_eq!(
         reply.json(),
-        admission_response(json!({
-            "uid": "5e47603a-d537-4826-af6d-af0ed1ddaada",
-            "allowed": true,
-            "status": {
-                "status": "Success",
-                "code": 200,
-                "message": "webhook \"inject.sidecar.example.com\" is called: all 2 of its matchConditions are true"
-            },
-            "auditAnnotations": {"matchcond-decision": "call"}
-        }))
+        allowed("5e47603a-d537-4826-af6d-af0ed1ddaada", "webhook \"inject.sidecar.example.com\" is called: all 2 of its matchConditions are true", "call")
     );
     let paths: Vec<Vec<String>> = server.app.webhooks.iter().map(|h| h.paths()).collect();
     assert_eq!(
@@ -100,24 +104,15 @@ async fn warnings_list_the_conditions_when_asked() {
     let reply = server
         .post("/validate-pods", &review("configmap-delete.json"))
         .await;
-    assert_eq!(
-        reply.json(),
-        admission_response(json!({
-            "uid": "7ee6fb9d-b169-4f2f-a89f-0ebde2d28ee6",
-            "allowed": true,
-            "status": {
-                "status": "Success",
-                "code": 200,
-                "message": "webhook \"pods.policy.example.com\" is not called (the apiserver would skip it): matchCondition \"app-web-only\" is false"
-            },
-            "warnings": [
-                "matchCondition \"exclude-kube-system\": true",
-                "matchCondition \"exclude-kubelet\": true",
-                "matchCondition \"app-web-only\": false"
-            ],
-            "auditAnnotations": {"matchcond-decision": "skip"}
-        }))
-    );
+    assert_eq!(reply.json(), {
+        let mut want = allowed("7ee6fb9d-b169-4f2f-a89f-0ebde2d28ee6", "webhook \"pods.policy.example.com\" is not called (the apiserver would skip it): matchCondition \"app-web-only\" is false", "skip");
+        want["response"]["warnings"] = json!([
+            "matchCondition \"exclude-kube-system\": true",
+            "matchCondition \"exclude-kubelet\": true",
+            "matchCondition \"app-web-only\": false"
+        ]);
+        want
+    });
     server.stop().await;
 }
 
@@ -130,16 +125,7 @@ async fn every_example_review_is_answered() {
         .await;
     assert_eq!(
         reply.json(),
-        admission_response(json!({
-            "uid": "7ee6fb9d-b169-4f2f-a89f-0ebde2d28ee6",
-            "allowed": true,
-            "status": {
-                "status": "Success",
-                "code": 200,
-                "message": "webhook \"pods.policy.example.com\" is not called (the apiserver would skip it): matchCondition \"app-web-only\" is false"
-            },
-            "auditAnnotations": {"matchcond-decision": "skip"}
-        }))
+        allowed("7ee6fb9d-b169-4f2f-a89f-0ebde2d28ee6", "webhook \"pods.policy.example.com\" is not called (the apiserver would skip it): matchCondition \"app-web-only\" is false", "skip")
     );
     // The authorizer has no opinion: the break-glass check is not allowed.
     let reply = server
@@ -150,16 +136,7 @@ async fn every_example_review_is_answered() {
         .await;
     assert_eq!(
         reply.json(),
-        admission_response(json!({
-            "uid": "600754d1-f5ee-4284-a75c-18aa6aeab770",
-            "allowed": true,
-            "status": {
-                "status": "Success",
-                "code": 200,
-                "message": "webhook \"deployments.policy.example.com\" is called: all 2 of its matchConditions are true"
-            },
-            "auditAnnotations": {"matchcond-decision": "call"}
-        }))
+        allowed("600754d1-f5ee-4284-a75c-18aa6aeab770", "webhook \"deployments.policy.example.com\" is called: all 2 of its matchConditions are true", "call")
     );
     server.stop().await;
 }
@@ -217,16 +194,7 @@ async fn errors_reject_under_fail_and_skip_under_ignore() {
         .await;
     assert_eq!(
         reply.json(),
-        admission_response(json!({
-            "uid": "5e47603a-d537-4826-af6d-af0ed1ddaada",
-            "allowed": true,
-            "status": {
-                "status": "Success",
-                "code": 200,
-                "message": format!("webhook \"ignore.strict.example.com\" is not called (the apiserver would skip it): its matchConditions failed and its failurePolicy is Ignore: {error}")
-            },
-            "auditAnnotations": {"matchcond-decision": "skip"}
-        }))
+        allowed("5e47603a-d537-4826-af6d-af0ed1ddaada", &format!("webhook \"ignore.strict.example.com\" is not called (the apiserver would skip it): its matchConditions failed and its failurePolicy is Ignore: {error}"), "skip")
     );
     // No matchConditions: always called.
     let reply = server
@@ -237,16 +205,11 @@ async fn errors_reject_under_fail_and_skip_under_ignore() {
         .await;
     assert_eq!(
         reply.json(),
-        admission_response(json!({
-            "uid": "7ee6fb9d-b169-4f2f-a89f-0ebde2d28ee6",
-            "allowed": true,
-            "status": {
-                "status": "Success",
-                "code": 200,
-                "message": "webhook \"plain.strict.example.com\" is called: it has no matchConditions"
-            },
-            "auditAnnotations": {"matchcond-decision": "call"}
-        }))
+        allowed(
+            "7ee6fb9d-b169-4f2f-a89f-0ebde2d28ee6",
+            "webhook \"plain.strict.example.com\" is called: it has no matchConditions",
+            "call"
+        )
     );
     let paths: Vec<Vec<String>> = server.app.webhooks.iter().map(|h| h.paths()).collect();
     assert_eq!(
@@ -389,11 +352,11 @@ async fn malformed_bodies_get_400() {
     assert_eq!(reply.header("content-type"), Some("application/json"));
     assert_eq!(
         serde_json::from_str::<Json>(&reply.body).unwrap(),
-        json!({
-            "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
-            "message": "malformed AdmissionReview: the body must be a JSON object",
-            "reason": "BadRequest", "code": 400
-        })
+        failure(
+            400,
+            "BadRequest",
+            "malformed AdmissionReview: the body must be a JSON object"
+        )
     );
     // The server still answers afterwards, on the same connection.
     let reply = client
@@ -509,11 +472,11 @@ async fn bodies_over_the_limit_get_413_never_a_reset() {
         assert_eq!(reply.status, 413, "h2 {h2}");
         assert_eq!(
             serde_json::from_str::<Json>(&reply.body).unwrap(),
-            json!({
-                "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
-                "message": "request body too large: more than 65536 bytes, the limit is 65536 bytes",
-                "reason": "RequestEntityTooLarge", "code": 413
-            })
+            failure(
+                413,
+                "RequestEntityTooLarge",
+                "request body too large: more than 65536 bytes, the limit is 65536 bytes"
+            )
         );
         // A 404 with a body to drain.
         let reply = client

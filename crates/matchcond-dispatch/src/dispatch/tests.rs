@@ -81,6 +81,15 @@ fn deployment_request() -> Json {
     )
 }
 
+/// A request for a custom resource in a version no webhook names.
+fn widgets_v2_request() -> Json {
+    request(
+        ("example.com", "v2", "Widget"),
+        ("example.com", "v2", "widgets"),
+        "",
+    )
+}
+
 fn scale_request() -> Json {
     request(
         ("autoscaling", "v1", "Scale"),
@@ -93,15 +102,18 @@ fn decide(d: &Dispatcher, req: &Json) -> HookDecision {
     d.decide(0, req, &NoNamespaces).unwrap().unwrap().decision
 }
 
-fn call(
-    group: &str,
-    version: &str,
-    resource: &str,
-    sub: &str,
-    kind: (&str, &str, &str),
-) -> HookDecision {
+/// The call of a webhook for [`deployment_request`], as it came.
+fn deployment_call() -> HookDecision {
+    call(
+        ("apps", "v1", "deployments"),
+        "",
+        ("apps", "v1", "Deployment"),
+    )
+}
+
+fn call(resource: (&str, &str, &str), sub: &str, kind: (&str, &str, &str)) -> HookDecision {
     HookDecision::Call(Invocation {
-        resource: Gvr::new(group, version, resource),
+        resource: Gvr::new(resource.0, resource.1, resource.2),
         subresource: sub.to_owned(),
         kind: Gvk::new(kind.0, kind.1, kind.2),
     })
@@ -120,11 +132,7 @@ fn should_call_hook_table() {
     );
 
     let d = dispatcher("  rules: [{operations: [\"*\"], apiGroups: [example.com], apiVersions: [v1], resources: [widgets]}]\n");
-    let widgets = request(
-        ("example.com", "v2", "Widget"),
-        ("example.com", "v2", "widgets"),
-        "",
-    );
+    let widgets = widgets_v2_request();
     // both widget versions share the default key; their kinds are empty
     assert_eq!(
         decide(&d, &widgets),
@@ -134,37 +142,17 @@ fn should_call_hook_table() {
     );
 
     let d = dispatcher("  rules: [{operations: [\"*\"], apiGroups: [\"*\"], apiVersions: [\"*\"], resources: [\"*\"]}]\n");
-    assert_eq!(
-        decide(&d, &deployment_request()),
-        call(
-            "apps",
-            "v1",
-            "deployments",
-            "",
-            ("apps", "v1", "Deployment")
-        )
-    );
+    assert_eq!(decide(&d, &deployment_request()), deployment_call());
 
     let exact_first = format!(
         "{RULES_EXT_APPS}  - {{operations: [\"*\"], apiGroups: [apps], apiVersions: [v1], resources: [deployments, deployments/scale]}}\n"
     );
     let d = dispatcher(&exact_first);
-    assert_eq!(
-        decide(&d, &deployment_request()),
-        call(
-            "apps",
-            "v1",
-            "deployments",
-            "",
-            ("apps", "v1", "Deployment")
-        )
-    );
+    assert_eq!(decide(&d, &deployment_request()), deployment_call());
     assert_eq!(
         decide(&d, &scale_request()),
         call(
-            "apps",
-            "v1",
-            "deployments",
+            ("apps", "v1", "deployments"),
             "scale",
             ("autoscaling", "v1", "Scale")
         )
@@ -184,9 +172,7 @@ fn should_call_hook_table() {
     assert_eq!(
         decide(&d, &deployment_request()),
         call(
-            "extensions",
-            "v1beta1",
-            "deployments",
+            ("extensions", "v1beta1", "deployments"),
             "",
             ("extensions", "v1beta1", "Deployment")
         )
@@ -194,9 +180,7 @@ fn should_call_hook_table() {
     assert_eq!(
         decide(&d, &scale_request()),
         call(
-            "extensions",
-            "v1beta1",
-            "deployments",
+            ("extensions", "v1beta1", "deployments"),
             "scale",
             ("extensions", "v1beta1", "Scale")
         )
@@ -205,9 +189,7 @@ fn should_call_hook_table() {
     assert_eq!(
         decide(&d, &deployment_request()),
         call(
-            "apps",
-            "v1beta1",
-            "deployments",
+            ("apps", "v1beta1", "deployments"),
             "",
             ("apps", "v1beta1", "Deployment")
         )
@@ -215,9 +197,7 @@ fn should_call_hook_table() {
     assert_eq!(
         decide(&d, &scale_request()),
         call(
-            "apps",
-            "v1beta1",
-            "deployments",
+            ("apps", "v1beta1", "deployments"),
             "scale",
             ("apps", "v1beta1", "Scale")
         )
@@ -248,18 +228,12 @@ fn unknown_equivalent_kind_is_an_internal_error() {
         KubeVersion::V1_36,
         Arc::new(t),
     );
-    let widgets = request(
-        ("example.com", "v2", "Widget"),
-        ("example.com", "v2", "widgets"),
-        "",
-    );
+    let widgets = widgets_v2_request();
     assert_eq!(
         decide(&d, &widgets),
-        HookDecision::Reject(Rejection {
-            code: 500,
-            reason: "InternalError",
-            message: "Internal error occurred: unable to convert to example.com/v1, Resource=widgets: unknown kind".into()
-        })
+        HookDecision::Reject(Rejection::internal(
+            "unable to convert to example.com/v1, Resource=widgets: unknown kind"
+        ))
     );
 }
 
@@ -267,71 +241,55 @@ const ALL: &str = "  rules: [{operations: [\"*\"], apiGroups: [\"*\"], apiVersio
 
 #[test]
 fn match_conditions() {
-    let d = dispatcher(&format!(
-        "{ALL}  matchConditions: [{{name: t, expression: 'true'}}]\n"
-    ));
-    assert_eq!(
-        decide(&d, &deployment_request()),
-        call(
-            "apps",
-            "v1",
-            "deployments",
-            "",
-            ("apps", "v1", "Deployment")
-        )
-    );
-    let d = dispatcher(&format!(
-        "{ALL}  matchConditions: [{{name: t, expression: 'true'}}, {{name: f, expression: 'false'}}]\n"
-    ));
-    assert_eq!(
-        decide(&d, &deployment_request()),
-        HookDecision::Skip(SkipReason::MatchCondition {
-            name: Some("f".into())
-        })
-    );
     let err = "{name: e, expression: 'object.nope == 1'}";
-    let d = dispatcher(&format!("{ALL}  matchConditions: [{err}]\n"));
-    assert_eq!(
-        decide(&d, &deployment_request()),
-        HookDecision::Reject(Rejection {
-            code: 403,
-            reason: "Forbidden",
-            message: "deployments.apps \"name\" is forbidden: expression 'object.nope == 1' resulted in error: no such key: nope".into()
-        })
-    );
-    let d = dispatcher(&format!(
-        "{ALL}  failurePolicy: Ignore\n  matchConditions: [{err}]\n"
-    ));
-    assert_eq!(
-        decide(&d, &deployment_request()),
-        HookDecision::Skip(SkipReason::MatchCondition { name: None })
-    );
-    // a failure policy validation would reject: errors fall through to a call
-    let d = dispatcher(&format!(
-        "{ALL}  failurePolicy: Other\n  matchConditions: [{err}]\n"
-    ));
-    assert_eq!(
-        decide(&d, &deployment_request()),
-        call(
-            "apps",
-            "v1",
-            "deployments",
-            "",
-            ("apps", "v1", "Deployment")
-        )
-    );
-    // a stored condition that does not compile is an evaluation error
-    let d = dispatcher(&format!(
-        "{ALL}  matchConditions: [{{name: c, expression: '1'}}]\n"
-    ));
-    assert_eq!(
-        decide(&d, &deployment_request()),
+    let forbidden = |message: &str| {
         HookDecision::Reject(Rejection::forbidden(
             &Gvr::new("apps", "v1", "deployments"),
             "name",
-            "compilation error: must evaluate to bool but got int"
+            message,
         ))
-    );
+    };
+    for (hook, want) in [
+        (
+            "matchConditions: [{name: t, expression: 'true'}]".to_owned(),
+            deployment_call(),
+        ),
+        (
+            "matchConditions: [{name: t, expression: 'true'}, {name: f, expression: 'false'}]"
+                .to_owned(),
+            HookDecision::Skip(SkipReason::MatchCondition {
+                name: Some("f".into()),
+            }),
+        ),
+        (
+            format!("matchConditions: [{err}]"),
+            HookDecision::Reject(Rejection {
+                code: 403,
+                reason: "Forbidden",
+                message: "deployments.apps \"name\" is forbidden: expression 'object.nope == 1' resulted in error: no such key: nope".into(),
+            }),
+        ),
+        (
+            format!("failurePolicy: Ignore\n  matchConditions: [{err}]"),
+            HookDecision::Skip(SkipReason::MatchCondition { name: None }),
+        ),
+        // a failure policy validation would reject: errors fall through to a call
+        (
+            format!("failurePolicy: Other\n  matchConditions: [{err}]"),
+            deployment_call(),
+        ),
+        // a stored condition that does not compile is an evaluation error
+        (
+            "matchConditions: [{name: c, expression: '1'}]".to_owned(),
+            forbidden("compilation error: must evaluate to bool but got int"),
+        ),
+    ] {
+        let d = dispatcher(&format!("{ALL}  {hook}\n"));
+        assert_eq!(decide(&d, &deployment_request()), want, "{hook}");
+    }
+    let d = dispatcher(&format!(
+        "{ALL}  matchConditions: [{{name: c, expression: '1'}}]\n"
+    ));
     // without a name, and for the core group
     let mut pod = request(("", "v1", "Pod"), ("", "v1", "pods"), "");
     pod["name"] = json!("");
@@ -366,9 +324,7 @@ fn cel_request_kind_is_the_invocation_kind() {
     assert_eq!(
         outcome.decision,
         call(
-            "apps",
-            "v1beta1",
-            "deployments",
+            ("apps", "v1beta1", "deployments"),
             "",
             ("apps", "v1beta1", "Deployment")
         )
@@ -393,13 +349,7 @@ fn namespace_selector() {
     )]
     .into();
     let req = deployment_request();
-    let call_it = call(
-        "apps",
-        "v1",
-        "deployments",
-        "",
-        ("apps", "v1", "Deployment"),
-    );
+    let call_it = deployment_call();
     assert_eq!(d.decide(0, &req, &prod).unwrap().unwrap().decision, call_it);
     assert_eq!(
         d.decide(0, &req, &dev).unwrap().unwrap().decision,
@@ -441,9 +391,7 @@ fn namespace_selector() {
             .unwrap()
             .decision,
         call(
-            "rbac.authorization.k8s.io",
-            "v1",
-            "clusterroles",
+            ("rbac.authorization.k8s.io", "v1", "clusterroles"),
             "",
             ("rbac.authorization.k8s.io", "v1", "ClusterRole")
         )
@@ -469,7 +417,7 @@ fn namespace_objects_use_their_own_labels() {
     ns["name"] = json!("team");
     ns["object"] = json!({"metadata": {"name": "team", "labels": {"env": "prod"}}});
     let lister = AnyNamespace(Labels::new());
-    let call_ns = call("", "v1", "namespaces", "", ("", "v1", "Namespace"));
+    let call_ns = call(("", "v1", "namespaces"), "", ("", "v1", "Namespace"));
     assert_eq!(
         d.decide(0, &ns, &lister).unwrap().unwrap().decision,
         call_ns
@@ -515,13 +463,7 @@ fn object_selector() {
     let d = dispatcher(&format!(
         "{ALL}  objectSelector: {{matchLabels: {{app: web}}}}\n"
     ));
-    let call_it = call(
-        "apps",
-        "v1",
-        "deployments",
-        "",
-        ("apps", "v1", "Deployment"),
-    );
+    let call_it = deployment_call();
     let mut req = deployment_request();
     assert_eq!(decide(&d, &req), call_it);
     req["object"] = json!({"metadata": {"labels": {"app": "db"}}});
@@ -789,9 +731,7 @@ fn equivalent_builtin_resources() {
     assert_eq!(
         decide(&d, &req),
         call(
-            "events.k8s.io",
-            "v1",
-            "events",
+            ("events.k8s.io", "v1", "events"),
             "",
             ("events.k8s.io", "v1", "Event")
         )

@@ -294,6 +294,14 @@ fn int_cmp(a: (i64, i32), b: (i64, i32)) -> Result<Ordering, String> {
 }
 
 impl Amount {
+    /// The unscaled value and scale of an `int64Amount`; `None` for an `inf.Dec`.
+    pub fn as_int(&self) -> Option<(i64, i32)> {
+        match self {
+            Amount::Int { value, scale } => Some((*value, *scale)),
+            Amount::Dec(_) => None,
+        }
+    }
+
     /// The value as an `inf.Dec` (`AsDec`).
     pub fn as_dec(&self) -> Dec {
         match self {
@@ -349,17 +357,8 @@ impl Amount {
 
 /// `Quantity.Cmp` between two amounts (neither converted).
 pub fn cmp_amounts(a: &Amount, b: &Amount) -> Result<Ordering, String> {
-    match (a, b) {
-        (
-            Amount::Int {
-                value: av,
-                scale: ascale,
-            },
-            Amount::Int {
-                value: bv,
-                scale: bscale,
-            },
-        ) => int_cmp((*av, *ascale), (*bv, *bscale)),
+    match (a.as_int(), b.as_int()) {
+        (Some(a), Some(b)) => int_cmp(a, b),
         _ => Ok(a.as_dec().compare(&b.as_dec())),
     }
 }
@@ -670,31 +669,13 @@ pub fn add(
     sub: bool,
 ) -> Result<(Amount, Format), String> {
     let mut format = a_format;
-    if let (
-        Amount::Int {
-            value: av,
-            scale: ascale,
-        },
-        Amount::Int {
-            value: bv,
-            scale: bscale,
-        },
-    ) = (a, b)
-    {
-        if sub {
-            if *av == 0 {
-                format = b_format;
-            }
-            if let Some((v, s)) = int_add((*av, *ascale), (bv.wrapping_neg(), *bscale)) {
-                return Ok((Amount::Int { value: v, scale: s }, format));
-            }
-        } else {
-            if *av == 0 {
-                format = b_format;
-            }
-            if let Some((v, s)) = int_add((*av, *ascale), (*bv, *bscale)) {
-                return Ok((Amount::Int { value: v, scale: s }, format));
-            }
+    if let (Some((av, ascale)), Some((bv, bscale))) = (a.as_int(), b.as_int()) {
+        if av == 0 {
+            format = b_format;
+        }
+        let bv = if sub { bv.wrapping_neg() } else { bv };
+        if let Some((v, s)) = int_add((av, ascale), (bv, bscale)) {
+            return Ok((Amount::Int { value: v, scale: s }, format));
         }
     } else if a.is_zero() {
         format = b_format;

@@ -37,37 +37,6 @@ impl Envs<'_> {
 /// practice) are validated but not analysed, so that linting never needs a large stack.
 pub(crate) const MAX_ANALYSED_DEPTH: usize = 100;
 
-/// The depth of a syntax tree, counted up to just over [`MAX_ANALYSED_DEPTH`].
-fn depth(e: &Expr, d: usize) -> usize {
-    if d > MAX_ANALYSED_DEPTH {
-        return d;
-    }
-    let d = d + 1;
-    let deepest = |es: &mut dyn Iterator<Item = &Expr>| es.map(|c| depth(c, d)).max().unwrap_or(d);
-    match &e.kind {
-        ExprKind::Literal(_) | ExprKind::Ident(_) => d,
-        ExprKind::Select { operand, .. } => depth(operand, d),
-        ExprKind::Call { target, args, .. } => {
-            deepest(&mut target.as_deref().into_iter().chain(args.iter()))
-        }
-        ExprKind::List { elements, .. } => deepest(&mut elements.iter()),
-        ExprKind::Map { entries } => {
-            deepest(&mut entries.iter().flat_map(|en| [&en.key, &en.value]))
-        }
-        ExprKind::Struct { fields, .. } => deepest(&mut fields.iter().map(|f| &f.value)),
-        ExprKind::Comprehension(c) => deepest(
-            &mut [
-                &c.iter_range,
-                &c.accu_init,
-                &c.loop_condition,
-                &c.loop_step,
-                &c.result,
-            ]
-            .into_iter(),
-        ),
-    }
-}
-
 /// One condition, parsed and (when valid at run time) compiled.
 struct Condition<'c> {
     index: usize,
@@ -190,7 +159,7 @@ fn analyze_webhook(
         let expr = env
             .and_then(|e| e.parse(trimmed).ok())
             .map(|p| p.expr)
-            .filter(|e| depth(e, 0) <= MAX_ANALYSED_DEPTH);
+            .filter(|e| e.depth_up_to(MAX_ANALYSED_DEPTH) <= MAX_ANALYSED_DEPTH);
         let compiles =
             !trimmed.is_empty() && env.is_some_and(|e| e.compile_condition(trimmed).is_ok());
         conditions.push(Condition {

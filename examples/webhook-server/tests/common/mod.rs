@@ -286,6 +286,22 @@ impl Server {
     }
 }
 
+/// The arguments that serve `examples/webhooks.yaml` on `listen` with a self-signed
+/// certificate written to `cert`, then `more`.
+pub fn example_args(cert: &str, listen: &str, more: &[&str]) -> Vec<String> {
+    let mut args = vec![
+        "--config".to_owned(),
+        examples("webhooks.yaml"),
+        "--self-signed".to_owned(),
+        "--write-cert".to_owned(),
+        cert.to_owned(),
+        "--listen".to_owned(),
+        listen.to_owned(),
+    ];
+    args.extend(more.iter().map(|a| (*a).to_owned()));
+    args
+}
+
 /// The binary, killed on drop.
 pub struct Binary {
     pub child: Child,
@@ -297,12 +313,12 @@ pub struct Binary {
 impl Binary {
     /// Starts the binary with the arguments, reads the address it listens on and the
     /// routes it prints.
-    pub fn start(args: &[&str]) -> Binary {
+    pub fn start<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Binary {
         Binary::start_program(env!("CARGO_BIN_EXE_matchcond-webhook-server"), args)
     }
 
     /// Starts another build of the server the same way.
-    pub fn start_program(program: &str, args: &[&str]) -> Binary {
+    pub fn start_program<S: AsRef<std::ffi::OsStr>>(program: &str, args: &[S]) -> Binary {
         let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::null())
