@@ -119,7 +119,7 @@ fn kube(c: &mut Criterion) {
     use kube_core::DynamicObject;
     use matchcond::kube::KubeRequest;
 
-    let Some(w) = workload() else { return };
+    let w = workload();
     let (set, request) = ("typical3", "pod-create");
     let s = compile_sets(&w)
         .into_iter()
