@@ -254,6 +254,11 @@ pub fn strict_equal(a: &CelValue, b: &CelValue) -> bool {
     }
 }
 
+/// The items, each as `show` gives it, separated by commas.
+pub fn listed<T>(items: &[T], show: impl Fn(&T) -> String) -> String {
+    items.iter().map(show).collect::<Vec<_>>().join(", ")
+}
+
 fn containing(what: &str, text: &str) -> String {
     if text.is_empty() {
         format!("any {what}")
@@ -310,11 +315,7 @@ pub fn describe_expectation(expect: &Expectation) -> String {
         Expectation::Invalid(texts) if texts.is_empty() => "no validation errors".to_owned(),
         Expectation::Invalid(texts) => format!(
             "validation errors containing {}",
-            texts
-                .iter()
-                .map(|t| format!("{t:?}"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            listed(texts, |t| format!("{t:?}"))
         ),
     }
 }
@@ -496,14 +497,7 @@ pub fn check_invalid(expected: &[String], errors: &[String]) -> Result<(), Strin
         let got = if errors.is_empty() {
             "no validation errors".to_owned()
         } else {
-            format!(
-                "validation errors {}",
-                errors
-                    .iter()
-                    .map(|e| format!("{e:?}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
+            format!("validation errors {}", listed(errors, |e| format!("{e:?}")))
         };
         Err(mismatch(
             &describe_expectation(&Expectation::Invalid(expected.to_vec())),
@@ -515,7 +509,7 @@ pub fn check_invalid(expected: &[String], errors: &[String]) -> Result<(), Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{format_duration, ConditionsInput, ExprInput, WebhookInput};
+    use crate::model::{format_duration, ConditionsInput, ExprInput};
     use serde_json::json;
 
     fn s(text: &str) -> CelValue {
@@ -753,12 +747,6 @@ mod tests {
             }
         }
         fn decide(&self, _: &ConditionsInput<'_>) -> Result<DecisionOutcome, String> {
-            Err("unused".into())
-        }
-        fn decide_webhook(&self, _: &WebhookInput<'_>) -> Result<DecisionOutcome, String> {
-            Err("unused".into())
-        }
-        fn validate_configuration(&self, _: &serde_json::Value) -> Result<Vec<String>, String> {
             Err("unused".into())
         }
     }

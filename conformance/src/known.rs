@@ -271,22 +271,26 @@ s | reasonless |
 
     #[test]
     fn rejects_malformed_lines() {
-        assert_eq!(
-            KnownFailures::parse("x\ns | c\n").unwrap_err(),
-            "line 1: expected `<suite> | <case name> | <reason>`, found `x`"
-        );
-        assert_eq!(
-            KnownFailures::parse("s | c\n").unwrap_err(),
-            "line 1: expected `<suite> | <case name> | <reason>`, found `s | c`"
-        );
-        assert_eq!(
-            KnownFailures::parse(" | c | r\n").unwrap_err(),
-            "line 1: expected `<suite> | <case name> | <reason>`, found `| c | r`"
-        );
-        assert_eq!(
-            KnownFailures::parse("s | c | r\n\ns|c|other\n").unwrap_err(),
-            "line 3: `s :: c` is already listed on line 1"
-        );
+        for (text, want) in [
+            (
+                "x\ns | c\n",
+                "line 1: expected `<suite> | <case name> | <reason>`, found `x`",
+            ),
+            (
+                "s | c\n",
+                "line 1: expected `<suite> | <case name> | <reason>`, found `s | c`",
+            ),
+            (
+                " | c | r\n",
+                "line 1: expected `<suite> | <case name> | <reason>`, found `| c | r`",
+            ),
+            (
+                "s | c | r\n\ns|c|other\n",
+                "line 3: `s :: c` is already listed on line 1",
+            ),
+        ] {
+            assert_eq!(KnownFailures::parse(text).unwrap_err(), want, "{text:?}");
+        }
     }
 
     #[test]

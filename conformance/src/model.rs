@@ -285,9 +285,13 @@ pub trait Engine {
         Err("compiling conditions alone is not supported".to_owned())
     }
     /// Decides whether the apiserver calls a whole webhook.
-    fn decide_webhook(&self, input: &WebhookInput<'_>) -> Result<DecisionOutcome, String>;
+    fn decide_webhook(&self, _input: &WebhookInput<'_>) -> Result<DecisionOutcome, String> {
+        Err("deciding whole webhooks is not supported".to_owned())
+    }
     /// Validation errors ("field.path: message") of a whole configuration, as on create.
-    fn validate_configuration(&self, config: &serde_json::Value) -> Result<Vec<String>, String>;
+    fn validate_configuration(&self, _config: &serde_json::Value) -> Result<Vec<String>, String> {
+        Err("validating configurations is not supported".to_owned())
+    }
 }
 
 #[cfg(test)]

@@ -409,6 +409,10 @@ fn check_condition_compile_errors(text: &str, errors: &[String]) -> Result<(), S
 }
 
 #[cfg(test)]
+#[path = "../tests/common/temp_dir.rs"]
+mod test_dir;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::{CelValue, DecisionOutcome, ExprOutcome};
@@ -481,22 +485,7 @@ mod tests {
         }
     }
 
-    struct Dir(PathBuf);
-    impl Drop for Dir {
-        fn drop(&mut self) {
-            let _ = fs::remove_dir_all(&self.0);
-        }
-    }
-
-    fn temp_dir(name: &str) -> Dir {
-        let dir = std::env::temp_dir().join(format!(
-            "matchcond-conformance-{name}-{}",
-            std::process::id()
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Dir(dir)
-    }
+    use super::test_dir::{temp_dir, Dir};
 
     const SUITE_A: &str = r#"
 suite: a
@@ -721,12 +710,6 @@ ERROR {p}/dup.yaml: suite name `a` is already used by {p}/a.yaml
             Err("not here".into())
         }
         fn decide(&self, _: &ConditionsInput<'_>) -> Result<DecisionOutcome, String> {
-            Err("not here".into())
-        }
-        fn decide_webhook(&self, _: &WebhookInput<'_>) -> Result<DecisionOutcome, String> {
-            Err("not here".into())
-        }
-        fn validate_configuration(&self, _: &serde_json::Value) -> Result<Vec<String>, String> {
             Err("not here".into())
         }
     }

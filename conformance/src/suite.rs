@@ -245,11 +245,7 @@ fn build_spec(raw: &RawCase) -> Result<CaseSpec, String> {
         if present && !allowed.contains(&kind) {
             problems.push(format!(
                 "`{key}` does not apply to a case with `{kind}` (only with {})",
-                allowed
-                    .iter()
-                    .map(|k| format!("`{k}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                crate::expect::listed(allowed, |k| format!("`{k}`"))
             ));
         }
     };

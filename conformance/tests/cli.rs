@@ -9,26 +9,12 @@
 )]
 
 use std::fs;
-use std::path::PathBuf;
 use std::process::Command;
 
-struct Dir(PathBuf);
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
+mod common {
+    pub mod temp_dir;
 }
-
-fn temp_dir(name: &str) -> Dir {
-    let dir = std::env::temp_dir().join(format!(
-        "matchcond-conformance-cli-{name}-{}",
-        std::process::id()
-    ));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    Dir(dir)
-}
+use common::temp_dir::temp_dir;
 
 fn run(args: &[&str]) -> (i32, String, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_matchcond-conformance"))

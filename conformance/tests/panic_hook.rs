@@ -8,7 +8,7 @@
 )]
 
 use matchcond_conformance::model::{
-    CelValue, ConditionsInput, DecisionOutcome, Engine, ExprInput, ExprOutcome, WebhookInput,
+    CelValue, ConditionsInput, DecisionOutcome, Engine, ExprInput, ExprOutcome,
 };
 use matchcond_conformance::run::{install_panic_hook, run_case_guarded};
 use matchcond_conformance::suite::parse_suite;
@@ -30,12 +30,6 @@ impl Engine for Panicking {
     }
     fn decide(&self, _: &ConditionsInput<'_>) -> Result<DecisionOutcome, String> {
         panic!("static message")
-    }
-    fn decide_webhook(&self, _: &WebhookInput<'_>) -> Result<DecisionOutcome, String> {
-        Err("unused".into())
-    }
-    fn validate_configuration(&self, _: &serde_json::Value) -> Result<Vec<String>, String> {
-        Err("unused".into())
     }
 }
 
