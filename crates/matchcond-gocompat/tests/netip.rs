@@ -9,6 +9,11 @@ use matchcond_gocompat::netip::{self, parse_addr, parse_prefix, Addr};
 use matchcond_gocompat::strconv::quote;
 use serde_json::Value as Json;
 
+mod common {
+    pub mod k8s_net;
+}
+use common::k8s_net;
+
 fn check_addr(case: &Json) {
     let input = case["in"].as_str().unwrap();
     let go = case["go"].as_str().unwrap();
@@ -56,24 +61,12 @@ fn check_prefix(case: &Json) {
 
 #[test]
 fn recorded_results_of_go() {
-    let data = include_str!("data/k8s_net.jsonl");
-    let mut counts = [0usize; 2];
-    for line in data.lines().filter(|l| !l.trim().is_empty()) {
-        let case: Json = serde_json::from_str(line).unwrap();
-        match case["kind"].as_str().unwrap() {
-            "addr" => {
-                check_addr(&case);
-                counts[0] += 1;
-            }
-            "prefix" => {
-                check_prefix(&case);
-                counts[1] += 1;
-            }
-            "contains" => {}
-            other => panic!("unknown kind {other}"),
-        }
-    }
-    assert!(counts.iter().all(|c| *c > 100), "{counts:?}");
+    let counts = k8s_net::for_each_case(|kind, case| match kind {
+        "addr" => check_addr(case),
+        "prefix" => check_prefix(case),
+        _ => {}
+    });
+    assert!(counts[..2].iter().all(|c| *c > 100), "{counts:?}");
 }
 
 #[test]

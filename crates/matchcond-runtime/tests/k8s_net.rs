@@ -19,6 +19,8 @@ use serde_json::Value as Json;
 
 mod common;
 use common::{call, err, ok, s, R};
+#[path = "../../matchcond-gocompat/tests/common/k8s_net.rs"]
+mod k8s_net_cases;
 
 fn ip(text: &str) -> Value<'static> {
     ok(call("string_to_ip", &[s(text)]))
@@ -173,26 +175,11 @@ fn check_contains(case: &Json) {
 
 #[test]
 fn recorded_results_of_the_kubernetes_wrappers() {
-    let data = include_str!("../../matchcond-gocompat/tests/data/k8s_net.jsonl");
-    let mut counts = [0usize; 3];
-    for line in data.lines().filter(|l| !l.trim().is_empty()) {
-        let case: Json = serde_json::from_str(line).unwrap();
-        match case["kind"].as_str().unwrap() {
-            "addr" => {
-                check_addr(&case);
-                counts[0] += 1;
-            }
-            "prefix" => {
-                check_prefix(&case);
-                counts[1] += 1;
-            }
-            "contains" => {
-                check_contains(&case);
-                counts[2] += 1;
-            }
-            other => panic!("unknown kind {other}"),
-        }
-    }
+    let counts = k8s_net_cases::for_each_case(|kind, case| match kind {
+        "addr" => check_addr(case),
+        "prefix" => check_prefix(case),
+        _ => check_contains(case),
+    });
     assert!(counts.iter().all(|c| *c > 100), "{counts:?}");
 }
 
