@@ -6,41 +6,33 @@
 use matchcond_front::Type;
 
 use super::authz::{authz_type, with_string, wrap};
-use super::{function, member, Definition, Library, Versions};
+use super::{function, member, Definition, FunctionEntry, Implementation, Library, Versions};
 use crate::authz::{ResourceCheck, RESOURCE_CHECK_TYPE};
 use crate::cost::Estimate;
 
 /// The library, from Kubernetes 1.31.
 pub(crate) fn library() -> Definition {
-    let check = || authz_type(RESOURCE_CHECK_TYPE);
     Definition::new(Library::K8sAuthzSelectors, Versions::since(31)).functions([
-        function(
-            "fieldSelector",
-            [member(
-                "authorizer_fieldselector",
-                [check(), Type::String],
-                check(),
-                |a| {
-                    with_string("fieldSelector", a, |r: &ResourceCheck, s| {
-                        Ok(wrap(r.with_field_selector(s)))
-                    })
-                },
-            )],
-        )
-        .estimate_by(Estimate::Selector),
-        function(
-            "labelSelector",
-            [member(
-                "authorizer_labelselector",
-                [check(), Type::String],
-                check(),
-                |a| {
-                    with_string("labelSelector", a, |r: &ResourceCheck, s| {
-                        Ok(wrap(r.with_label_selector(s)))
-                    })
-                },
-            )],
-        )
-        .estimate_by(Estimate::Selector),
+        selector("fieldSelector", "authorizer_fieldselector", |a| {
+            with_string("fieldSelector", a, |r: &ResourceCheck, s| {
+                Ok(wrap(r.with_field_selector(s)))
+            })
+        }),
+        selector("labelSelector", "authorizer_labelselector", |a| {
+            with_string("labelSelector", a, |r: &ResourceCheck, s| {
+                Ok(wrap(r.with_label_selector(s)))
+            })
+        }),
     ])
+}
+
+/// `<ResourceCheck>.name(string) -> ResourceCheck`, one overload `id`, priced by the
+/// selector's length.
+fn selector(name: &'static str, id: &'static str, implementation: Implementation) -> FunctionEntry {
+    let check = || authz_type(RESOURCE_CHECK_TYPE);
+    function(
+        name,
+        [member(id, [check(), Type::String], check(), implementation)],
+    )
+    .estimate_by(Estimate::Selector)
 }

@@ -139,56 +139,42 @@ impl<T, F: FnMut(&T, &T) -> bool> Sorter<'_, T, F> {
 
     fn partition(&mut self, a: usize, b: usize, pivot: usize) -> (usize, bool) {
         self.swap(a, pivot);
-        let (mut i, mut j) = (a + 1, b - 1);
-        while i <= j && self.lt(i, a) {
-            i += 1;
-        }
-        while i <= j && !self.lt(j, a) {
-            j -= 1;
-        }
-        if i > j {
-            self.swap(j, a);
-            return (j, true);
-        }
-        self.swap(i, j);
-        i += 1;
-        j -= 1;
-        loop {
-            while i <= j && self.lt(i, a) {
-                i += 1;
-            }
-            while i <= j && !self.lt(j, a) {
-                j -= 1;
-            }
-            if i > j {
-                break;
-            }
-            self.swap(i, j);
-            i += 1;
-            j -= 1;
-        }
+        let (_, j, swapped) = self.sweep(a + 1, b - 1, |s, i| s.lt(i, a), |s, j| !s.lt(j, a));
         self.swap(j, a);
-        (j, false)
+        (j, !swapped)
     }
 
     fn partition_equal(&mut self, a: usize, b: usize, pivot: usize) -> usize {
         self.swap(a, pivot);
-        let (mut i, mut j) = (a + 1, b - 1);
+        let (i, _, _) = self.sweep(a + 1, b - 1, |s, i| !s.lt(a, i), |s, j| s.lt(a, j));
+        i
+    }
+
+    /// Moves `i` up past the elements `left` keeps and `j` down past those `right` keeps,
+    /// swapping the pair where both stop, until they cross; says whether it swapped.
+    fn sweep(
+        &mut self,
+        mut i: usize,
+        mut j: usize,
+        left: impl Fn(&mut Self, usize) -> bool,
+        right: impl Fn(&mut Self, usize) -> bool,
+    ) -> (usize, usize, bool) {
+        let mut swapped = false;
         loop {
-            while i <= j && !self.lt(a, i) {
+            while i <= j && left(self, i) {
                 i += 1;
             }
-            while i <= j && self.lt(a, j) {
+            while i <= j && right(self, j) {
                 j -= 1;
             }
             if i > j {
-                break;
+                return (i, j, swapped);
             }
             self.swap(i, j);
+            swapped = true;
             i += 1;
             j -= 1;
         }
-        i
     }
 
     fn partial_insertion_sort(&mut self, a: usize, b: usize) -> bool {

@@ -109,6 +109,9 @@ pub(crate) fn library() -> Definition {
                    f: Implementation| {
         function(name, [member(id, params, result, f)]).estimate_by(Estimate::Fixed(1))
     };
+    let comparison = |name: &'static str, id: &'static str, result: Type, f: Implementation| {
+        nominal(name, id, vec![v(), v()], result, f)
+    };
     Definition::new(Library::K8sSemver, Versions::since(33))
         .types([(TYPE_NAME, v())])
         .object_types([TYPE_NAME])
@@ -139,27 +142,15 @@ pub(crate) fn library() -> Definition {
                 ],
             )
             .estimate_by(Estimate::StringTraversal),
-            nominal(
-                "isGreaterThan",
-                "semver_is_greater_than",
-                vec![v(), v()],
-                Type::Bool,
-                |a| compare("isGreaterThan", a, |o| Value::Bool(o == Ordering::Greater)),
-            ),
-            nominal(
-                "isLessThan",
-                "semver_is_less_than",
-                vec![v(), v()],
-                Type::Bool,
-                |a| compare("isLessThan", a, |o| Value::Bool(o == Ordering::Less)),
-            ),
-            nominal(
-                "compareTo",
-                "semver_compare_to",
-                vec![v(), v()],
-                Type::Int,
-                |a| compare("compareTo", a, |o| Value::Int(o as i64)),
-            ),
+            comparison("isGreaterThan", "semver_is_greater_than", Type::Bool, |a| {
+                compare("isGreaterThan", a, |o| Value::Bool(o == Ordering::Greater))
+            }),
+            comparison("isLessThan", "semver_is_less_than", Type::Bool, |a| {
+                compare("isLessThan", a, |o| Value::Bool(o == Ordering::Less))
+            }),
+            comparison("compareTo", "semver_compare_to", Type::Int, |a| {
+                compare("compareTo", a, |o| Value::Int(o as i64))
+            }),
             nominal("major", "semver_major", vec![v()], Type::Int, |a| {
                 component("major", a, |v| v.major)
             }),

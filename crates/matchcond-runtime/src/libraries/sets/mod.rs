@@ -4,7 +4,7 @@
 
 use matchcond_front::Type;
 
-use super::{function, global, Definition, Library, Versions};
+use super::{function, global, Definition, FunctionEntry, Implementation, Library, Versions};
 use crate::cost::{Cost, Tracker};
 use crate::error::EvalError;
 use crate::value::{values_equal, List, Value};
@@ -14,36 +14,40 @@ mod tests;
 
 /// The extension, from Kubernetes 1.29.
 pub(crate) fn library() -> Definition {
-    let l = || Type::list(Type::param("T"));
     Definition::new(Library::Sets, Versions::since(29)).functions([
-        function(
+        set_function(
             "sets.contains",
-            [
-                global("list_sets_contains_list", [l(), l()], Type::Bool, contains)
-                    .cost_rule(Cost::tracked(Tracker::SetsProduct)),
-            ],
+            "list_sets_contains_list",
+            contains,
+            Tracker::SetsProduct,
         ),
-        function(
+        set_function(
             "sets.equivalent",
-            [global(
-                "list_sets_equivalent_list",
-                [l(), l()],
-                Type::Bool,
-                equivalent,
-            )
-            .cost_rule(Cost::tracked(Tracker::SetsEquivalent))],
+            "list_sets_equivalent_list",
+            equivalent,
+            Tracker::SetsEquivalent,
         ),
-        function(
+        set_function(
             "sets.intersects",
-            [global(
-                "list_sets_intersects_list",
-                [l(), l()],
-                Type::Bool,
-                intersects,
-            )
-            .cost_rule(Cost::tracked(Tracker::SetsProduct))],
+            "list_sets_intersects_list",
+            intersects,
+            Tracker::SetsProduct,
         ),
     ])
+}
+
+/// `name(list(T), list(T)) -> bool`, one overload `id` costed by `tracker`.
+fn set_function(
+    name: &'static str,
+    id: &'static str,
+    implementation: Implementation,
+    tracker: Tracker,
+) -> FunctionEntry {
+    let l = || Type::list(Type::param("T"));
+    function(
+        name,
+        [global(id, [l(), l()], Type::Bool, implementation).cost_rule(Cost::tracked(tracker))],
+    )
 }
 
 /// Whether the list has an element equal to `v`.
