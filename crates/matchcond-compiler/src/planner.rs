@@ -190,6 +190,14 @@ impl<'c> Planner<'c> {
             .map(|(_, s)| *s)
     }
 
+    /// Whether the first name of a qualified name is a comprehension variable in scope.
+    fn root_is_local(&self, qualified: &str) -> bool {
+        qualified
+            .split('.')
+            .next()
+            .is_some_and(|r| self.local(r).is_some())
+    }
+
     fn global(&self, name: &str) -> Option<usize> {
         let name = name.strip_prefix('.').unwrap_or(name);
         self.globals.iter().position(|g| g == name)
@@ -279,12 +287,7 @@ impl<'c> Planner<'c> {
         }
         if self.checked.is_none() {
             if let Some(q) = qualified_name(e) {
-                let root_local = q
-                    .split('.')
-                    .next()
-                    .map(|r| self.local(r).is_some())
-                    .unwrap_or(false);
-                if !root_local {
+                if !self.root_is_local(&q) {
                     if let Some(v) = self.variable(&q) {
                         return Ok(Some(v));
                     }
@@ -405,12 +408,7 @@ impl<'c> Planner<'c> {
                 if let Some(t) = target {
                     if let Some(prefix) = qualified_name(t) {
                         let q = format!("{}.{}", prefix.trim_start_matches('.'), function);
-                        let root_local = prefix
-                            .split('.')
-                            .next()
-                            .map(|r| self.local(r).is_some())
-                            .unwrap_or(false);
-                        if !root_local {
+                        if !self.root_is_local(&prefix) {
                             if let Some((q, _)) = self.functions.get_key_value(&q) {
                                 resolved = (q.as_str(), None, false);
                             }

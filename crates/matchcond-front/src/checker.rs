@@ -548,16 +548,7 @@ impl<'a> Checker<'a> {
             let mut vt = self.check(&entry.value);
             self.record(&entry.value, &vt);
             if entry.optional {
-                let (inner, is_opt) = unwrap_optional(vt);
-                if !is_opt && !is_dyn_or_error(&inner) {
-                    let msg = format!(
-                        "expected type '{}' but found '{}'",
-                        format_type(&Type::optional(inner.clone())),
-                        format_type(&inner)
-                    );
-                    self.error(&entry.value, msg);
-                }
-                vt = inner;
+                vt = self.optional_entry(&entry.value, vt);
             }
             val_t = Some(self.join_types(&entry.value, val_t, vt));
         }
@@ -679,22 +670,28 @@ impl<'a> Checker<'a> {
         Type::Dyn
     }
 
+    /// The type of an optional entry `?e` of a list or map literal: the type inside
+    /// `optional_type(T)`; any other type but `dyn` is reported.
+    fn optional_entry(&mut self, e: &'a Expr, t: Type) -> Type {
+        let (inner, is_opt) = unwrap_optional(t);
+        if !is_opt && !is_dyn_or_error(&inner) {
+            let msg = format!(
+                "expected type '{}' but found '{}'",
+                format_type(&Type::optional(inner.clone())),
+                format_type(&inner)
+            );
+            self.error(e, msg);
+        }
+        inner
+    }
+
     fn check_list(&mut self, elements: &'a [Expr], optional_indices: &[u32]) -> Type {
         let mut elem_t: Option<Type> = None;
         for (i, el) in elements.iter().enumerate() {
             let mut t = self.check(el);
             self.record(el, &t);
             if optional_indices.iter().any(|&o| o as usize == i) {
-                let (inner, is_opt) = unwrap_optional(t);
-                if !is_opt && !is_dyn_or_error(&inner) {
-                    let msg = format!(
-                        "expected type '{}' but found '{}'",
-                        format_type(&Type::optional(inner.clone())),
-                        format_type(&inner)
-                    );
-                    self.error(el, msg);
-                }
-                t = inner;
+                t = self.optional_entry(el, t);
             }
             elem_t = Some(self.join_types(el, elem_t, t));
         }
@@ -1180,22 +1177,11 @@ impl<'a> Checker<'a> {
         if let Some(decided) = assign_by_kind(t1, t2) {
             return decided;
         }
+        if let Some(all) = params_all(t1, t2, |x, y| self.internal_is_assignable(x, y, depth + 1)) {
+            return all;
+        }
         match (t1, t2) {
             (Type::Type(_), other) => matches!(other, Type::Type(_)),
-            (Type::List(a), Type::List(b)) => self.internal_is_assignable(a, b, depth + 1),
-            (Type::Map(ak, av), Type::Map(bk, bv)) => {
-                self.internal_is_assignable(ak, bk, depth + 1)
-                    && self.internal_is_assignable(av, bv, depth + 1)
-            }
-            (Type::Optional(a), Type::Optional(b)) => self.internal_is_assignable(a, b, depth + 1),
-            (Type::Named(a, ap), Type::Named(b, bp)) => {
-                a == b
-                    && ap.len() == bp.len()
-                    && ap
-                        .iter()
-                        .zip(bp.iter())
-                        .all(|(x, y)| self.internal_is_assignable(x, y, depth + 1))
-            }
             (a, b) => kind_rank(a) == kind_rank(b) && exact_eq(a, b),
         }
     }
@@ -1293,6 +1279,20 @@ fn exact_eq(a: &Type, b: &Type) -> bool {
     }
 }
 
+/// Where `t1` and `t2` are the same parameterised type (list, map, optional, or a named
+/// type with as many parameters), whether `rel` holds for each pair of parameters; `None`
+/// for any other pair of types.
+fn params_all(t1: &Type, t2: &Type, mut rel: impl FnMut(&Type, &Type) -> bool) -> Option<bool> {
+    match (t1, t2) {
+        (Type::List(a), Type::List(b)) | (Type::Optional(a), Type::Optional(b)) => Some(rel(a, b)),
+        (Type::Map(ak, av), Type::Map(bk, bv)) => Some(rel(ak, bk) && rel(av, bv)),
+        (Type::Named(a, ap), Type::Named(b, bp)) => {
+            Some(a == b && ap.len() == bp.len() && ap.iter().zip(bp.iter()).all(|(x, y)| rel(x, y)))
+        }
+        _ => None,
+    }
+}
+
 fn is_equal_or_less_specific(t1: &Type, t2: &Type) -> bool {
     if matches!(t1, Type::Dyn | Type::Param(_)) {
         return true;
@@ -1300,20 +1300,10 @@ fn is_equal_or_less_specific(t1: &Type, t2: &Type) -> bool {
     if matches!(t2, Type::Dyn | Type::Param(_)) {
         return false;
     }
+    if let Some(all) = params_all(t1, t2, is_equal_or_less_specific) {
+        return all;
+    }
     match (t1, t2) {
-        (Type::List(a), Type::List(b)) => is_equal_or_less_specific(a, b),
-        (Type::Map(ak, av), Type::Map(bk, bv)) => {
-            is_equal_or_less_specific(ak, bk) && is_equal_or_less_specific(av, bv)
-        }
-        (Type::Optional(a), Type::Optional(b)) => is_equal_or_less_specific(a, b),
-        (Type::Named(a, ap), Type::Named(b, bp)) => {
-            a == b
-                && ap.len() == bp.len()
-                && ap
-                    .iter()
-                    .zip(bp.iter())
-                    .all(|(x, y)| is_equal_or_less_specific(x, y))
-        }
         (Type::Type(_), Type::Type(_)) => true,
         (a, b) => a == b,
     }

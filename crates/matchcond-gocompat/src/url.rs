@@ -307,28 +307,28 @@ fn parse_host(scheme: &[u8], host: &[u8]) -> Result<Vec<u8>, String> {
     unescape(host, Mode::Host)
 }
 
+/// The unescaped text, and the text as written where escaping the unescaped text does not
+/// give it back (empty otherwise), as Go's `setPath` and `setFragment` keep them.
+fn unescape_keeping_raw(text: &[u8], mode: Mode) -> Result<(Vec<u8>, Vec<u8>), String> {
+    let plain = unescape(text, mode)?;
+    let raw = if escape(&plain, mode) == text {
+        Vec::new()
+    } else {
+        text.to_vec()
+    };
+    Ok((plain, raw))
+}
+
 impl Url {
     /// Go's `setPath`.
     fn set_path(&mut self, p: &[u8]) -> Result<(), String> {
-        let path = unescape(p, Mode::Path)?;
-        self.raw_path = if escape(&path, Mode::Path) == p {
-            Vec::new()
-        } else {
-            p.to_vec()
-        };
-        self.path = path;
+        (self.path, self.raw_path) = unescape_keeping_raw(p, Mode::Path)?;
         Ok(())
     }
 
     /// Go's `setFragment`.
     fn set_fragment(&mut self, f: &[u8]) -> Result<(), String> {
-        let frag = unescape(f, Mode::Fragment)?;
-        self.raw_fragment = if escape(&frag, Mode::Fragment) == f {
-            Vec::new()
-        } else {
-            f.to_vec()
-        };
-        self.fragment = frag;
+        (self.fragment, self.raw_fragment) = unescape_keeping_raw(f, Mode::Fragment)?;
         Ok(())
     }
 

@@ -91,14 +91,8 @@ pub(super) fn unescape(text: &str, is_bytes: bool) -> Result<Vec<u8>, &'static s
                     v = v.wrapping_shl(4) | d;
                 }
                 s = s.get(digits..).unwrap_or_default();
-                if is_bytes {
-                    // Only \x reaches here: a raw byte.
-                    out.push(u8::try_from(v).unwrap_or(0));
-                } else {
-                    let ch = char::from_u32(v).ok_or("invalid unicode code point")?;
-                    let mut buf = [0u8; 4];
-                    out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
-                }
+                // In bytes only \x reaches here: a raw byte.
+                push_code(&mut out, v, is_bytes)?;
             }
             b'0'..=b'3' => {
                 let oct = "unable to unescape octal sequence in string";
@@ -111,18 +105,24 @@ pub(super) fn unescape(text: &str, is_bytes: bool) -> Result<Vec<u8>, &'static s
                     v = v * 8 + u32::from(d - b'0');
                 }
                 s = s.get(2..).unwrap_or_default();
-                if is_bytes {
-                    out.push(u8::try_from(v).unwrap_or(0));
-                } else {
-                    let ch = char::from_u32(v).ok_or("invalid unicode code point")?;
-                    let mut buf = [0u8; 4];
-                    out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
-                }
+                push_code(&mut out, v, is_bytes)?;
             }
             _ => return Err(GENERIC),
         }
     }
     Ok(out)
+}
+
+/// Appends the value of a numeric escape: a raw byte in bytes, else the code point's UTF-8.
+fn push_code(out: &mut Vec<u8>, v: u32, is_bytes: bool) -> Result<(), &'static str> {
+    if is_bytes {
+        out.push(u8::try_from(v).unwrap_or(0));
+    } else {
+        let ch = char::from_u32(v).ok_or("invalid unicode code point")?;
+        let mut buf = [0u8; 4];
+        out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+    }
+    Ok(())
 }
 
 fn utf8_len(first: u8) -> usize {

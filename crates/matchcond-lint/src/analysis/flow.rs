@@ -178,18 +178,6 @@ impl Facts {
     }
 }
 
-/// Members of objects that are maps whose keys are optional.
-const MAP_FIELDS: &[&str] = &[
-    "labels",
-    "annotations",
-    "data",
-    "stringData",
-    "binaryData",
-    "nodeSelector",
-    "matchLabels",
-    "extra",
-];
-
 /// Map members that objects may lack altogether.
 const ABSENT_MAPS: &[&str] = &[
     "labels",
@@ -200,6 +188,12 @@ const ABSENT_MAPS: &[&str] = &[
     "nodeSelector",
     "matchLabels",
 ];
+
+/// Members of objects that are maps whose keys are optional: the maps objects may lack,
+/// and `extra`.
+fn is_map_field(name: &str) -> bool {
+    ABSENT_MAPS.contains(&name) || name == "extra"
+}
 
 /// Root variables whose string-keyed indexes are not map lookups of user data.
 const NON_MAP_ROOTS: &[&str] = &["request", "authorizer", "namespaceObject"];
@@ -865,7 +859,7 @@ impl<'s> Walker<'s> {
                         ..
                     } = &operand.kind
                     {
-                        if MAP_FIELDS.contains(&map_field.as_str()) {
+                        if is_map_field(map_field) {
                             self.report_key(operand, field, false, at, facts);
                         }
                     }
