@@ -13,73 +13,39 @@ use matchcond::{Activation, CompileOptions, Environment};
 
 const LIMIT: usize = 100_000;
 
+/// The inputs: a name, and the text `before` × n, `middle`, `after` × n.
 fn inputs() -> Vec<(String, String)> {
-    let mut v: Vec<(String, String)> = Vec::new();
-    let rep = |s: &str, n: usize| s.repeat(n);
-    v.push((
-        "select chain".into(),
-        format!("a{}", rep(".b", LIMIT / 2 - 1)),
-    ));
-    v.push((
-        "addition chain".into(),
-        format!("1{}", rep("+1", LIMIT / 2 - 1)),
-    ));
-    v.push((
-        "index chain".into(),
-        format!("x{}", rep("[0]", LIMIT / 3 - 1)),
-    ));
-    v.push((
-        "call chain".into(),
-        format!("{}x{}", rep("f(", LIMIT / 3), rep(")", LIMIT / 3)),
-    ));
-    v.push((
-        "member call chain".into(),
-        format!("x{}", rep(".f()", LIMIT / 4 - 1)),
-    ));
-    v.push((
-        "parentheses".into(),
-        format!("{}1{}", rep("(", LIMIT / 2 - 1), rep(")", LIMIT / 2 - 1)),
-    ));
-    v.push((
-        "lists".into(),
-        format!("{}1{}", rep("[", LIMIT / 2 - 1), rep("]", LIMIT / 2 - 1)),
-    ));
-    v.push((
-        "maps".into(),
-        format!("{}1{}", rep("{1:", LIMIT / 4 - 1), rep("}", LIMIT / 4 - 1)),
-    ));
-    v.push(("negations".into(), format!("{}true", rep("!", LIMIT - 4))));
-    v.push(("minus".into(), format!("{}1", rep("-", LIMIT - 1))));
-    v.push((
-        "ors".into(),
-        format!("true{}", rep(" || false", (LIMIT - 4) / 9)),
-    ));
-    v.push((
-        "ands".into(),
-        format!("true{}", rep(" && true", (LIMIT - 4) / 8)),
-    ));
-    v.push((
-        "ternaries".into(),
-        format!("{}1{}", rep("true ? ", LIMIT / 9), rep(" : 2", LIMIT / 9)),
-    ));
-    v.push((
-        "relations".into(),
-        format!("1{}", rep(" < 1", LIMIT / 4 - 1)),
-    ));
-    v.push((
-        "unterminated string".into(),
-        format!("'{}", rep("a", LIMIT - 1)),
-    ));
-    v.push(("open brackets".into(), rep("[", LIMIT)));
-    v.push(("open parens".into(), rep("(", LIMIT)));
-    v.push(("open braces".into(), rep("{", LIMIT)));
-    v.push(("wide runes".into(), rep("é", LIMIT)));
-    v.push((
-        "nested macros".into(),
-        format!("{}true{}", rep("[1].all(x, ", 2000), rep(")", 2000)),
-    ));
-    v.push(("too long".into(), rep("1+", LIMIT)));
-    v
+    let shapes: [(&str, &str, &str, &str, usize); 21] = [
+        // (name, before, middle, after, n)
+        ("select chain", "", "a", ".b", LIMIT / 2 - 1),
+        ("addition chain", "", "1", "+1", LIMIT / 2 - 1),
+        ("index chain", "", "x", "[0]", LIMIT / 3 - 1),
+        ("call chain", "f(", "x", ")", LIMIT / 3),
+        ("member call chain", "", "x", ".f()", LIMIT / 4 - 1),
+        ("parentheses", "(", "1", ")", LIMIT / 2 - 1),
+        ("lists", "[", "1", "]", LIMIT / 2 - 1),
+        ("maps", "{1:", "1", "}", LIMIT / 4 - 1),
+        ("negations", "!", "true", "", LIMIT - 4),
+        ("minus", "-", "1", "", LIMIT - 1),
+        ("ors", "", "true", " || false", (LIMIT - 4) / 9),
+        ("ands", "", "true", " && true", (LIMIT - 4) / 8),
+        ("ternaries", "true ? ", "1", " : 2", LIMIT / 9),
+        ("relations", "", "1", " < 1", LIMIT / 4 - 1),
+        ("unterminated string", "", "'", "a", LIMIT - 1),
+        ("open brackets", "[", "", "", LIMIT),
+        ("open parens", "(", "", "", LIMIT),
+        ("open braces", "{", "", "", LIMIT),
+        ("wide runes", "é", "", "", LIMIT),
+        ("nested macros", "[1].all(x, ", "true", ")", 2000),
+        ("too long", "1+", "", "", LIMIT),
+    ];
+    shapes
+        .iter()
+        .map(|(name, before, middle, after, n)| {
+            let text = format!("{}{middle}{}", before.repeat(*n), after.repeat(*n));
+            ((*name).to_owned(), text)
+        })
+        .collect()
 }
 
 #[test]

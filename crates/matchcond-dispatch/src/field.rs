@@ -429,23 +429,23 @@ mod tests {
             items: vec![],
             nil: true,
         };
-        assert_eq!(
-            FieldError::invalid("v", nil.clone(), "d", OLD).to_string(),
-            "v: Invalid value: []string(nil): d"
-        );
-        assert_eq!(
-            FieldError::invalid("v", nil, "d", NEW).to_string(),
-            "v: Invalid value: null: d"
-        );
         let named = BadValue::Named("<a>".into());
-        assert_eq!(
-            FieldError::invalid("v", named.clone(), "", NEW).to_string(),
-            "v: Invalid value: \"\\u003ca\\u003e\""
-        );
-        assert_eq!(
-            FieldError::invalid("v", named, "", OLD).to_string(),
-            "v: Invalid value: \"<a>\""
-        );
+        for (value, detail, release, want) in [
+            (nil.clone(), "d", OLD, "v: Invalid value: []string(nil): d"),
+            (nil, "d", NEW, "v: Invalid value: null: d"),
+            (
+                named.clone(),
+                "",
+                NEW,
+                "v: Invalid value: \"\\u003ca\\u003e\"",
+            ),
+            (named, "", OLD, "v: Invalid value: \"<a>\""),
+        ] {
+            assert_eq!(
+                FieldError::invalid("v", value, detail, release).to_string(),
+                want
+            );
+        }
     }
 
     #[test]

@@ -750,60 +750,25 @@ mod tests {
 
     #[test]
     fn label_selector_errors() {
-        assert_eq!(
-            lerr("a b"),
-            "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt"
-        );
-        assert_eq!(lerr("a=b c"), "found 'c', expected: ',' or 'end of string'");
-        assert_eq!(lerr("a,"), "found '', expected: identifier after ','");
-        assert_eq!(
-            lerr("=a"),
-            "found '=', expected: !, identifier, or 'end of string'"
-        );
-        assert_eq!(
-            lerr("!"),
-            "unable to parse requirement: found '', expected: identifier"
-        );
-        assert_eq!(
-            lerr("a in b"),
-            "unable to parse requirement: found 'b' expected: '('"
-        );
-        assert_eq!(
-            lerr("a in (b"),
-            "unable to parse requirement: found '', expected: ',' or ')'"
-        );
-        assert_eq!(
-            lerr("a in (=)"),
-            "unable to parse requirement: found '=', expected: ',', ')' or identifier"
-        );
-        assert_eq!(
-            lerr("a>b"),
-            "unable to parse requirement: values[0]: Invalid value: \"b\": for 'Gt', 'Lt' operators, the value must be an integer"
-        );
-        assert_eq!(
-            lerr("a=-b"),
-            "unable to parse requirement: values[0][a]: Invalid value: \"-b\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
-        );
-        assert_eq!(
-            lerr("a<x-"),
-            "unable to parse requirement: [values[0]: Invalid value: \"x-\": for 'Gt', 'Lt' operators, the value must be an integer, values[0][a]: Invalid value: \"x-\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')]"
-        );
-        assert_eq!(
-            lerr("-a"),
-            "unable to parse requirement: <nil>: Invalid value: \"-a\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
-        );
-        assert_eq!(
-            lerr("/a"),
-            "unable to parse requirement: <nil>: Invalid value: \"/a\": prefix part must be non-empty"
-        );
-        assert_eq!(
-            lerr("Ex.com/"),
-            "unable to parse requirement: <nil>: Invalid value: \"Ex.com/\": prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'); name part must be non-empty; name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
-        );
-        assert_eq!(
-            lerr("a/b/c"),
-            "unable to parse requirement: <nil>: Invalid value: \"a/b/c\": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
-        );
+        for (input, want) in [
+            ("a b", "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt"),
+            ("a=b c", "found 'c', expected: ',' or 'end of string'"),
+            ("a,", "found '', expected: identifier after ','"),
+            ("=a", "found '=', expected: !, identifier, or 'end of string'"),
+            ("!", "unable to parse requirement: found '', expected: identifier"),
+            ("a in b", "unable to parse requirement: found 'b' expected: '('"),
+            ("a in (b", "unable to parse requirement: found '', expected: ',' or ')'"),
+            ("a in (=)", "unable to parse requirement: found '=', expected: ',', ')' or identifier"),
+            ("a>b", "unable to parse requirement: values[0]: Invalid value: \"b\": for 'Gt', 'Lt' operators, the value must be an integer"),
+            ("a=-b", "unable to parse requirement: values[0][a]: Invalid value: \"-b\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"),
+            ("a<x-", "unable to parse requirement: [values[0]: Invalid value: \"x-\": for 'Gt', 'Lt' operators, the value must be an integer, values[0][a]: Invalid value: \"x-\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')]"),
+            ("-a", "unable to parse requirement: <nil>: Invalid value: \"-a\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"),
+            ("/a", "unable to parse requirement: <nil>: Invalid value: \"/a\": prefix part must be non-empty"),
+            ("Ex.com/", "unable to parse requirement: <nil>: Invalid value: \"Ex.com/\": prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'); name part must be non-empty; name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"),
+            ("a/b/c", "unable to parse requirement: <nil>: Invalid value: \"a/b/c\": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"),
+        ] {
+            assert_eq!(lerr(input), want, "{input:?}");
+        }
         // An integer for `<` must still be a label value.
         assert!(lerr("e<-4").starts_with(
             "unable to parse requirement: values[0][e]: Invalid value: \"-4\": a valid label"

@@ -244,59 +244,60 @@ mod tests {
 
     #[test]
     fn parse_errors() {
-        assert_eq!(err(""), "Version string empty");
-        assert_eq!(err("v1.0"), "No Major.Minor.Patch elements found");
-        assert_eq!(
-            err("v1.0.0"),
-            "Invalid character(s) found in major number \"v1\""
-        );
-        assert_eq!(
-            err("01.1.1"),
-            "Major number must not contain leading zeroes \"01\""
-        );
-        assert_eq!(
-            err("1.01.1"),
-            "Minor number must not contain leading zeroes \"01\""
-        );
-        assert_eq!(
-            err("1.1.01"),
-            "Patch number must not contain leading zeroes \"01\""
-        );
-        assert_eq!(
-            err("1. 0.0"),
-            "Invalid character(s) found in minor number \" 0\""
-        );
-        assert_eq!(
-            err("1.0.0 "),
-            "Invalid character(s) found in patch number \"0 \""
-        );
-        assert_eq!(
-            err("1..0"),
-            "strconv.ParseUint: parsing \"\": invalid syntax"
-        );
-        assert_eq!(
-            err("18446744073709551616.0.0"),
-            "strconv.ParseUint: parsing \"18446744073709551616\": value out of range"
-        );
-        assert_eq!(err("1.0.0-"), "Prerelease is empty");
-        assert_eq!(err("1.0.0-a..b"), "Prerelease is empty");
-        assert_eq!(
-            err("1.0.0-01"),
-            "Numeric PreRelease version must not contain leading zeroes \"01\""
-        );
-        assert_eq!(
-            err("1.0.0-a_b"),
-            "Invalid character(s) found in prerelease \"a_b\""
-        );
-        assert_eq!(err("1.0.0+"), "Build meta data is empty");
-        assert_eq!(
-            err("1.0.0+a+b"),
-            "Invalid character(s) found in build meta data \"a+b\""
-        );
-        assert_eq!(
-            err("1.0.0+é"),
-            "Invalid character(s) found in build meta data \"é\""
-        );
+        for (input, want) in [
+            ("", "Version string empty"),
+            ("v1.0", "No Major.Minor.Patch elements found"),
+            (
+                "v1.0.0",
+                "Invalid character(s) found in major number \"v1\"",
+            ),
+            (
+                "01.1.1",
+                "Major number must not contain leading zeroes \"01\"",
+            ),
+            (
+                "1.01.1",
+                "Minor number must not contain leading zeroes \"01\"",
+            ),
+            (
+                "1.1.01",
+                "Patch number must not contain leading zeroes \"01\"",
+            ),
+            (
+                "1. 0.0",
+                "Invalid character(s) found in minor number \" 0\"",
+            ),
+            (
+                "1.0.0 ",
+                "Invalid character(s) found in patch number \"0 \"",
+            ),
+            ("1..0", "strconv.ParseUint: parsing \"\": invalid syntax"),
+            (
+                "18446744073709551616.0.0",
+                "strconv.ParseUint: parsing \"18446744073709551616\": value out of range",
+            ),
+            ("1.0.0-", "Prerelease is empty"),
+            ("1.0.0-a..b", "Prerelease is empty"),
+            (
+                "1.0.0-01",
+                "Numeric PreRelease version must not contain leading zeroes \"01\"",
+            ),
+            (
+                "1.0.0-a_b",
+                "Invalid character(s) found in prerelease \"a_b\"",
+            ),
+            ("1.0.0+", "Build meta data is empty"),
+            (
+                "1.0.0+a+b",
+                "Invalid character(s) found in build meta data \"a+b\"",
+            ),
+            (
+                "1.0.0+é",
+                "Invalid character(s) found in build meta data \"é\"",
+            ),
+        ] {
+            assert_eq!(err(input), want, "{input:?}");
+        }
         assert_eq!(
             Semver::parse_normalized("1-beta").unwrap_err(),
             "short version cannot contain PreRelease/Build meta data"

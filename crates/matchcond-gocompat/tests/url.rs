@@ -66,29 +66,18 @@ fn parse_errors() {
 #[test]
 fn parse_addr_errors() {
     let e = |t: &str| parse_addr_bytes(t.as_bytes()).unwrap_err().to_string();
-    assert_eq!(e("2001:db8:::68"), "ParseAddr(\"2001:db8:::68\"): each colon-separated field must have at least one digit (at \":68\")");
-    assert_eq!(
-        e("1.2.3.4.5"),
-        "ParseAddr(\"1.2.3.4.5\"): IPv4 address too long"
-    );
-    assert_eq!(
-        e("fe80::1%"),
-        "ParseAddr(\"fe80::1%\"): zone must be a non-empty string"
-    );
-    assert_eq!(e("abc"), "ParseAddr(\"abc\"): unable to parse IP");
-    assert_eq!(e("%x"), "ParseAddr(\"%x\"): missing IPv6 address");
-    assert_eq!(
-        e("::1.2.3"),
-        "ParseAddr(\"::1.2.3\"): IPv4 address too short"
-    );
-    assert_eq!(
-        e("1:2:3:4:5:6:7:8:9"),
-        "ParseAddr(\"1:2:3:4:5:6:7:8:9\"): trailing garbage after address (at \"9\")"
-    );
-    assert_eq!(
-        e("1:2:3:4:5:6:7::8"),
-        "ParseAddr(\"1:2:3:4:5:6:7::8\"): the :: must expand to at least one field of zeros"
-    );
+    for (input, want) in [
+        ("2001:db8:::68", "ParseAddr(\"2001:db8:::68\"): each colon-separated field must have at least one digit (at \":68\")"),
+        ("1.2.3.4.5", "ParseAddr(\"1.2.3.4.5\"): IPv4 address too long"),
+        ("fe80::1%", "ParseAddr(\"fe80::1%\"): zone must be a non-empty string"),
+        ("abc", "ParseAddr(\"abc\"): unable to parse IP"),
+        ("%x", "ParseAddr(\"%x\"): missing IPv6 address"),
+        ("::1.2.3", "ParseAddr(\"::1.2.3\"): IPv4 address too short"),
+        ("1:2:3:4:5:6:7:8:9", "ParseAddr(\"1:2:3:4:5:6:7:8:9\"): trailing garbage after address (at \"9\")"),
+        ("1:2:3:4:5:6:7::8", "ParseAddr(\"1:2:3:4:5:6:7::8\"): the :: must expand to at least one field of zeros"),
+    ] {
+        assert_eq!(e(input), want, "{input:?}");
+    }
     assert!(matches!(
         parse_addr_bytes(b"::ffff:1.2.3.4"),
         Ok((Addr::V6(_), None))
