@@ -61,11 +61,7 @@ fn check_prefix(case: &Json) {
 
 #[test]
 fn recorded_results_of_go() {
-    let counts = k8s_net::for_each_case(|kind, case| match kind {
-        "addr" => check_addr(case),
-        "prefix" => check_prefix(case),
-        _ => {}
-    });
+    let counts = k8s_net::check_recorded(check_addr, check_prefix, |_| {});
     assert!(counts[..2].iter().all(|c| *c > 100), "{counts:?}");
 }
 

@@ -131,19 +131,19 @@ fn check_contains(case: &Json) {
     let c = cidr(case["cidr"].as_str().unwrap());
     let other = case["other"].as_str().unwrap();
     let what = format!("{:?} contains {other:?}", case["cidr"]);
-    match case.get("ip").and_then(Json::as_bool) {
-        Some(want) => {
-            assert_eq!(
-                bool_of(call("cidr_contains_ip_string", &[c.clone(), s(other)])),
-                want,
-                "{what}"
-            );
-            assert_eq!(
-                bool_of(call("cidr_contains_ip_ip", &[c.clone(), ip(other)])),
-                want,
-                "{what}"
-            );
+    let contains_as = |calls: [(&str, Value<'static>); 2], want: bool| {
+        for (id, argument) in calls {
+            assert_eq!(bool_of(call(id, &[c.clone(), argument])), want, "{what}");
         }
+    };
+    match case.get("ip").and_then(Json::as_bool) {
+        Some(want) => contains_as(
+            [
+                ("cidr_contains_ip_string", s(other)),
+                ("cidr_contains_ip_ip", ip(other)),
+            ],
+            want,
+        ),
         None => {
             let e = err(call("cidr_contains_ip_string", &[c.clone(), s(other)]));
             assert_eq!(e.message, "no such overload", "{what}");
@@ -152,16 +152,13 @@ fn check_contains(case: &Json) {
     }
     match case.get("cidr_in").and_then(Json::as_bool) {
         Some(want) => {
-            assert_eq!(
-                bool_of(call("cidr_contains_cidr_string", &[c.clone(), s(other)])),
-                want,
-                "{what}"
-            );
             let o = cidr(other);
-            assert_eq!(
-                bool_of(call("cidr_contains_cidr", &[c.clone(), o.clone()])),
+            contains_as(
+                [
+                    ("cidr_contains_cidr_string", s(other)),
+                    ("cidr_contains_cidr", o.clone()),
+                ],
                 want,
-                "{what}"
             );
             assert_eq!(c == o, case["equal"].as_bool().unwrap(), "{what} (==)");
         }
@@ -175,68 +172,78 @@ fn check_contains(case: &Json) {
 
 #[test]
 fn recorded_results_of_the_kubernetes_wrappers() {
-    let counts = k8s_net_cases::for_each_case(|kind, case| match kind {
-        "addr" => check_addr(case),
-        "prefix" => check_prefix(case),
-        _ => check_contains(case),
-    });
+    let counts = k8s_net_cases::check_recorded(check_addr, check_prefix, check_contains);
     assert!(counts.iter().all(|c| *c > 100), "{counts:?}");
 }
 
 #[test]
 fn library_test_messages() {
-    assert_eq!(
-        err(call("string_to_ip", &[s("192.168.0.1.0")])).message,
-        "IP Address \"192.168.0.1.0\" parse error during conversion from string: \
-         ParseAddr(\"192.168.0.1.0\"): IPv4 address too long"
-    );
-    assert_eq!(
-        err(call("string_to_ip", &[s("2001:db8:::68")])).message,
-        "IP Address \"2001:db8:::68\" parse error during conversion from string: \
-         ParseAddr(\"2001:db8:::68\"): each colon-separated field must have at least one \
-         digit (at \":68\")"
-    );
-    assert_eq!(
-        err(call("ip_is_canonical", &[s("127.0.0.1.0")])).message,
-        "IP Address \"127.0.0.1.0\" parse error during conversion from string: \
-         ParseAddr(\"127.0.0.1.0\"): IPv4 address too long"
-    );
-    assert_eq!(
-        err(call("string_to_ip", &[s("fe80::1%en0")])).message,
-        "IP address \"fe80::1%en0\" with zone value is not allowed"
-    );
-    assert_eq!(
-        err(call("string_to_ip", &[s("::ffff:192.168.0.1")])).message,
-        "IPv4-mapped IPv6 address \"::ffff:192.168.0.1\" is not allowed"
-    );
-    assert_eq!(
-        err(call("string_to_ip", &[s("01.2.3.4")])).message,
-        "IP Address \"01.2.3.4\" parse error during conversion from string: \
-         ParseAddr(\"01.2.3.4\"): IPv4 field has octet with leading zero"
-    );
-    assert_eq!(
-        err(call("string_to_cidr", &[s("192.168.0.0/")])).message,
-        "network address parse error during conversion from string: network address parse \
-         error during conversion from string: netip.ParsePrefix(\"192.168.0.0/\"): bad bits \
-         after slash: \"\""
-    );
-    assert_eq!(
-        err(call("string_to_cidr", &[s("2001:db8::/")])).message,
-        "network address parse error during conversion from string: network address parse \
-         error during conversion from string: netip.ParsePrefix(\"2001:db8::/\"): bad bits \
-         after slash: \"\""
-    );
-    assert_eq!(
-        err(call("string_to_cidr", &[s("::ffff:192.168.0.1/24")])).message,
-        "network address parse error during conversion from string: IPv4-mapped IPv6 \
-         address \"::ffff:192.168.0.1/24\" is not allowed"
-    );
-    assert_eq!(
-        err(call("string_to_cidr", &[s("fe80::1%en0/24")])).message,
-        "network address parse error during conversion from string: network address parse \
-         error during conversion from string: netip.ParsePrefix(\"fe80::1%en0/24\"): IPv6 \
-         zones cannot be present in a prefix"
-    );
+    for (id, input, want) in [
+        (
+            "string_to_ip",
+            "192.168.0.1.0",
+            "IP Address \"192.168.0.1.0\" parse error during conversion from string: \
+             ParseAddr(\"192.168.0.1.0\"): IPv4 address too long",
+        ),
+        (
+            "string_to_ip",
+            "2001:db8:::68",
+            "IP Address \"2001:db8:::68\" parse error during conversion from string: \
+             ParseAddr(\"2001:db8:::68\"): each colon-separated field must have at least one \
+             digit (at \":68\")",
+        ),
+        (
+            "ip_is_canonical",
+            "127.0.0.1.0",
+            "IP Address \"127.0.0.1.0\" parse error during conversion from string: \
+             ParseAddr(\"127.0.0.1.0\"): IPv4 address too long",
+        ),
+        (
+            "string_to_ip",
+            "fe80::1%en0",
+            "IP address \"fe80::1%en0\" with zone value is not allowed",
+        ),
+        (
+            "string_to_ip",
+            "::ffff:192.168.0.1",
+            "IPv4-mapped IPv6 address \"::ffff:192.168.0.1\" is not allowed",
+        ),
+        (
+            "string_to_ip",
+            "01.2.3.4",
+            "IP Address \"01.2.3.4\" parse error during conversion from string: \
+             ParseAddr(\"01.2.3.4\"): IPv4 field has octet with leading zero",
+        ),
+        (
+            "string_to_cidr",
+            "192.168.0.0/",
+            "network address parse error during conversion from string: network address parse \
+             error during conversion from string: netip.ParsePrefix(\"192.168.0.0/\"): bad bits \
+             after slash: \"\"",
+        ),
+        (
+            "string_to_cidr",
+            "2001:db8::/",
+            "network address parse error during conversion from string: network address parse \
+             error during conversion from string: netip.ParsePrefix(\"2001:db8::/\"): bad bits \
+             after slash: \"\"",
+        ),
+        (
+            "string_to_cidr",
+            "::ffff:192.168.0.1/24",
+            "network address parse error during conversion from string: IPv4-mapped IPv6 \
+             address \"::ffff:192.168.0.1/24\" is not allowed",
+        ),
+        (
+            "string_to_cidr",
+            "fe80::1%en0/24",
+            "network address parse error during conversion from string: network address parse \
+             error during conversion from string: netip.ParsePrefix(\"fe80::1%en0/24\"): IPv6 \
+             zones cannot be present in a prefix",
+        ),
+    ] {
+        assert_eq!(err(call(id, &[s(input)])).message, want, "{id}({input:?})");
+    }
     // containsIP discards the parse error; containsCIDR keeps it.
     let c = cidr("10.0.0.0/8");
     let e = err(call(
@@ -291,40 +298,33 @@ fn library_test_results() {
         assert_eq!(b(id, &[ip(addr)]), want, "{id}({addr})");
     }
     let c4 = cidr("192.168.0.0/24");
-    assert!(b("cidr_contains_ip_ip", &[c4.clone(), ip("192.168.0.1")]));
-    assert!(!b("cidr_contains_ip_ip", &[c4.clone(), ip("192.168.1.1")]));
-    assert!(b(
-        "cidr_contains_ip_string",
-        &[c4.clone(), s("192.168.0.1")]
-    ));
-    assert!(!b(
-        "cidr_contains_ip_string",
-        &[c4.clone(), s("192.168.1.1")]
-    ));
-    assert!(b(
-        "cidr_contains_cidr",
-        &[c4.clone(), cidr("192.168.0.0/25")]
-    ));
-    assert!(b(
-        "cidr_contains_cidr",
-        &[c4.clone(), cidr("192.168.0.1/32")]
-    ));
-    assert!(!b(
-        "cidr_contains_cidr",
-        &[c4.clone(), cidr("192.168.0.0/23")]
-    ));
-    assert!(!b(
-        "cidr_contains_cidr",
-        &[c4.clone(), cidr("192.169.0.1/32")]
-    ));
-    assert!(b(
-        "cidr_contains_cidr_string",
-        &[c4.clone(), s("192.168.0.0/25")]
-    ));
-    assert!(!b(
-        "cidr_contains_cidr_string",
-        &[c4.clone(), s("192.168.0.0/23")]
-    ));
+    let c6 = cidr("2001:db8::/32");
+    let (host4, all4) = (cidr("192.168.1.1/32"), cidr("0.0.0.0/0"));
+    // (function, the CIDR, its argument, the result)
+    let contains = [
+        ("cidr_contains_ip_ip", &c4, ip("192.168.0.1"), true),
+        ("cidr_contains_ip_ip", &c4, ip("192.168.1.1"), false),
+        ("cidr_contains_ip_string", &c4, s("192.168.0.1"), true),
+        ("cidr_contains_ip_string", &c4, s("192.168.1.1"), false),
+        ("cidr_contains_cidr", &c4, cidr("192.168.0.0/25"), true),
+        ("cidr_contains_cidr", &c4, cidr("192.168.0.1/32"), true),
+        ("cidr_contains_cidr", &c4, cidr("192.168.0.0/23"), false),
+        ("cidr_contains_cidr", &c4, cidr("192.169.0.1/32"), false),
+        ("cidr_contains_cidr_string", &c4, s("192.168.0.0/25"), true),
+        ("cidr_contains_cidr_string", &c4, s("192.168.0.0/23"), false),
+        ("cidr_contains_ip_ip", &c6, ip("2001:db8::1"), true),
+        ("cidr_contains_ip_ip", &c6, ip("2001:dc8::1"), false),
+        ("cidr_contains_ip_ip", &c6, ip("192.168.1.1"), false),
+        ("cidr_contains_ip_ip", &host4, ip("2001:db8::1"), false),
+        ("cidr_contains_cidr", &c6, cidr("2001:db8::/33"), true),
+        ("cidr_contains_cidr", &c6, cidr("2001:db8::/31"), false),
+        ("cidr_contains_cidr", &c6, cidr("10.0.0.0/8"), false),
+        ("cidr_contains_cidr", &all4, cidr("::/0"), false),
+    ];
+    for (id, receiver, argument, want) in contains {
+        let case = format!("{id}({receiver:?}, {argument:?})");
+        assert_eq!(b(id, &[receiver.clone(), argument]), want, "{case}");
+    }
     assert_eq!(ok(call("cidr_ip", &[c4.clone()])), ip("192.168.0.0"));
     assert_eq!(ok(call("cidr_masked", &[c4.clone()])), c4);
     assert_eq!(
@@ -332,24 +332,6 @@ fn library_test_results() {
         cidr("192.168.0.0/24")
     );
     assert_eq!(int_of(call("cidr_prefix_length", &[c4.clone()])), 24);
-    let c6 = cidr("2001:db8::/32");
-    assert!(b("cidr_contains_ip_ip", &[c6.clone(), ip("2001:db8::1")]));
-    assert!(!b("cidr_contains_ip_ip", &[c6.clone(), ip("2001:dc8::1")]));
-    assert!(!b("cidr_contains_ip_ip", &[c6.clone(), ip("192.168.1.1")]));
-    assert!(!b(
-        "cidr_contains_ip_ip",
-        &[cidr("192.168.1.1/32"), ip("2001:db8::1")]
-    ));
-    assert!(b(
-        "cidr_contains_cidr",
-        &[c6.clone(), cidr("2001:db8::/33")]
-    ));
-    assert!(!b(
-        "cidr_contains_cidr",
-        &[c6.clone(), cidr("2001:db8::/31")]
-    ));
-    assert!(!b("cidr_contains_cidr", &[c6.clone(), cidr("10.0.0.0/8")]));
-    assert!(!b("cidr_contains_cidr", &[cidr("0.0.0.0/0"), cidr("::/0")]));
     assert_eq!(
         ok(call("cidr_masked", &[cidr("2001:db8:1::/32")])),
         cidr("2001:db8::/32")
