@@ -48,53 +48,25 @@ fn dur(text: &str) -> Value<'static> {
     })
 }
 
-#[track_caller]
-fn ok_int(r: R) -> i64 {
-    match r {
-        Ok(Value::Int(v)) => v,
-        other => panic!("want an int, got {other:?}"),
-    }
+/// `fn $name(r: R) -> $t`: the value of a call that succeeded with a `$variant`.
+macro_rules! ok_variant {
+    ($name:ident, $variant:ident, $t:ty, $want:literal, |$v:ident| $value:expr) => {
+        #[track_caller]
+        fn $name(r: R) -> $t {
+            match r {
+                Ok(Value::$variant($v)) => $value,
+                other => panic!(concat!("want ", $want, ", got {:?}"), other),
+            }
+        }
+    };
 }
 
-#[track_caller]
-fn ok_uint(r: R) -> u64 {
-    match r {
-        Ok(Value::Uint(v)) => v,
-        other => panic!("want a uint, got {other:?}"),
-    }
-}
-
-#[track_caller]
-fn ok_double(r: R) -> f64 {
-    match r {
-        Ok(Value::Double(v)) => v,
-        other => panic!("want a double, got {other:?}"),
-    }
-}
-
-#[track_caller]
-fn ok_bool(r: R) -> bool {
-    match r {
-        Ok(Value::Bool(v)) => v,
-        other => panic!("want a bool, got {other:?}"),
-    }
-}
-
-#[track_caller]
-fn ok_string(r: R) -> String {
-    match r {
-        Ok(Value::String(v)) => v.to_string(),
-        other => panic!("want a string, got {other:?}"),
-    }
-}
-
-#[track_caller]
-fn ok_bytes(r: R) -> Vec<u8> {
-    match r {
-        Ok(Value::Bytes(v)) => v.to_vec(),
-        other => panic!("want bytes, got {other:?}"),
-    }
-}
+ok_variant!(ok_int, Int, i64, "an int", |v| v);
+ok_variant!(ok_uint, Uint, u64, "a uint", |v| v);
+ok_variant!(ok_double, Double, f64, "a double", |v| v);
+ok_variant!(ok_bool, Bool, bool, "a bool", |v| v);
+ok_variant!(ok_string, String, String, "a string", |v| v.to_string());
+ok_variant!(ok_bytes, Bytes, Vec<u8>, "bytes", |v| v.to_vec());
 
 /// The kind and message of a failed call.
 #[track_caller]
@@ -535,52 +507,31 @@ fn strings() {
         err_msg(call("size_string", &[b(b"x")])),
         "no such overload: size(bytes)"
     );
-    let starts = [
-        ("foobar", "foo", true),
-        ("foobar", "bar", false),
-        ("", "foo", false),
-        ("foobar", "", true),
-        ("", "", true),
-        ("завтра", "за", true),
-        ("🐱😀😛", "🐱", true),
+    // (function, string, argument, result)
+    let tests = [
+        ("starts_with_string", "foobar", "foo", true),
+        ("starts_with_string", "foobar", "bar", false),
+        ("starts_with_string", "", "foo", false),
+        ("starts_with_string", "foobar", "", true),
+        ("starts_with_string", "", "", true),
+        ("starts_with_string", "завтра", "за", true),
+        ("starts_with_string", "🐱😀😛", "🐱", true),
+        ("ends_with_string", "foobar", "bar", true),
+        ("ends_with_string", "foobar", "foo", false),
+        ("ends_with_string", "", "foo", false),
+        ("ends_with_string", "foobar", "", true),
+        ("ends_with_string", "forté", "té", true),
+        ("ends_with_string", "🐱😀😛", "😛", true),
+        ("contains_string", "hello", "he", true),
+        ("contains_string", "hello", "", true),
+        ("contains_string", "hello", "ol", false),
+        ("contains_string", "abababc", "ababc", true),
+        ("contains_string", "Straße", "aß", true),
+        ("contains_string", "", "something", false),
+        ("contains_string", "", "", true),
     ];
-    for (x, y, want) in starts {
-        assert_eq!(
-            ok_bool(call("starts_with_string", &[s(x), s(y)])),
-            want,
-            "{x} {y}"
-        );
-    }
-    let ends = [
-        ("foobar", "bar", true),
-        ("foobar", "foo", false),
-        ("", "foo", false),
-        ("foobar", "", true),
-        ("forté", "té", true),
-        ("🐱😀😛", "😛", true),
-    ];
-    for (x, y, want) in ends {
-        assert_eq!(
-            ok_bool(call("ends_with_string", &[s(x), s(y)])),
-            want,
-            "{x} {y}"
-        );
-    }
-    let contains = [
-        ("hello", "he", true),
-        ("hello", "", true),
-        ("hello", "ol", false),
-        ("abababc", "ababc", true),
-        ("Straße", "aß", true),
-        ("", "something", false),
-        ("", "", true),
-    ];
-    for (x, y, want) in contains {
-        assert_eq!(
-            ok_bool(call("contains_string", &[s(x), s(y)])),
-            want,
-            "{x} {y}"
-        );
+    for (id, x, y, want) in tests {
+        assert_eq!(ok_bool(call(id, &[s(x), s(y)])), want, "{id} {x} {y}");
     }
     assert_eq!(
         err_msg(call("contains_string", &[s("a"), i(1)])),
