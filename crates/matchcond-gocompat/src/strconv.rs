@@ -475,19 +475,31 @@ pub fn quote_bytes(b: &[u8]) -> String {
     out
 }
 
+/// The two-character escape Go's `strconv.Quote` writes for `c`, where it has one: `\a \b \f
+/// \n \r \t \v \\ \"`.
+pub fn simple_escape(c: char) -> Option<&'static str> {
+    Some(match c {
+        '"' => "\\\"",
+        '\\' => "\\\\",
+        '\u{7}' => "\\a",
+        '\u{8}' => "\\b",
+        '\u{c}' => "\\f",
+        '\n' => "\\n",
+        '\r' => "\\r",
+        '\t' => "\\t",
+        '\u{b}' => "\\v",
+        _ => return None,
+    })
+}
+
 /// Appends the escaped characters of `s` (no quotes).
 fn push_quoted(out: &mut String, s: &str) {
     for c in s.chars() {
+        if let Some(escape) = simple_escape(c) {
+            out.push_str(escape);
+            continue;
+        }
         match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
             c if is_print(c) => out.push(c),
             c if c < ' ' || c == '\u{7f}' => {
                 let _ = write!(out, "\\x{:02x}", u32::from(c));

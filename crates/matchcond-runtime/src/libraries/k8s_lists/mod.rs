@@ -7,30 +7,19 @@ use std::cmp::Ordering;
 
 use matchcond_front::Type;
 
-use super::support::compare::{compare, is_comparable};
+use super::support::compare::{compare, is_comparable, COMPARABLE_TYPES};
 use super::support::guard::{check, G};
 use super::support::{bare_no_such_overload, fail};
 use super::{function, member, Definition, FunctionEntry, Implementation, Library, Versions};
 use crate::cost::Estimate;
 use crate::error::EvalError;
+use crate::plan::Trait;
 use crate::value::{values_equal, Duration, List, Timestamp, Value};
 
 #[cfg(test)]
 mod tests;
 
-/// The element types of `isSorted`, `min` and `max`, named as the overload ids name them.
-const COMPARABLE: [(&str, Type); 8] = [
-    ("int", Type::Int),
-    ("uint", Type::Uint),
-    ("double", Type::Double),
-    ("bool", Type::Bool),
-    ("duration", Type::Duration),
-    ("timestamp", Type::Timestamp),
-    ("string", Type::String),
-    ("bytes", Type::Bytes),
-];
-
-/// The overloads of `isSorted`, in the order of [`COMPARABLE`].
+/// The overloads of `isSorted`, in the order of [`COMPARABLE_TYPES`].
 const IS_SORTED: [(&str, Implementation); 8] = [
     ("list_int_is_sorted_bool", is_sorted_int),
     ("list_uint_is_sorted_bool", is_sorted_uint),
@@ -42,7 +31,7 @@ const IS_SORTED: [(&str, Implementation); 8] = [
     ("list_bytes_is_sorted_bool", is_sorted_bytes),
 ];
 
-/// The overloads of `max`, in the order of [`COMPARABLE`].
+/// The overloads of `max`, in the order of [`COMPARABLE_TYPES`].
 const MAX: [(&str, Implementation); 8] = [
     ("list_int_max_int", max_int),
     ("list_uint_max_uint", max_uint),
@@ -54,7 +43,7 @@ const MAX: [(&str, Implementation); 8] = [
     ("list_bytes_max_bytes", max_bytes),
 ];
 
-/// The overloads of `min`, in the order of [`COMPARABLE`].
+/// The overloads of `min`, in the order of [`COMPARABLE_TYPES`].
 const MIN: [(&str, Implementation); 8] = [
     ("list_int_min_int", min_int),
     ("list_uint_min_uint", min_uint),
@@ -79,7 +68,7 @@ pub(crate) fn library(version: u32) -> Definition {
     let per_type = |name: &'static str,
                     overloads: [(&'static str, Implementation); 8],
                     result: Option<Type>| {
-        let overloads = COMPARABLE.iter().zip(overloads).map(|((_, ty), (id, f))| {
+        let overloads = COMPARABLE_TYPES.iter().zip(overloads).map(|(ty, (id, f))| {
             member(
                 id,
                 [Type::list(ty.clone())],
@@ -209,21 +198,6 @@ per_type!(
     /// `list(bytes).isSorted() -> bool`
     is_sorted_bytes, is_sorted, G::Bytes);
 
-/// Whether the value implements cel-go's `traits.Adder`.
-fn is_adder(v: &Value<'_>) -> bool {
-    matches!(
-        v,
-        Value::Int(_)
-            | Value::Uint(_)
-            | Value::Double(_)
-            | Value::String(_)
-            | Value::Bytes(_)
-            | Value::List(_)
-            | Value::Duration(_)
-            | Value::Timestamp(_)
-    )
-}
-
 /// A duration added to a timestamp, with cel-go's range check (`timestamp overflow`).
 fn add_timestamp(t: &Timestamp, d: &Duration) -> Result<Timestamp, EvalError> {
     let total = t.total_nanos() + i128::from(d.nanos);
@@ -262,7 +236,7 @@ fn sum<'a>(elem: &'static G, zero: Value<'a>, args: &[Value<'a>]) -> Result<Valu
     let list = guarded_list("sum", elem, args)?;
     let mut acc = zero;
     for next in list.iter() {
-        if !is_adder(&next) {
+        if !Trait::Adder.of(&next) {
             return Err(bare_no_such_overload());
         }
         acc = add(&acc, &next)?;

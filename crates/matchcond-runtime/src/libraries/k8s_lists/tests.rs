@@ -3,14 +3,19 @@
 
 use matchcond_front::Type;
 
-use super::{library, COMPARABLE, IS_SORTED, MAX, MIN};
+use matchcond_front::checker::format_type;
+
+use super::{library, IS_SORTED, MAX, MIN};
 use crate::error::ErrorKind;
+use crate::libraries::support::compare::COMPARABLE_TYPES;
 use crate::test_util::*;
 use crate::value::{Timestamp, Value};
 
 #[test]
 fn ids_follow_type_names() {
-    for (i, (name, _)) in COMPARABLE.iter().enumerate() {
+    // The ids embed the CEL type name (`list_duration_max_duration` …).
+    for (i, ty) in COMPARABLE_TYPES.iter().enumerate() {
+        let name = format_type(ty);
         assert_eq!(IS_SORTED[i].0, format!("list_{name}_is_sorted_bool"));
         assert_eq!(MAX[i].0, format!("list_{name}_max_{name}"));
         assert_eq!(MIN[i].0, format!("list_{name}_min_{name}"));

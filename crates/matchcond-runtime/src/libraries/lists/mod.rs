@@ -10,7 +10,7 @@ use std::cmp::Ordering;
 
 use matchcond_front::Type;
 
-use super::support::compare::{compare, is_comparable};
+use super::support::compare::{compare, is_comparable, COMPARABLE_TYPES};
 use super::support::fail;
 use super::support::gofmt::runtime_type;
 use super::support::guard::{check, G, LIST_ANY};
@@ -25,20 +25,6 @@ mod sort;
 
 #[cfg(test)]
 mod tests;
-
-/// The element types cel-go's lists extension calls comparable (`sort`, `sortBy`), with the
-/// type name that its overload ids embed (`list_int_sort`,
-/// `list_google.protobuf.Duration_sort` …), in cel-go's order.
-const COMPARABLE: [(&str, Type); 8] = [
-    ("int", Type::Int),
-    ("uint", Type::Uint),
-    ("double", Type::Double),
-    ("bool", Type::Bool),
-    ("google.protobuf.Duration", Type::Duration),
-    ("google.protobuf.Timestamp", Type::Timestamp),
-    ("string", Type::String),
-    ("bytes", Type::Bytes),
-];
 
 /// Overload ids of `sort`, one per comparable element type.
 const SORT_IDS: [&str; 8] = [
@@ -104,14 +90,14 @@ fn functions(version: u32) -> Vec<FunctionEntry> {
         let self_compare = |i| Cost::tracked(Tracker::SelfCompare(i));
         fns.push(function(
             "sort",
-            COMPARABLE.iter().zip(SORT_IDS).map(|((_, ty), id)| {
+            COMPARABLE_TYPES.iter().zip(SORT_IDS).map(|(ty, id)| {
                 member(id, [Type::list(ty.clone())], Type::list(ty.clone()), sort)
                     .cost_rule(self_compare(0))
             }),
         ));
         fns.push(function(
             "@sortByAssociatedKeys",
-            COMPARABLE.iter().zip(SORT_BY_IDS).map(|((_, ty), id)| {
+            COMPARABLE_TYPES.iter().zip(SORT_BY_IDS).map(|(ty, id)| {
                 member(
                     id,
                     [l(), Type::list(ty.clone())],

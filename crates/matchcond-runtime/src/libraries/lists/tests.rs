@@ -1,8 +1,12 @@
 //! The lists extension: its declarations by version, and its functions through their
 //! overload ids, with the expectations of cel-go's `ext` tests and the cel-spec suites.
 
-use super::{functions, COMPARABLE, SORT_BY_IDS, SORT_IDS};
+use matchcond_front::checker::format_type;
+use matchcond_front::Type;
+
+use super::{functions, SORT_BY_IDS, SORT_IDS};
 use crate::error::ErrorKind;
+use crate::libraries::support::compare::COMPARABLE_TYPES;
 use crate::test_util::*;
 use crate::value::Value;
 
@@ -15,11 +19,15 @@ fn ids(version: u32) -> Vec<&'static str> {
 
 #[test]
 fn sort_ids_follow_type_names() {
-    for ((name, _), id) in COMPARABLE.iter().zip(SORT_IDS) {
-        assert_eq!(id, format!("list_{name}_sort"));
-    }
-    for ((name, _), id) in COMPARABLE.iter().zip(SORT_BY_IDS) {
-        assert_eq!(id, format!("list_{name}_sortByAssociatedKeys"));
+    // The ids embed the type's protobuf name (`list_google.protobuf.Duration_sort` …).
+    for (i, ty) in COMPARABLE_TYPES.iter().enumerate() {
+        let name = match ty {
+            Type::Duration => "google.protobuf.Duration".to_owned(),
+            Type::Timestamp => "google.protobuf.Timestamp".to_owned(),
+            other => format_type(other),
+        };
+        assert_eq!(SORT_IDS[i], format!("list_{name}_sort"));
+        assert_eq!(SORT_BY_IDS[i], format!("list_{name}_sortByAssociatedKeys"));
     }
 }
 

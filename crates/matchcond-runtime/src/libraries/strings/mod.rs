@@ -8,6 +8,7 @@
 //! The Kubernetes cost estimator prices most of these functions (by name).
 
 use matchcond_front::Type;
+use matchcond_gocompat::strconv::simple_escape;
 
 use super::support::gofmt::value_v;
 use super::support::guard::G;
@@ -535,17 +536,9 @@ fn quote<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
             let mut out = String::with_capacity(s.len() + escaped + 2);
             out.push('"');
             for c in s.chars() {
-                match c {
-                    '\u{7}' => out.push_str("\\a"),
-                    '\u{8}' => out.push_str("\\b"),
-                    '\u{c}' => out.push_str("\\f"),
-                    '\n' => out.push_str("\\n"),
-                    '\r' => out.push_str("\\r"),
-                    '\t' => out.push_str("\\t"),
-                    '\u{b}' => out.push_str("\\v"),
-                    '\\' => out.push_str("\\\\"),
-                    '"' => out.push_str("\\\""),
-                    c => out.push(c),
+                match simple_escape(c) {
+                    Some(escape) => out.push_str(escape),
+                    None => out.push(c),
                 }
             }
             out.push('"');

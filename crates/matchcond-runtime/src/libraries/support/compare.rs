@@ -10,22 +10,29 @@
 
 use std::cmp::Ordering;
 
+use matchcond_front::Type;
+
+use crate::plan::Trait;
 use crate::value::Value;
+
+/// The element types of the lists functions that order their elements (the lists extension's
+/// `sort` and `sortBy`, the Kubernetes library's `isSorted`, `min` and `max`), in the order of
+/// their overloads: the types whose values are [`is_comparable`].
+pub(crate) const COMPARABLE_TYPES: [Type; 8] = [
+    Type::Int,
+    Type::Uint,
+    Type::Double,
+    Type::Bool,
+    Type::Duration,
+    Type::Timestamp,
+    Type::String,
+    Type::Bytes,
+];
 
 /// Whether the value implements cel-go's `traits.Comparer` (int, uint, double, string, bytes,
 /// bool, timestamp, duration).
 pub(crate) fn is_comparable(v: &Value<'_>) -> bool {
-    matches!(
-        v,
-        Value::Int(_)
-            | Value::Uint(_)
-            | Value::Double(_)
-            | Value::String(_)
-            | Value::Bytes(_)
-            | Value::Bool(_)
-            | Value::Timestamp(_)
-            | Value::Duration(_)
-    )
+    Trait::Comparer.of(v)
 }
 
 /// `a.Compare(b)` as cel-go computes it; `None` where cel-go returns an error.
