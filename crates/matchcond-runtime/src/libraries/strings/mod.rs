@@ -47,12 +47,7 @@ pub(crate) fn library(version: u32) -> Definition {
             "indexOf",
             [
                 member("string_index_of_string", [s(), s()], i(), index_of),
-                member(
-                    "string_index_of_string_int",
-                    [s(), s(), i()],
-                    i(),
-                    index_of_offset,
-                ),
+                member("string_index_of_string_int", [s(), s(), i()], i(), index_of),
             ],
         )
         .estimate_by(Estimate::ListTraversal),
@@ -92,7 +87,7 @@ pub(crate) fn library(version: u32) -> Definition {
                     "string_replace_string_string_int",
                     [s(), s(), s(), i()],
                     s(),
-                    replace_n,
+                    replace,
                 ),
             ],
         )
@@ -105,7 +100,7 @@ pub(crate) fn library(version: u32) -> Definition {
                     "string_split_string_int",
                     [s(), s(), i()],
                     Type::list(s()),
-                    split_n,
+                    split,
                 ),
             ],
         )
@@ -200,21 +195,38 @@ fn char_at<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
     }
 }
 
-/// Code-point index of the first occurrence of `sub` at or after `offset`.
-fn index_of_from(s: &str, sub: &str, offset: i64) -> Result<i64, EvalError> {
+/// A search for `sub` in `s` from a code-point offset: decided before it starts, or the
+/// code points of both to search.
+enum Search {
+    /// The answer.
+    Decided(i64),
+    /// The code points of `s` and of `sub`.
+    Runes(Vec<char>, Vec<char>),
+}
+
+/// Starts a search from `offset`: a negative offset is an error; the empty string matches at
+/// the offset, clamped to the end of the string; nothing else matches from the end on.
+fn search(s: &str, sub: &str, offset: i64) -> Result<Search, EvalError> {
     if offset < 0 {
         return Err(string_index_error(offset));
     }
     let runes: Vec<char> = s.chars().collect();
     let len = runes.len() as i64;
     if sub.is_empty() {
-        // The empty string matches at the offset, clamped to the end of the string.
-        return Ok(offset.min(len));
+        return Ok(Search::Decided(offset.min(len)));
     }
-    let sub: Vec<char> = sub.chars().collect();
     if offset >= len {
-        return Ok(-1);
+        return Ok(Search::Decided(-1));
     }
+    Ok(Search::Runes(runes, sub.chars().collect()))
+}
+
+/// Code-point index of the first occurrence of `sub` at or after `offset`.
+fn index_of_from(s: &str, sub: &str, offset: i64) -> Result<i64, EvalError> {
+    let (runes, sub) = match search(s, sub, offset)? {
+        Search::Decided(i) => return Ok(i),
+        Search::Runes(runes, sub) => (runes, sub),
+    };
     let start = usize::try_from(offset).unwrap_or(usize::MAX);
     let found = runes
         .get(start..)
@@ -227,18 +239,11 @@ fn index_of_from(s: &str, sub: &str, offset: i64) -> Result<i64, EvalError> {
 
 /// Code-point index of the last occurrence of `sub` starting at or before `offset`.
 fn last_index_of_from(s: &str, sub: &str, offset: i64) -> Result<i64, EvalError> {
-    if offset < 0 {
-        return Err(string_index_error(offset));
-    }
-    let runes: Vec<char> = s.chars().collect();
+    let (runes, sub) = match search(s, sub, offset)? {
+        Search::Decided(i) => return Ok(i),
+        Search::Runes(runes, sub) => (runes, sub),
+    };
     let len = runes.len() as i64;
-    if sub.is_empty() {
-        return Ok(offset.min(len));
-    }
-    let sub: Vec<char> = sub.chars().collect();
-    if offset >= len {
-        return Ok(-1);
-    }
     let last_start = offset.min(len - sub.len() as i64);
     if last_start < 0 {
         return Ok(-1);
@@ -253,19 +258,26 @@ fn last_index_of_from(s: &str, sub: &str, offset: i64) -> Result<i64, EvalError>
     })
 }
 
-/// `string.indexOf(string) -> int`
-fn index_of<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
-    match args {
-        [Value::String(s), Value::String(sub)] => Ok(Value::Int(index_of_from(s, sub, 0)?)),
-        _ => Err(EvalError::no_such_overload("indexOf", args)),
+/// The first `n` arguments of an overload that also exists with a trailing `int`, and that
+/// `int`, or `default` where the call has no trailing argument.
+fn with_trailing_int<'v, 'a>(
+    args: &'v [Value<'a>],
+    n: usize,
+    default: i64,
+) -> Option<(&'v [Value<'a>], i64)> {
+    match args.split_at_checked(n)? {
+        (head, []) => Some((head, default)),
+        (head, [Value::Int(i)]) => Some((head, *i)),
+        _ => None,
     }
 }
 
-/// `string.indexOf(string, int) -> int`
-fn index_of_offset<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
-    match args {
-        [Value::String(s), Value::String(sub), Value::Int(off)] => {
-            Ok(Value::Int(index_of_from(s, sub, *off)?))
+/// `string.indexOf(string) -> int`, `string.indexOf(string, int) -> int` (from offset 0
+/// without it)
+fn index_of<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
+    match with_trailing_int(args, 2, 0) {
+        Some(([Value::String(s), Value::String(sub)], off)) => {
+            Ok(Value::Int(index_of_from(s, sub, off)?))
         }
         _ => Err(EvalError::no_such_overload("indexOf", args)),
     }
@@ -301,17 +313,23 @@ fn last_index_of_offset<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> 
 
 /// `string.lowerAscii() -> string`
 fn lower_ascii<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
-    match args {
-        [Value::String(s)] => Ok(Value::string(s.to_ascii_lowercase())),
-        _ => Err(EvalError::no_such_overload("lowerAscii", args)),
-    }
+    string_to_string("lowerAscii", args, str::to_ascii_lowercase)
 }
 
 /// `string.upperAscii() -> string`
 fn upper_ascii<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
+    string_to_string("upperAscii", args, str::to_ascii_uppercase)
+}
+
+/// `string.function() -> string`, the result `convert` gives.
+fn string_to_string<'a>(
+    function: &str,
+    args: &[Value<'a>],
+    convert: fn(&str) -> String,
+) -> Result<Value<'a>, EvalError> {
     match args {
-        [Value::String(s)] => Ok(Value::string(s.to_ascii_uppercase())),
-        _ => Err(EvalError::no_such_overload("upperAscii", args)),
+        [Value::String(s)] => Ok(Value::string(convert(s))),
+        _ => Err(EvalError::no_such_overload(function, args)),
     }
 }
 
@@ -335,21 +353,12 @@ fn replace_go(s: &str, old: &str, new: &str, n: i64) -> Result<String, EvalError
     })
 }
 
-/// `string.replace(string, string) -> string`
+/// `string.replace(string, string) -> string`, `string.replace(string, string, int) ->
+/// string` (every occurrence without the count)
 fn replace<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
-    match args {
-        [Value::String(s), Value::String(old), Value::String(new)] => {
-            Ok(Value::string(replace_go(s, old, new, -1)?))
-        }
-        _ => Err(EvalError::no_such_overload("replace", args)),
-    }
-}
-
-/// `string.replace(string, string, int) -> string`
-fn replace_n<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
-    match args {
-        [Value::String(s), Value::String(old), Value::String(new), Value::Int(n)] => {
-            Ok(Value::string(replace_go(s, old, new, *n)?))
+    match with_trailing_int(args, 3, -1) {
+        Some(([Value::String(s), Value::String(old), Value::String(new)], n)) => {
+            Ok(Value::string(replace_go(s, old, new, n)?))
         }
         _ => Err(EvalError::no_such_overload("replace", args)),
     }
@@ -396,20 +405,11 @@ fn string_list<'a>(parts: Vec<String>) -> Value<'a> {
     Value::list(parts.into_iter().map(Value::string).collect())
 }
 
-/// `string.split(string) -> list(string)`
+/// `string.split(string) -> list(string)`, `string.split(string, int) -> list(string)` (all
+/// parts without the count)
 fn split<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
-    match args {
-        [Value::String(s), Value::String(sep)] => Ok(string_list(split_go(s, sep, -1)?)),
-        _ => Err(EvalError::no_such_overload("split", args)),
-    }
-}
-
-/// `string.split(string, int) -> list(string)`
-fn split_n<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
-    match args {
-        [Value::String(s), Value::String(sep), Value::Int(n)] => {
-            Ok(string_list(split_go(s, sep, *n)?))
-        }
+    match with_trailing_int(args, 2, -1) {
+        Some(([Value::String(s), Value::String(sep)], n)) => Ok(string_list(split_go(s, sep, n)?)),
         _ => Err(EvalError::no_such_overload("split", args)),
     }
 }
