@@ -435,6 +435,12 @@ impl Definition {
         self
     }
 
+    /// With an opaque type of the library: its name usable as a type value, and an object type
+    /// that no type provider describes.
+    pub(crate) fn opaque_type(self, name: &'static str) -> Self {
+        self.types([(name, Type::named(name))]).object_types([name])
+    }
+
     /// Which library this is.
     pub fn library(&self) -> Library {
         self.library

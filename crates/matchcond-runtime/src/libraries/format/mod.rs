@@ -39,6 +39,20 @@ pub struct NamedFormat {
 }
 
 impl NamedFormat {
+    const fn new(
+        key: &'static str,
+        name: &'static str,
+        max_regex_size: u64,
+        validate: fn(&[u8]) -> Vec<String>,
+    ) -> Self {
+        NamedFormat {
+            key,
+            name,
+            max_regex_size,
+            validate,
+        }
+    }
+
     /// The regular-expression size the cost of `validate` is computed from.
     pub fn max_regex_size(&self) -> u64 {
         self.max_regex_size
@@ -233,84 +247,44 @@ fn check(ok: bool, msg: &str) -> Vec<String> {
 
 /// The named formats, in the library's order.
 static FORMATS: [NamedFormat; 13] = [
-    NamedFormat {
-        key: "dns1123Label",
-        name: "DNS1123Label",
-        max_regex_size: 30,
-        validate: dns1123_label,
-    },
-    NamedFormat {
-        key: "dns1123Subdomain",
-        name: "DNS1123Subdomain",
-        max_regex_size: 60,
-        validate: dns1123_subdomain,
-    },
-    NamedFormat {
-        key: "dns1035Label",
-        name: "DNS1035Label",
-        max_regex_size: 30,
-        validate: dns1035_label,
-    },
-    NamedFormat {
-        key: "qualifiedName",
-        name: "QualifiedName",
-        max_regex_size: 60,
-        validate: qualified_name,
-    },
-    NamedFormat {
-        key: "dns1123LabelPrefix",
-        name: "DNS1123LabelPrefix",
-        max_regex_size: 30,
-        validate: |s| dns1123_label(&mask_trailing_dash(s)),
-    },
-    NamedFormat {
-        key: "dns1123SubdomainPrefix",
-        name: "DNS1123SubdomainPrefix",
-        max_regex_size: 60,
-        validate: |s| dns1123_subdomain(&mask_trailing_dash(s)),
-    },
-    NamedFormat {
-        key: "dns1035LabelPrefix",
-        name: "DNS1035LabelPrefix",
-        max_regex_size: 30,
-        validate: |s| dns1035_label(&mask_trailing_dash(s)),
-    },
-    NamedFormat {
-        key: "labelValue",
-        name: "LabelValue",
-        max_regex_size: 40,
-        validate: label_value,
-    },
-    NamedFormat {
-        key: "uri",
-        name: "URI",
-        max_regex_size: 1103,
-        validate: uri,
-    },
-    NamedFormat {
-        key: "uuid",
-        name: "uuid",
-        max_regex_size: UUID_PATTERN.len() as u64,
-        validate: |s| check(is_uuid(s), "does not match the UUID format"),
-    },
-    NamedFormat {
-        key: "byte",
-        name: "byte",
-        max_regex_size: 84,
-        validate: |s| check(is_base64(s), "invalid base64"),
-    },
-    NamedFormat {
-        key: "date",
-        name: "date",
-        max_regex_size: DATE_TIME_PATTERN.len() as u64,
-        validate: |s| check(is_date(s), "invalid date"),
-    },
-    NamedFormat {
-        key: "datetime",
-        name: "datetime",
-        max_regex_size: DATE_TIME_PATTERN.len() as u64,
-        validate: |s| check(is_date_time(s), "invalid datetime"),
-    },
+    NamedFormat::new("dns1123Label", "DNS1123Label", 30, dns1123_label),
+    NamedFormat::new(
+        "dns1123Subdomain",
+        "DNS1123Subdomain",
+        60,
+        dns1123_subdomain,
+    ),
+    NamedFormat::new("dns1035Label", "DNS1035Label", 30, dns1035_label),
+    NamedFormat::new("qualifiedName", "QualifiedName", 60, qualified_name),
+    NamedFormat::new("dns1123LabelPrefix", "DNS1123LabelPrefix", 30, |s| {
+        dns1123_label(&mask_trailing_dash(s))
+    }),
+    NamedFormat::new(
+        "dns1123SubdomainPrefix",
+        "DNS1123SubdomainPrefix",
+        60,
+        |s| dns1123_subdomain(&mask_trailing_dash(s)),
+    ),
+    NamedFormat::new("dns1035LabelPrefix", "DNS1035LabelPrefix", 30, |s| {
+        dns1035_label(&mask_trailing_dash(s))
+    }),
+    NamedFormat::new("labelValue", "LabelValue", 40, label_value),
+    NamedFormat::new("uri", "URI", 1103, uri),
+    NamedFormat::new("uuid", "uuid", UUID_PATTERN.len() as u64, |s| {
+        check(is_uuid(s), "does not match the UUID format")
+    }),
+    NamedFormat::new("byte", "byte", 84, |s| {
+        check(is_base64(s), "invalid base64")
+    }),
+    NamedFormat::new("date", "date", DATE_TIME_PATTERN.len() as u64, |s| {
+        check(is_date(s), "invalid date")
+    }),
+    NamedFormat::new(
+        "datetime",
+        "datetime",
+        DATE_TIME_PATTERN.len() as u64,
+        |s| check(is_date_time(s), "invalid datetime"),
+    ),
 ];
 
 /// The format `format.named` finds for a key.
@@ -412,8 +386,7 @@ pub(crate) fn library() -> Definition {
             .map(|(name, c)| function(name, [global(name, [], f(), c)])),
     );
     Definition::new(Library::K8sFormat, Versions::since(31))
-        .types([(TYPE_NAME, f())])
-        .object_types([TYPE_NAME])
+        .opaque_type(TYPE_NAME)
         .functions(fns)
 }
 

@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use matchcond_front::Type;
 
+use super::support::unary;
 use super::Versions;
 use super::{function, global, member, Definition, FunctionEntry, Implementation, Library};
 use crate::cost::{Cost, Estimate};
@@ -373,24 +374,18 @@ fn ip_predicate<'a>(
     args: &[Value<'a>],
     test: fn(&Addr) -> bool,
 ) -> Result<Value<'a>, EvalError> {
-    match args {
-        [v] => match as_ip(v) {
-            Some(addr) => Ok(Value::Bool(test(&addr))),
-            None => Err(EvalError::no_such_overload(function, args)),
-        },
-        _ => Err(EvalError::no_such_overload(function, args)),
-    }
+    unary(function, args, |v| {
+        as_ip(v).map(|addr| Value::Bool(test(&addr)))
+    })
 }
 
 fn ip_family<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
-    match args {
-        [v] => match as_ip(v) {
-            Some(Addr::V4(_)) => Ok(Value::Int(4)),
-            Some(Addr::V6(_)) => Ok(Value::Int(6)),
-            None => Err(EvalError::no_such_overload("family", args)),
-        },
-        _ => Err(EvalError::no_such_overload("family", args)),
-    }
+    unary("family", args, |v| {
+        as_ip(v).map(|addr| match addr {
+            Addr::V4(_) => Value::Int(4),
+            Addr::V6(_) => Value::Int(6),
+        })
+    })
 }
 
 fn ip_is_unspecified<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
@@ -414,13 +409,9 @@ fn ip_is_global_unicast<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> 
 }
 
 fn ip_to_string<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
-    match args {
-        [v] => match as_ip(v) {
-            Some(addr) => Ok(Value::string(addr.to_string())),
-            None => Err(EvalError::no_such_overload("string", args)),
-        },
-        _ => Err(EvalError::no_such_overload("string", args)),
-    }
+    unary("string", args, |v| {
+        as_ip(v).map(|addr| Value::string(addr.to_string()))
+    })
 }
 
 fn string_to_cidr<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
@@ -494,13 +485,7 @@ fn cidr_accessor<'a>(
     args: &[Value<'a>],
     get: fn(Prefix) -> Value<'a>,
 ) -> Result<Value<'a>, EvalError> {
-    match args {
-        [v] => match as_cidr(v) {
-            Some(prefix) => Ok(get(prefix)),
-            None => Err(EvalError::no_such_overload(function, args)),
-        },
-        _ => Err(EvalError::no_such_overload(function, args)),
-    }
+    unary(function, args, |v| as_cidr(v).map(get))
 }
 
 fn cidr_ip<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {

@@ -277,8 +277,7 @@ pub(crate) fn library() -> Definition {
         function(name, [member(id, params, result, f)]).estimate_by(Estimate::Fixed(1))
     };
     Definition::new(Library::K8sQuantity, Versions::since(28))
-        .types([(TYPE_NAME, q())])
-        .object_types([TYPE_NAME])
+        .opaque_type(TYPE_NAME)
         .functions([
             function(
                 "quantity",

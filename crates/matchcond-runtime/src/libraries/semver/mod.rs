@@ -12,6 +12,7 @@ pub use matchcond_gocompat::semver::Semver;
 
 use matchcond_front::Type;
 
+use super::support::unary;
 use super::{function, global, member, Definition, Implementation, Library, Versions};
 use crate::cost::Estimate;
 use crate::error::EvalError;
@@ -89,14 +90,8 @@ fn component<'a>(
     args: &[Value<'a>],
     f: fn(&Semver) -> u64,
 ) -> Result<Value<'a>, EvalError> {
-    match args {
-        // Go converts the uint64 to int64 with wrap-around.
-        [a] => match semver(a) {
-            Some(v) => Ok(Value::Int(f(v) as i64)),
-            None => Err(EvalError::no_such_overload(name, args)),
-        },
-        _ => Err(EvalError::no_such_overload(name, args)),
-    }
+    // Go converts the uint64 to int64 with wrap-around.
+    unary(name, args, |a| semver(a).map(|v| Value::Int(f(v) as i64)))
 }
 
 /// The library at version 1, from Kubernetes 1.33.
@@ -113,8 +108,7 @@ pub(crate) fn library() -> Definition {
         nominal(name, id, vec![v(), v()], result, f)
     };
     Definition::new(Library::K8sSemver, Versions::since(33))
-        .types([(TYPE_NAME, v())])
-        .object_types([TYPE_NAME])
+        .opaque_type(TYPE_NAME)
         .functions([
             function(
                 "semver",

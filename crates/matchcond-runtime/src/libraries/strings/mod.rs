@@ -12,7 +12,7 @@ use matchcond_gocompat::strconv::simple_escape;
 
 use super::support::gofmt::value_v;
 use super::support::guard::G;
-use super::support::{fail, string_index_error};
+use super::support::{fail, string_index_error, unary};
 use super::{function, global, member, Behaviours, Definition, Implementation, Library, Versions};
 use crate::cost::{Cost, Estimate};
 use crate::error::EvalError;
@@ -327,10 +327,10 @@ fn string_to_string<'a>(
     args: &[Value<'a>],
     convert: fn(&str) -> String,
 ) -> Result<Value<'a>, EvalError> {
-    match args {
-        [Value::String(s)] => Ok(Value::string(convert(s))),
-        _ => Err(EvalError::no_such_overload(function, args)),
-    }
+    unary(function, args, |v| match v {
+        Value::String(s) => Some(Value::string(convert(s))),
+        _ => None,
+    })
 }
 
 /// Go's `strings.Replace`: at most `n` replacements (all when `n < 0`); an empty `old` matches

@@ -40,6 +40,19 @@ pub(crate) fn fail(msg: impl Into<Cow<'static, str>>) -> EvalError {
     EvalError::new(ErrorKind::Other, msg)
 }
 
+/// A function of one argument: what `apply` makes of it; no such overload where the call has
+/// not exactly one argument or `apply` takes nothing from it.
+pub(crate) fn unary<'a>(
+    function: &str,
+    args: &[Value<'a>],
+    apply: impl FnOnce(&Value<'a>) -> Option<Value<'a>>,
+) -> Result<Value<'a>, EvalError> {
+    match args {
+        [v] => apply(v).ok_or_else(|| EvalError::no_such_overload(function, args)),
+        _ => Err(EvalError::no_such_overload(function, args)),
+    }
+}
+
 /// cel-go's bare `no such overload` error, raised inside an implementation (final).
 pub(crate) fn bare_no_such_overload() -> EvalError {
     fail("no such overload")

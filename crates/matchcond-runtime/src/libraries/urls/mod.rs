@@ -8,6 +8,7 @@ use std::sync::Arc;
 use matchcond_front::Type;
 use matchcond_gocompat::url::Url;
 
+use super::support::unary;
 use super::{function, global, member, Definition, Implementation, Library, Versions};
 use crate::cost::Estimate;
 use crate::error::EvalError;
@@ -56,13 +57,7 @@ fn getter<'a>(
     args: &[Value<'a>],
     f: fn(&Url) -> Value<'static>,
 ) -> Result<Value<'a>, EvalError> {
-    match args {
-        [a] => match url_arg(a) {
-            Some(u) => Ok(f(u)),
-            None => Err(EvalError::no_such_overload(name, args)),
-        },
-        _ => Err(EvalError::no_such_overload(name, args)),
-    }
+    unary(name, args, |a| url_arg(a).map(f))
 }
 
 fn string_value(b: &[u8]) -> Value<'static> {
@@ -86,8 +81,7 @@ pub(crate) fn library() -> Definition {
         function(name, [member(id, [u()], result, f)]).estimate_by(Estimate::Fixed(1))
     };
     Definition::new(Library::K8sUrls, Versions::ALWAYS)
-        .types([(TYPE_NAME, u())])
-        .object_types([TYPE_NAME])
+        .opaque_type(TYPE_NAME)
         .functions([
             function(
                 "url",
