@@ -7,6 +7,7 @@ use std::sync::Arc;
 use matchcond_front::decls::Overload;
 
 use crate::error::{ErrorKind, EvalError};
+use crate::libraries::support::gofmt::container_text;
 use crate::libraries::{implementation, Definition};
 use crate::value::{Duration, Map, MapData, Optional, Timestamp, TypeName, Value};
 
@@ -84,17 +85,7 @@ pub(crate) fn show(v: &Value<'_>) -> String {
         Value::Double(d) => format!("{d:?}"),
         Value::String(s) => format!("{:?}", s.as_str()),
         Value::Bytes(b) => format!("b{:?}", String::from_utf8_lossy(b)),
-        Value::List(l) => {
-            let parts: Vec<String> = l.iter().map(|e| show(&e)).collect();
-            format!("[{}]", parts.join(", "))
-        }
-        Value::Map(m) => {
-            let parts: Vec<String> = m
-                .iter()
-                .map(|(k, v)| format!("{}: {}", show(&k), show(&v)))
-                .collect();
-            format!("{{{}}}", parts.join(", "))
-        }
+        Value::List(_) | Value::Map(_) => container_text(v, show),
         Value::Timestamp(t) => format!("ts({}, {})", t.secs, t.nanos),
         Value::Duration(d) => format!("dur({})", d.nanos),
         Value::Type(t) => format!("type({})", t.as_str()),

@@ -127,12 +127,7 @@ fn debug(e: &Expr, adorn: &dyn Fn(u32, u32, &str) -> String, out: &mut String) {
         ExprKind::Map { entries } => {
             out.push('{');
             for (i, en) in entries.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                if en.optional {
-                    out.push('?');
-                }
+                entry_start(i, en.optional, out);
                 debug(&en.key, adorn, out);
                 out.push(':');
                 debug(&en.value, adorn, out);
@@ -144,12 +139,7 @@ fn debug(e: &Expr, adorn: &dyn Fn(u32, u32, &str) -> String, out: &mut String) {
             out.push_str(type_name);
             out.push('{');
             for (i, f) in fields.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                if f.optional {
-                    out.push('?');
-                }
+                entry_start(i, f.optional, out);
                 out.push_str(&f.field);
                 out.push(':');
                 debug(&f.value, adorn, out);
@@ -213,4 +203,14 @@ pub fn strip(s: &str) -> String {
     s.chars()
         .filter(|c| !matches!(c, ' ' | '\n' | '\t' | '\r'))
         .collect()
+}
+
+/// The separator before the `i`th entry of a map or message literal, and its `?`.
+fn entry_start(i: usize, optional: bool, out: &mut String) {
+    if i > 0 {
+        out.push(',');
+    }
+    if optional {
+        out.push('?');
+    }
 }

@@ -74,7 +74,7 @@ pub mod semver;
 pub mod sets;
 pub mod standard;
 pub mod strings;
-mod support;
+pub(crate) mod support;
 pub mod urls;
 
 pub use support::{call_with_regex, compile_regex};

@@ -49,6 +49,25 @@ pub(crate) fn duration_seconds(d: &Duration) -> String {
     format!("{value}s")
 }
 
+/// A list as `[a, b]` and a map as `{k: v, …}` (cel-go's `String()` of lists and maps), each
+/// element as `each` writes it; empty for any other value.
+pub(crate) fn container_text(v: &Value<'_>, each: fn(&Value<'_>) -> String) -> String {
+    match v {
+        Value::List(l) => {
+            let parts: Vec<String> = l.iter().map(|e| each(&e)).collect();
+            format!("[{}]", parts.join(", "))
+        }
+        Value::Map(m) => {
+            let parts: Vec<String> = m
+                .iter()
+                .map(|(k, v)| format!("{}: {}", each(&k), each(&v)))
+                .collect();
+            format!("{{{}}}", parts.join(", "))
+        }
+        _ => String::new(),
+    }
+}
+
 /// Go's `%v` of a cel-go value, as it appears in some of cel-go's error messages.
 ///
 /// Lists and maps are printed as cel-go's `String()` methods print them (`[1, 2]`,
@@ -66,17 +85,7 @@ pub(crate) fn value_v(v: &Value<'_>) -> String {
             let parts: Vec<String> = b.iter().map(u8::to_string).collect();
             format!("[{}]", parts.join(" "))
         }
-        Value::List(l) => {
-            let parts: Vec<String> = l.iter().map(|e| value_v(&e)).collect();
-            format!("[{}]", parts.join(", "))
-        }
-        Value::Map(m) => {
-            let parts: Vec<String> = m
-                .iter()
-                .map(|(k, v)| format!("{}: {}", value_v(&k), value_v(&v)))
-                .collect();
-            format!("{{{}}}", parts.join(", "))
-        }
+        Value::List(_) | Value::Map(_) => container_text(v, value_v),
         Value::Timestamp(t) => go_time_string(t),
         Value::Duration(d) => duration_string(d.nanos),
         Value::Type(t) => t.as_str().to_string(),
