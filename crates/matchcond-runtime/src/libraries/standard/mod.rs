@@ -16,6 +16,20 @@ use super::{function, global, interpreted, member, Definition, FunctionEntry, Im
 use super::{Library, OverloadEntry, Versions};
 use crate::cost::{Cost, Estimate};
 
+/// `pub(super) fn $name(a: &[Value]) -> R`, an overload's implementation (of `ops` or `time`,
+/// with `R` their result type): the `$body` of the first `$args` the arguments match, else no
+/// such overload of `$function`.
+macro_rules! overload {
+    ($name:ident, $function:literal, $($args:pat => $body:expr),+ $(,)?) => {
+        pub(super) fn $name<'a>(a: &[Value<'a>]) -> R<'a> {
+            match a {
+                $($args => $body,)+
+                _ => Err(EvalError::no_such_overload($function, a)),
+            }
+        }
+    };
+}
+
 pub(crate) mod ops;
 pub mod time;
 
@@ -199,13 +213,13 @@ pub(crate) fn library() -> Definition {
             "size",
             [
                 g("size_bytes", [Bytes], Int, ops::size_bytes),
-                m("bytes_size", [Bytes], Int, ops::bytes_size),
+                m("bytes_size", [Bytes], Int, ops::size_bytes),
                 g("size_list", [list_a()], Int, ops::size_list),
-                m("list_size", [list_a()], Int, ops::list_size),
+                m("list_size", [list_a()], Int, ops::size_list),
                 g("size_map", [map_ab()], Int, ops::size_map),
-                m("map_size", [map_ab()], Int, ops::map_size),
+                m("map_size", [map_ab()], Int, ops::size_map),
                 g("size_string", [String], Int, ops::size_string),
-                m("string_size", [String], Int, ops::string_size),
+                m("string_size", [String], Int, ops::size_string),
             ],
         ),
         // Conversions.
@@ -370,13 +384,7 @@ pub(crate) fn library() -> Definition {
             "matches",
             [
                 g("matches", [String, String], Bool, ops::matches),
-                m(
-                    "matches_string",
-                    [String, String],
-                    Bool,
-                    ops::matches_string,
-                )
-                .cost_rule(Cost::MATCHES),
+                m("matches_string", [String, String], Bool, ops::matches).cost_rule(Cost::MATCHES),
             ],
         ),
     ]);

@@ -23,12 +23,7 @@ use crate::value::{cel_numeric_cmp, values_equal, List, Value};
 type R<'a> = Result<Value<'a>, EvalError>;
 
 // Logic.
-pub(super) fn logical_not<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Bool(b)] => Ok(Value::Bool(!b)),
-        _ => Err(EvalError::no_such_overload("!_", a)),
-    }
-}
+overload!(logical_not, "!_", [Value::Bool(b)] => Ok(Value::Bool(!b)));
 
 pub(super) fn not_strictly_false<'a>(a: &[Value<'a>]) -> R<'a> {
     match a {
@@ -62,165 +57,94 @@ pub(super) fn not_equals<'a>(a: &[Value<'a>]) -> R<'a> {
 }
 
 // Addition.
-pub(super) fn add_int64<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Int(x), Value::Int(y)] => int_result(x.checked_add(*y)),
-        _ => Err(EvalError::no_such_overload("_+_", a)),
-    }
-}
+overload!(add_int64, "_+_", [Value::Int(x), Value::Int(y)] => int_result(x.checked_add(*y)));
 
-pub(super) fn add_uint64<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Uint(x), Value::Uint(y)] => uint_result(x.checked_add(*y)),
-        _ => Err(EvalError::no_such_overload("_+_", a)),
-    }
-}
+overload!(add_uint64, "_+_", [Value::Uint(x), Value::Uint(y)] => uint_result(x.checked_add(*y)));
 
-pub(super) fn add_double<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Double(x), Value::Double(y)] => Ok(Value::Double(x + y)),
-        _ => Err(EvalError::no_such_overload("_+_", a)),
-    }
-}
+overload!(add_double, "_+_", [Value::Double(x), Value::Double(y)] => Ok(Value::Double(x + y)));
 
-pub(super) fn add_string<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::String(x), Value::String(y)] => {
-            if y.is_empty() {
-                return Ok(Value::String(x.clone()));
-            }
-            if x.is_empty() {
-                return Ok(Value::String(y.clone()));
-            }
-            check_string_size(x.len().saturating_add(y.len()))?;
-            let mut s = String::with_capacity(x.len() + y.len());
-            s.push_str(x);
-            s.push_str(y);
-            Ok(Value::string(s))
-        }
-        _ => Err(EvalError::no_such_overload("_+_", a)),
+overload!(add_string, "_+_", [Value::String(x), Value::String(y)] => {
+    if y.is_empty() {
+        return Ok(Value::String(x.clone()));
     }
-}
+    if x.is_empty() {
+        return Ok(Value::String(y.clone()));
+    }
+    check_string_size(x.len().saturating_add(y.len()))?;
+    let mut s = String::with_capacity(x.len() + y.len());
+    s.push_str(x);
+    s.push_str(y);
+    Ok(Value::string(s))
+});
 
-pub(super) fn add_bytes<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Bytes(x), Value::Bytes(y)] => {
-            check_string_size(x.len().saturating_add(y.len()))?;
-            let mut v = Vec::with_capacity(x.len() + y.len());
-            v.extend_from_slice(x);
-            v.extend_from_slice(y);
-            Ok(Value::bytes(v))
-        }
-        _ => Err(EvalError::no_such_overload("_+_", a)),
-    }
-}
+overload!(add_bytes, "_+_", [Value::Bytes(x), Value::Bytes(y)] => {
+    check_string_size(x.len().saturating_add(y.len()))?;
+    let mut v = Vec::with_capacity(x.len() + y.len());
+    v.extend_from_slice(x);
+    v.extend_from_slice(y);
+    Ok(Value::bytes(v))
+});
 
-pub(super) fn add_list<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::List(x), Value::List(y)] => concat_lists(x, y),
-        _ => Err(EvalError::no_such_overload("_+_", a)),
-    }
-}
+overload!(add_list, "_+_", [Value::List(x), Value::List(y)] => concat_lists(x, y));
 
 // Subtraction.
-pub(super) fn subtract_int64<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Int(x), Value::Int(y)] => int_result(x.checked_sub(*y)),
-        _ => Err(EvalError::no_such_overload("_-_", a)),
-    }
-}
+overload!(subtract_int64, "_-_", [Value::Int(x), Value::Int(y)] => int_result(x.checked_sub(*y)));
 
-pub(super) fn subtract_uint64<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Uint(x), Value::Uint(y)] => uint_result(x.checked_sub(*y)),
-        _ => Err(EvalError::no_such_overload("_-_", a)),
-    }
-}
+overload!(
+    subtract_uint64,
+    "_-_",
+    [Value::Uint(x), Value::Uint(y)] => uint_result(x.checked_sub(*y))
+);
 
-pub(super) fn subtract_double<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Double(x), Value::Double(y)] => Ok(Value::Double(x - y)),
-        _ => Err(EvalError::no_such_overload("_-_", a)),
-    }
-}
+overload!(subtract_double, "_-_", [Value::Double(x), Value::Double(y)] => Ok(Value::Double(x - y)));
 
 // Multiplication.
-pub(super) fn multiply_int64<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Int(x), Value::Int(y)] => int_result(x.checked_mul(*y)),
-        _ => Err(EvalError::no_such_overload("_*_", a)),
-    }
-}
+overload!(multiply_int64, "_*_", [Value::Int(x), Value::Int(y)] => int_result(x.checked_mul(*y)));
 
-pub(super) fn multiply_uint64<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Uint(x), Value::Uint(y)] => uint_result(x.checked_mul(*y)),
-        _ => Err(EvalError::no_such_overload("_*_", a)),
-    }
-}
+overload!(
+    multiply_uint64,
+    "_*_",
+    [Value::Uint(x), Value::Uint(y)] => uint_result(x.checked_mul(*y))
+);
 
-pub(super) fn multiply_double<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Double(x), Value::Double(y)] => Ok(Value::Double(x * y)),
-        _ => Err(EvalError::no_such_overload("_*_", a)),
-    }
-}
+overload!(multiply_double, "_*_", [Value::Double(x), Value::Double(y)] => Ok(Value::Double(x * y)));
 
 // Division.
-pub(super) fn divide_int64<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Int(_), Value::Int(0)] => Err(EvalError::division_by_zero()),
-        [Value::Int(x), Value::Int(y)] => int_result(x.checked_div(*y)),
-        _ => Err(EvalError::no_such_overload("_/_", a)),
-    }
-}
+overload!(
+    divide_int64,
+    "_/_",
+    [Value::Int(_), Value::Int(0)] => Err(EvalError::division_by_zero()),
+    [Value::Int(x), Value::Int(y)] => int_result(x.checked_div(*y)),
+);
 
-pub(super) fn divide_uint64<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Uint(_), Value::Uint(0)] => Err(EvalError::division_by_zero()),
-        [Value::Uint(x), Value::Uint(y)] => uint_result(x.checked_div(*y)),
-        _ => Err(EvalError::no_such_overload("_/_", a)),
-    }
-}
+overload!(
+    divide_uint64,
+    "_/_",
+    [Value::Uint(_), Value::Uint(0)] => Err(EvalError::division_by_zero()),
+    [Value::Uint(x), Value::Uint(y)] => uint_result(x.checked_div(*y)),
+);
 
-pub(super) fn divide_double<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Double(x), Value::Double(y)] => Ok(Value::Double(x / y)),
-        _ => Err(EvalError::no_such_overload("_/_", a)),
-    }
-}
+overload!(divide_double, "_/_", [Value::Double(x), Value::Double(y)] => Ok(Value::Double(x / y)));
 
 // Modulo.
-pub(super) fn modulo_int64<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Int(_), Value::Int(0)] => Err(EvalError::modulus_by_zero()),
-        [Value::Int(x), Value::Int(y)] => int_result(x.checked_rem(*y)),
-        _ => Err(EvalError::no_such_overload("_%_", a)),
-    }
-}
+overload!(
+    modulo_int64,
+    "_%_",
+    [Value::Int(_), Value::Int(0)] => Err(EvalError::modulus_by_zero()),
+    [Value::Int(x), Value::Int(y)] => int_result(x.checked_rem(*y)),
+);
 
-pub(super) fn modulo_uint64<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Uint(_), Value::Uint(0)] => Err(EvalError::modulus_by_zero()),
-        [Value::Uint(x), Value::Uint(y)] => uint_result(x.checked_rem(*y)),
-        _ => Err(EvalError::no_such_overload("_%_", a)),
-    }
-}
+overload!(
+    modulo_uint64,
+    "_%_",
+    [Value::Uint(_), Value::Uint(0)] => Err(EvalError::modulus_by_zero()),
+    [Value::Uint(x), Value::Uint(y)] => uint_result(x.checked_rem(*y)),
+);
 
 // Negation.
-pub(super) fn negate_int64<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Int(x)] => int_result(x.checked_neg()),
-        _ => Err(EvalError::no_such_overload("-_", a)),
-    }
-}
+overload!(negate_int64, "-_", [Value::Int(x)] => int_result(x.checked_neg()));
 
-pub(super) fn negate_double<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Double(x)] => Ok(Value::Double(-x)),
-        _ => Err(EvalError::no_such_overload("-_", a)),
-    }
-}
+overload!(negate_double, "-_", [Value::Double(x)] => Ok(Value::Double(-x)));
 
 // Relations.
 pub(super) fn less_bool<'a>(a: &[Value<'a>]) -> R<'a> {
@@ -448,12 +372,7 @@ pub(super) fn greater_equals_duration<'a>(a: &[Value<'a>]) -> R<'a> {
 }
 
 // Indexing and membership.
-pub(super) fn index_list<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::List(l), i] => list_at(l, i),
-        _ => Err(EvalError::no_such_overload("_[_]", a)),
-    }
-}
+overload!(index_list, "_[_]", [Value::List(l), i] => list_at(l, i));
 
 pub(super) fn index_map<'a>(a: &[Value<'a>]) -> R<'a> {
     match a {
@@ -467,232 +386,102 @@ pub(super) fn index_map<'a>(a: &[Value<'a>]) -> R<'a> {
     }
 }
 
-pub(super) fn in_list<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [x, Value::List(l)] => Ok(Value::Bool(l.iter().any(|e| values_equal(x, &e)))),
-        _ => Err(EvalError::no_such_overload("@in", a)),
-    }
-}
+overload!(
+    in_list,
+    "@in",
+    [x, Value::List(l)] => Ok(Value::Bool(l.iter().any(|e| values_equal(x, &e))))
+);
 
-pub(super) fn in_map<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [k, Value::Map(m)] => Ok(Value::Bool(m.contains_key(k))),
-        _ => Err(EvalError::no_such_overload("@in", a)),
-    }
-}
+overload!(in_map, "@in", [k, Value::Map(m)] => Ok(Value::Bool(m.contains_key(k))));
 
-// Size.
-pub(super) fn size_string<'a>(a: &[Value<'a>]) -> R<'a> {
-    size("size", a, SizeOf::String)
-}
-
-pub(super) fn string_size<'a>(a: &[Value<'a>]) -> R<'a> {
-    size("size", a, SizeOf::String)
-}
-
-pub(super) fn size_bytes<'a>(a: &[Value<'a>]) -> R<'a> {
-    size("size", a, SizeOf::Bytes)
-}
-
-pub(super) fn bytes_size<'a>(a: &[Value<'a>]) -> R<'a> {
-    size("size", a, SizeOf::Bytes)
-}
-
-pub(super) fn size_list<'a>(a: &[Value<'a>]) -> R<'a> {
-    size("size", a, SizeOf::List)
-}
-
-pub(super) fn list_size<'a>(a: &[Value<'a>]) -> R<'a> {
-    size("size", a, SizeOf::List)
-}
-
-pub(super) fn size_map<'a>(a: &[Value<'a>]) -> R<'a> {
-    size("size", a, SizeOf::Map)
-}
-
-pub(super) fn map_size<'a>(a: &[Value<'a>]) -> R<'a> {
-    size("size", a, SizeOf::Map)
-}
+// Size (the global and the member overload of a type share one implementation).
+overload!(size_string, "size", [Value::String(s)] => size_result(s.chars().count()));
+overload!(size_bytes, "size", [Value::Bytes(b)] => size_result(b.len()));
+overload!(size_list, "size", [Value::List(l)] => size_result(l.len()));
+overload!(size_map, "size", [Value::Map(m)] => size_result(m.len()));
 
 // Strings.
-pub(super) fn contains_string<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::String(s), Value::String(t)] => Ok(Value::Bool(s.contains(t.as_str()))),
-        _ => Err(EvalError::no_such_overload("contains", a)),
-    }
-}
+overload!(
+    contains_string,
+    "contains",
+    [Value::String(s), Value::String(t)] => Ok(Value::Bool(s.contains(t.as_str())))
+);
 
-pub(super) fn starts_with_string<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::String(s), Value::String(t)] => Ok(Value::Bool(s.starts_with(t.as_str()))),
-        _ => Err(EvalError::no_such_overload("startsWith", a)),
-    }
-}
+overload!(
+    starts_with_string,
+    "startsWith",
+    [Value::String(s), Value::String(t)] => Ok(Value::Bool(s.starts_with(t.as_str())))
+);
 
-pub(super) fn ends_with_string<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::String(s), Value::String(t)] => Ok(Value::Bool(s.ends_with(t.as_str()))),
-        _ => Err(EvalError::no_such_overload("endsWith", a)),
-    }
-}
+overload!(
+    ends_with_string,
+    "endsWith",
+    [Value::String(s), Value::String(t)] => Ok(Value::Bool(s.ends_with(t.as_str())))
+);
 
-pub(super) fn matches<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::String(s), Value::String(p)] => {
-            cached_regex(p).map(|re| Value::Bool(re.is_match(s)))
-        }
-        _ => Err(EvalError::no_such_overload("matches", a)),
-    }
-}
-
-pub(super) fn matches_string<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::String(s), Value::String(p)] => {
-            cached_regex(p).map(|re| Value::Bool(re.is_match(s)))
-        }
-        _ => Err(EvalError::no_such_overload("matches", a)),
-    }
-}
+// `matches(string, string)` and `string.matches(string)`.
+overload!(matches, "matches", [Value::String(s), Value::String(p)] => {
+    cached_regex(p).map(|re| Value::Bool(re.is_match(s)))
+});
 
 // Type conversions.
-pub(super) fn type_of<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [x] => Ok(Value::Type(x.type_value())),
-        _ => Err(EvalError::no_such_overload("type", a)),
-    }
-}
+overload!(type_of, "type", [x] => Ok(Value::Type(x.type_value())));
 
-pub(super) fn to_dyn<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [x] => Ok(x.clone()),
-        _ => Err(EvalError::no_such_overload("dyn", a)),
-    }
-}
+overload!(to_dyn, "dyn", [x] => Ok(x.clone()));
 
-pub(super) fn int64_to_int64<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Int(i)] => Ok(Value::Int(*i)),
-        _ => Err(EvalError::no_such_overload("int", a)),
-    }
-}
+overload!(int64_to_int64, "int", [Value::Int(i)] => Ok(Value::Int(*i)));
 
-pub(super) fn uint64_to_int64<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Uint(u)] => int_result(i64::try_from(*u).ok()),
-        _ => Err(EvalError::no_such_overload("int", a)),
-    }
-}
+overload!(uint64_to_int64, "int", [Value::Uint(u)] => int_result(i64::try_from(*u).ok()));
 
-pub(super) fn double_to_int64<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Double(d)] => int_result(double_to_int(*d)),
-        _ => Err(EvalError::no_such_overload("int", a)),
-    }
-}
+overload!(double_to_int64, "int", [Value::Double(d)] => int_result(double_to_int(*d)));
 
-pub(super) fn string_to_int64<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::String(s)] => go_strconv::parse_int(s)
-            .map(Value::Int)
-            .ok_or_else(|| conversion_error("string", "int")),
-        _ => Err(EvalError::no_such_overload("int", a)),
-    }
-}
+overload!(
+    string_to_int64,
+    "int",
+    [Value::String(s)] => parse(s, "int", go_strconv::parse_int, Value::Int)
+);
 
-pub(super) fn uint64_to_uint64<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Uint(u)] => Ok(Value::Uint(*u)),
-        _ => Err(EvalError::no_such_overload("uint", a)),
-    }
-}
+overload!(uint64_to_uint64, "uint", [Value::Uint(u)] => Ok(Value::Uint(*u)));
 
-pub(super) fn int64_to_uint64<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Int(i)] => uint_result(u64::try_from(*i).ok()),
-        _ => Err(EvalError::no_such_overload("uint", a)),
-    }
-}
+overload!(int64_to_uint64, "uint", [Value::Int(i)] => uint_result(u64::try_from(*i).ok()));
 
-pub(super) fn double_to_uint64<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Double(d)] => uint_result(double_to_uint(*d)),
-        _ => Err(EvalError::no_such_overload("uint", a)),
-    }
-}
+overload!(double_to_uint64, "uint", [Value::Double(d)] => uint_result(double_to_uint(*d)));
 
-pub(super) fn string_to_uint64<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::String(s)] => go_strconv::parse_uint(s)
-            .map(Value::Uint)
-            .ok_or_else(|| conversion_error("string", "uint")),
-        _ => Err(EvalError::no_such_overload("uint", a)),
-    }
-}
+overload!(
+    string_to_uint64,
+    "uint",
+    [Value::String(s)] => parse(s, "uint", go_strconv::parse_uint, Value::Uint)
+);
 
-pub(super) fn double_to_double<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Double(d)] => Ok(Value::Double(*d)),
-        _ => Err(EvalError::no_such_overload("double", a)),
-    }
-}
+overload!(double_to_double, "double", [Value::Double(d)] => Ok(Value::Double(*d)));
 
-pub(super) fn int64_to_double<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Int(i)] => Ok(Value::Double(*i as f64)),
-        _ => Err(EvalError::no_such_overload("double", a)),
-    }
-}
+overload!(int64_to_double, "double", [Value::Int(i)] => Ok(Value::Double(*i as f64)));
 
-pub(super) fn uint64_to_double<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Uint(u)] => Ok(Value::Double(*u as f64)),
-        _ => Err(EvalError::no_such_overload("double", a)),
-    }
-}
+overload!(uint64_to_double, "double", [Value::Uint(u)] => Ok(Value::Double(*u as f64)));
 
-pub(super) fn string_to_double<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::String(s)] => go_strconv::parse_float(s)
-            .map(Value::Double)
-            .ok_or_else(|| conversion_error("string", "double")),
-        _ => Err(EvalError::no_such_overload("double", a)),
-    }
-}
+overload!(
+    string_to_double,
+    "double",
+    [Value::String(s)] => parse(s, "double", go_strconv::parse_float, Value::Double)
+);
 
-pub(super) fn string_to_string<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::String(s)] => Ok(Value::String(s.clone())),
-        _ => Err(EvalError::no_such_overload("string", a)),
-    }
-}
+overload!(string_to_string, "string", [Value::String(s)] => Ok(Value::String(s.clone())));
 
-pub(super) fn bool_to_string<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Bool(b)] => Ok(Value::string(if *b { "true" } else { "false" })),
-        _ => Err(EvalError::no_such_overload("string", a)),
-    }
-}
+overload!(
+    bool_to_string,
+    "string",
+    [Value::Bool(b)] => Ok(Value::string(if *b { "true" } else { "false" }))
+);
 
-pub(super) fn int64_to_string<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Int(i)] => Ok(Value::string(i.to_string())),
-        _ => Err(EvalError::no_such_overload("string", a)),
-    }
-}
+overload!(int64_to_string, "string", [Value::Int(i)] => Ok(Value::string(i.to_string())));
 
-pub(super) fn uint64_to_string<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Uint(u)] => Ok(Value::string(u.to_string())),
-        _ => Err(EvalError::no_such_overload("string", a)),
-    }
-}
+overload!(uint64_to_string, "string", [Value::Uint(u)] => Ok(Value::string(u.to_string())));
 
-pub(super) fn double_to_string<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Double(d)] => Ok(Value::string(go_strconv::format_float_g(*d))),
-        _ => Err(EvalError::no_such_overload("string", a)),
-    }
-}
+overload!(
+    double_to_string,
+    "string",
+    [Value::Double(d)] => Ok(Value::string(go_strconv::format_float_g(*d)))
+);
 
 pub(super) fn bytes_to_string<'a>(a: &[Value<'a>]) -> R<'a> {
     match a {
@@ -706,35 +495,17 @@ pub(super) fn bytes_to_string<'a>(a: &[Value<'a>]) -> R<'a> {
     }
 }
 
-pub(super) fn bool_to_bool<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Bool(b)] => Ok(Value::Bool(*b)),
-        _ => Err(EvalError::no_such_overload("bool", a)),
-    }
-}
+overload!(bool_to_bool, "bool", [Value::Bool(b)] => Ok(Value::Bool(*b)));
 
-pub(super) fn string_to_bool<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::String(s)] => go_strconv::parse_bool(s)
-            .map(Value::Bool)
-            .ok_or_else(|| conversion_error("string", "bool")),
-        _ => Err(EvalError::no_such_overload("bool", a)),
-    }
-}
+overload!(
+    string_to_bool,
+    "bool",
+    [Value::String(s)] => parse(s, "bool", go_strconv::parse_bool, Value::Bool)
+);
 
-pub(super) fn bytes_to_bytes<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Bytes(b)] => Ok(Value::Bytes(b.clone())),
-        _ => Err(EvalError::no_such_overload("bytes", a)),
-    }
-}
+overload!(bytes_to_bytes, "bytes", [Value::Bytes(b)] => Ok(Value::Bytes(b.clone())));
 
-pub(super) fn string_to_bytes<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::String(s)] => Ok(Value::bytes(s.as_bytes())),
-        _ => Err(EvalError::no_such_overload("bytes", a)),
-    }
-}
+overload!(string_to_bytes, "bytes", [Value::String(s)] => Ok(Value::bytes(s.as_bytes())));
 
 fn int_result<'a>(v: Option<i64>) -> R<'a> {
     v.map(Value::Int).ok_or_else(EvalError::overflow)
@@ -747,6 +518,18 @@ fn uint_result<'a>(v: Option<u64>) -> R<'a> {
 /// `unsigned integer overflow`
 fn uint_overflow() -> EvalError {
     EvalError::new(ErrorKind::Overflow, "unsigned integer overflow")
+}
+
+/// A conversion of a string by Go's parser for the type `to`.
+fn parse<'a, T>(
+    s: &str,
+    to: &str,
+    parse: fn(&str) -> Option<T>,
+    value: fn(T) -> Value<'a>,
+) -> R<'a> {
+    parse(s)
+        .map(value)
+        .ok_or_else(|| conversion_error("string", to))
 }
 
 fn conversion_error(from: &str, to: &str) -> EvalError {
@@ -843,22 +626,8 @@ fn go_type_string(v: &Value<'_>) -> String {
     }
 }
 
-#[derive(Clone, Copy)]
-enum SizeOf {
-    String,
-    Bytes,
-    List,
-    Map,
-}
-
-fn size<'a>(name: &str, args: &[Value<'a>], of: SizeOf) -> R<'a> {
-    let n = match (of, args) {
-        (SizeOf::String, [Value::String(s)]) => s.chars().count(),
-        (SizeOf::Bytes, [Value::Bytes(b)]) => b.len(),
-        (SizeOf::List, [Value::List(l)]) => l.len(),
-        (SizeOf::Map, [Value::Map(m)]) => m.len(),
-        _ => return Err(EvalError::no_such_overload(name, args)),
-    };
+/// A size as an int.
+fn size_result<'a>(n: usize) -> R<'a> {
     int_result(i64::try_from(n).ok())
 }
 
@@ -882,6 +651,19 @@ fn relation<'a>(
     }
 }
 
+/// `fn $name($x, $y) -> Order`: `$order` where the pair of values matches `$pair`, else `None`
+/// (a pair the overload does not take).
+macro_rules! order {
+    ($name:ident($x:ident, $y:ident), $pair:pat => $order:expr) => {
+        fn $name($x: &Value<'_>, $y: &Value<'_>) -> Order {
+            match ($x, $y) {
+                $pair => $order,
+                _ => None,
+            }
+        }
+    };
+}
+
 /// `NaN values cannot be ordered`
 fn nan_error() -> EvalError {
     EvalError::invalid_argument("NaN values cannot be ordered")
@@ -891,100 +673,21 @@ fn numeric(x: &Value<'_>, y: &Value<'_>) -> Order {
     Some(cel_numeric_cmp(x, y).ok_or_else(nan_error))
 }
 
-fn ord_bool(x: &Value<'_>, y: &Value<'_>) -> Order {
-    match (x, y) {
-        (Value::Bool(a), Value::Bool(b)) => Some(Ok(a.cmp(b))),
-        _ => None,
-    }
-}
+order!(ord_bool(x, y), (Value::Bool(a), Value::Bool(b)) => Some(Ok(a.cmp(b))));
+order!(ord_int(x, y), (Value::Int(a), Value::Int(b)) => Some(Ok(a.cmp(b))));
+order!(ord_int_double(x, y), (Value::Int(_), Value::Double(_)) => numeric(x, y));
+order!(ord_int_uint(x, y), (Value::Int(_), Value::Uint(_)) => numeric(x, y));
+order!(ord_uint(x, y), (Value::Uint(a), Value::Uint(b)) => Some(Ok(a.cmp(b))));
+order!(ord_uint_double(x, y), (Value::Uint(_), Value::Double(_)) => numeric(x, y));
+order!(ord_uint_int(x, y), (Value::Uint(_), Value::Int(_)) => numeric(x, y));
+order!(ord_double(x, y), (Value::Double(_), Value::Double(_)) => numeric(x, y));
+order!(ord_double_int(x, y), (Value::Double(_), Value::Int(_)) => numeric(x, y));
+order!(ord_double_uint(x, y), (Value::Double(_), Value::Uint(_)) => numeric(x, y));
+order!(
+    ord_string(x, y),
+    (Value::String(a), Value::String(b)) => Some(Ok(a.as_str().cmp(b.as_str())))
+);
 
-fn ord_int(x: &Value<'_>, y: &Value<'_>) -> Order {
-    match (x, y) {
-        (Value::Int(a), Value::Int(b)) => Some(Ok(a.cmp(b))),
-        _ => None,
-    }
-}
-
-fn ord_int_double(x: &Value<'_>, y: &Value<'_>) -> Order {
-    match (x, y) {
-        (Value::Int(_), Value::Double(_)) => numeric(x, y),
-        _ => None,
-    }
-}
-
-fn ord_int_uint(x: &Value<'_>, y: &Value<'_>) -> Order {
-    match (x, y) {
-        (Value::Int(_), Value::Uint(_)) => numeric(x, y),
-        _ => None,
-    }
-}
-
-fn ord_uint(x: &Value<'_>, y: &Value<'_>) -> Order {
-    match (x, y) {
-        (Value::Uint(a), Value::Uint(b)) => Some(Ok(a.cmp(b))),
-        _ => None,
-    }
-}
-
-fn ord_uint_double(x: &Value<'_>, y: &Value<'_>) -> Order {
-    match (x, y) {
-        (Value::Uint(_), Value::Double(_)) => numeric(x, y),
-        _ => None,
-    }
-}
-
-fn ord_uint_int(x: &Value<'_>, y: &Value<'_>) -> Order {
-    match (x, y) {
-        (Value::Uint(_), Value::Int(_)) => numeric(x, y),
-        _ => None,
-    }
-}
-
-fn ord_double(x: &Value<'_>, y: &Value<'_>) -> Order {
-    match (x, y) {
-        (Value::Double(_), Value::Double(_)) => numeric(x, y),
-        _ => None,
-    }
-}
-
-fn ord_double_int(x: &Value<'_>, y: &Value<'_>) -> Order {
-    match (x, y) {
-        (Value::Double(_), Value::Int(_)) => numeric(x, y),
-        _ => None,
-    }
-}
-
-fn ord_double_uint(x: &Value<'_>, y: &Value<'_>) -> Order {
-    match (x, y) {
-        (Value::Double(_), Value::Uint(_)) => numeric(x, y),
-        _ => None,
-    }
-}
-
-fn ord_string(x: &Value<'_>, y: &Value<'_>) -> Order {
-    match (x, y) {
-        (Value::String(a), Value::String(b)) => Some(Ok(a.as_str().cmp(b.as_str()))),
-        _ => None,
-    }
-}
-
-fn ord_bytes(x: &Value<'_>, y: &Value<'_>) -> Order {
-    match (x, y) {
-        (Value::Bytes(a), Value::Bytes(b)) => Some(Ok((**a).cmp(&**b))),
-        _ => None,
-    }
-}
-
-fn ord_timestamp(x: &Value<'_>, y: &Value<'_>) -> Order {
-    match (x, y) {
-        (Value::Timestamp(a), Value::Timestamp(b)) => Some(Ok(a.cmp(b))),
-        _ => None,
-    }
-}
-
-fn ord_duration(x: &Value<'_>, y: &Value<'_>) -> Order {
-    match (x, y) {
-        (Value::Duration(a), Value::Duration(b)) => Some(Ok(a.cmp(b))),
-        _ => None,
-    }
-}
+order!(ord_bytes(x, y), (Value::Bytes(a), Value::Bytes(b)) => Some(Ok((**a).cmp(&**b))));
+order!(ord_timestamp(x, y), (Value::Timestamp(a), Value::Timestamp(b)) => Some(Ok(a.cmp(b))));
+order!(ord_duration(x, y), (Value::Duration(a), Value::Duration(b)) => Some(Ok(a.cmp(b))));

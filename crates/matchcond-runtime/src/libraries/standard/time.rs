@@ -19,19 +19,17 @@ type R<'a> = Result<Value<'a>, EvalError>;
 const NANOS_PER_SECOND: i64 = 1_000_000_000;
 
 // Arithmetic.
-pub(super) fn add_timestamp_duration<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Timestamp(t), Value::Duration(d)] => add_checked(t, d.nanos),
-        _ => Err(EvalError::no_such_overload("_+_", a)),
-    }
-}
+overload!(
+    add_timestamp_duration,
+    "_+_",
+    [Value::Timestamp(t), Value::Duration(d)] => add_checked(t, d.nanos)
+);
 
-pub(super) fn add_duration_timestamp<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Duration(d), Value::Timestamp(t)] => add_checked(t, d.nanos),
-        _ => Err(EvalError::no_such_overload("_+_", a)),
-    }
-}
+overload!(
+    add_duration_timestamp,
+    "_+_",
+    [Value::Duration(d), Value::Timestamp(t)] => add_checked(t, d.nanos)
+);
 
 pub(super) fn add_duration_duration<'a>(a: &[Value<'a>]) -> R<'a> {
     match a {
@@ -54,12 +52,11 @@ pub(super) fn subtract_timestamp_duration<'a>(a: &[Value<'a>]) -> R<'a> {
     }
 }
 
-pub(super) fn subtract_timestamp_timestamp<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Timestamp(x), Value::Timestamp(y)] => subtract_timestamps(x, y),
-        _ => Err(EvalError::no_such_overload("_-_", a)),
-    }
-}
+overload!(
+    subtract_timestamp_timestamp,
+    "_-_",
+    [Value::Timestamp(x), Value::Timestamp(y)] => subtract_timestamps(x, y)
+);
 
 pub(super) fn subtract_duration_duration<'a>(a: &[Value<'a>]) -> R<'a> {
     match a {
@@ -73,12 +70,7 @@ pub(super) fn subtract_duration_duration<'a>(a: &[Value<'a>]) -> R<'a> {
 }
 
 // Conversions.
-pub(super) fn timestamp_to_timestamp<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Timestamp(t)] => Ok(Value::Timestamp(*t)),
-        _ => Err(EvalError::no_such_overload("timestamp", a)),
-    }
-}
+overload!(timestamp_to_timestamp, "timestamp", [Value::Timestamp(t)] => Ok(Value::Timestamp(*t)));
 
 pub(super) fn int64_to_timestamp<'a>(a: &[Value<'a>]) -> R<'a> {
     match a {
@@ -100,20 +92,14 @@ pub(super) fn string_to_timestamp<'a>(a: &[Value<'a>]) -> R<'a> {
     }
 }
 
-pub(super) fn duration_to_duration<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Duration(d)] => Ok(Value::Duration(*d)),
-        _ => Err(EvalError::no_such_overload("duration", a)),
-    }
-}
+overload!(duration_to_duration, "duration", [Value::Duration(d)] => Ok(Value::Duration(*d)));
 
 // Declared by cel-go, but an int does not convert to a duration.
-pub(super) fn int64_to_duration<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Int(_)] => Err(conversion_error("int", "google.protobuf.Duration")),
-        _ => Err(EvalError::no_such_overload("duration", a)),
-    }
-}
+overload!(
+    int64_to_duration,
+    "duration",
+    [Value::Int(_)] => Err(conversion_error("int", "google.protobuf.Duration"))
+);
 
 pub(super) fn string_to_duration<'a>(a: &[Value<'a>]) -> R<'a> {
     match a {
@@ -124,143 +110,86 @@ pub(super) fn string_to_duration<'a>(a: &[Value<'a>]) -> R<'a> {
     }
 }
 
-pub(super) fn timestamp_to_string<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Timestamp(t)] => Ok(Value::string(format_rfc3339(t))),
-        _ => Err(EvalError::no_such_overload("string", a)),
-    }
+overload!(
+    timestamp_to_string,
+    "string",
+    [Value::Timestamp(t)] => Ok(Value::string(format_rfc3339(t)))
+);
+
+overload!(
+    duration_to_string,
+    "string",
+    [Value::Duration(d)] => Ok(Value::string(format_duration(d.nanos)))
+);
+
+overload!(timestamp_to_int64, "int", [Value::Timestamp(t)] => Ok(Value::Int(t.secs)));
+
+overload!(duration_to_int64, "int", [Value::Duration(d)] => Ok(Value::Int(d.nanos)));
+
+/// `pub(super) fn $utc` and `pub(super) fn $tz`, the overloads of the timestamp accessor
+/// `$function` without and with a time zone: the `$field` of the civil time.
+macro_rules! timestamp_accessors {
+    ($($utc:ident, $tz:ident: $function:literal => |$c:ident| $field:expr;)+) => {
+        $(
+            pub(super) fn $utc<'a>(a: &[Value<'a>]) -> R<'a> {
+                accessor($function, a, |$c| $field)
+            }
+
+            pub(super) fn $tz<'a>(a: &[Value<'a>]) -> R<'a> {
+                accessor_tz($function, a, |$c| $field)
+            }
+        )+
+    };
 }
 
-pub(super) fn duration_to_string<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Duration(d)] => Ok(Value::string(format_duration(d.nanos))),
-        _ => Err(EvalError::no_such_overload("string", a)),
-    }
-}
-
-pub(super) fn timestamp_to_int64<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Timestamp(t)] => Ok(Value::Int(t.secs)),
-        _ => Err(EvalError::no_such_overload("int", a)),
-    }
-}
-
-pub(super) fn duration_to_int64<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Duration(d)] => Ok(Value::Int(d.nanos)),
-        _ => Err(EvalError::no_such_overload("int", a)),
-    }
-}
-
-// Timestamp accessors.
-pub(super) fn timestamp_to_year<'a>(a: &[Value<'a>]) -> R<'a> {
-    accessor("getFullYear", a, |c| c.year)
-}
-
-pub(super) fn timestamp_to_year_with_tz<'a>(a: &[Value<'a>]) -> R<'a> {
-    accessor_tz("getFullYear", a, |c| c.year)
-}
-
-pub(super) fn timestamp_to_month<'a>(a: &[Value<'a>]) -> R<'a> {
-    accessor("getMonth", a, |c| i64::from(c.month) - 1)
-}
-
-pub(super) fn timestamp_to_month_with_tz<'a>(a: &[Value<'a>]) -> R<'a> {
-    accessor_tz("getMonth", a, |c| i64::from(c.month) - 1)
-}
-
-pub(super) fn timestamp_to_day_of_year<'a>(a: &[Value<'a>]) -> R<'a> {
-    accessor("getDayOfYear", a, |c| i64::from(c.year_day) - 1)
-}
-
-pub(super) fn timestamp_to_day_of_year_with_tz<'a>(a: &[Value<'a>]) -> R<'a> {
-    accessor_tz("getDayOfYear", a, |c| i64::from(c.year_day) - 1)
-}
-
-pub(super) fn timestamp_to_day_of_month<'a>(a: &[Value<'a>]) -> R<'a> {
-    accessor("getDayOfMonth", a, |c| i64::from(c.day) - 1)
-}
-
-pub(super) fn timestamp_to_day_of_month_with_tz<'a>(a: &[Value<'a>]) -> R<'a> {
-    accessor_tz("getDayOfMonth", a, |c| i64::from(c.day) - 1)
-}
-
-pub(super) fn timestamp_to_day_of_month_1_based<'a>(a: &[Value<'a>]) -> R<'a> {
-    accessor("getDate", a, |c| i64::from(c.day))
-}
-
-pub(super) fn timestamp_to_day_of_month_1_based_with_tz<'a>(a: &[Value<'a>]) -> R<'a> {
-    accessor_tz("getDate", a, |c| i64::from(c.day))
-}
-
-pub(super) fn timestamp_to_day_of_week<'a>(a: &[Value<'a>]) -> R<'a> {
-    accessor("getDayOfWeek", a, |c| i64::from(c.weekday))
-}
-
-pub(super) fn timestamp_to_day_of_week_with_tz<'a>(a: &[Value<'a>]) -> R<'a> {
-    accessor_tz("getDayOfWeek", a, |c| i64::from(c.weekday))
-}
-
-pub(super) fn timestamp_to_hours<'a>(a: &[Value<'a>]) -> R<'a> {
-    accessor("getHours", a, |c| i64::from(c.hour))
-}
-
-pub(super) fn timestamp_to_hours_with_tz<'a>(a: &[Value<'a>]) -> R<'a> {
-    accessor_tz("getHours", a, |c| i64::from(c.hour))
-}
-
-pub(super) fn timestamp_to_minutes<'a>(a: &[Value<'a>]) -> R<'a> {
-    accessor("getMinutes", a, |c| i64::from(c.minute))
-}
-
-pub(super) fn timestamp_to_minutes_with_tz<'a>(a: &[Value<'a>]) -> R<'a> {
-    accessor_tz("getMinutes", a, |c| i64::from(c.minute))
-}
-
-pub(super) fn timestamp_to_seconds<'a>(a: &[Value<'a>]) -> R<'a> {
-    accessor("getSeconds", a, |c| i64::from(c.second))
-}
-
-pub(super) fn timestamp_to_seconds_tz<'a>(a: &[Value<'a>]) -> R<'a> {
-    accessor_tz("getSeconds", a, |c| i64::from(c.second))
-}
-
-pub(super) fn timestamp_to_milliseconds<'a>(a: &[Value<'a>]) -> R<'a> {
-    accessor("getMilliseconds", a, |c| i64::from(c.nanos / 1_000_000))
-}
-
-pub(super) fn timestamp_to_milliseconds_with_tz<'a>(a: &[Value<'a>]) -> R<'a> {
-    accessor_tz("getMilliseconds", a, |c| i64::from(c.nanos / 1_000_000))
+// Timestamp accessors, in UTC and in a time zone: the function => the field of the civil time.
+timestamp_accessors! {
+    timestamp_to_year, timestamp_to_year_with_tz:
+        "getFullYear" => |c| c.year;
+    timestamp_to_month, timestamp_to_month_with_tz:
+        "getMonth" => |c| i64::from(c.month) - 1;
+    timestamp_to_day_of_year, timestamp_to_day_of_year_with_tz:
+        "getDayOfYear" => |c| i64::from(c.year_day) - 1;
+    timestamp_to_day_of_month, timestamp_to_day_of_month_with_tz:
+        "getDayOfMonth" => |c| i64::from(c.day) - 1;
+    timestamp_to_day_of_month_1_based, timestamp_to_day_of_month_1_based_with_tz:
+        "getDate" => |c| i64::from(c.day);
+    timestamp_to_day_of_week, timestamp_to_day_of_week_with_tz:
+        "getDayOfWeek" => |c| i64::from(c.weekday);
+    timestamp_to_hours, timestamp_to_hours_with_tz:
+        "getHours" => |c| i64::from(c.hour);
+    timestamp_to_minutes, timestamp_to_minutes_with_tz:
+        "getMinutes" => |c| i64::from(c.minute);
+    timestamp_to_seconds, timestamp_to_seconds_tz:
+        "getSeconds" => |c| i64::from(c.second);
+    timestamp_to_milliseconds, timestamp_to_milliseconds_with_tz:
+        "getMilliseconds" => |c| i64::from(c.nanos / 1_000_000);
 }
 
 // Duration accessors.
-pub(super) fn duration_to_hours<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Duration(d)] => Ok(Value::Int(duration_in_units(d.nanos, 3_600))),
-        _ => Err(EvalError::no_such_overload("getHours", a)),
-    }
-}
+overload!(
+    duration_to_hours,
+    "getHours",
+    [Value::Duration(d)] => Ok(Value::Int(duration_in_units(d.nanos, 3_600)))
+);
 
-pub(super) fn duration_to_minutes<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Duration(d)] => Ok(Value::Int(duration_in_units(d.nanos, 60))),
-        _ => Err(EvalError::no_such_overload("getMinutes", a)),
-    }
-}
+overload!(
+    duration_to_minutes,
+    "getMinutes",
+    [Value::Duration(d)] => Ok(Value::Int(duration_in_units(d.nanos, 60)))
+);
 
-pub(super) fn duration_to_seconds<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Duration(d)] => Ok(Value::Int(duration_in_units(d.nanos, 1))),
-        _ => Err(EvalError::no_such_overload("getSeconds", a)),
-    }
-}
+overload!(
+    duration_to_seconds,
+    "getSeconds",
+    [Value::Duration(d)] => Ok(Value::Int(duration_in_units(d.nanos, 1)))
+);
 
-pub(super) fn duration_to_milliseconds<'a>(a: &[Value<'a>]) -> R<'a> {
-    match a {
-        [Value::Duration(d)] => Ok(Value::Int(d.nanos / 1_000_000)),
-        _ => Err(EvalError::no_such_overload("getMilliseconds", a)),
-    }
-}
+overload!(
+    duration_to_milliseconds,
+    "getMilliseconds",
+    [Value::Duration(d)] => Ok(Value::Int(d.nanos / 1_000_000))
+);
 
 fn duration<'a>(nanos: i64) -> Value<'a> {
     Value::Duration(Duration { nanos })
