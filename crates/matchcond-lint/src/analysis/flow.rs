@@ -48,6 +48,7 @@
 
 use matchcond_front::ast::{Expr, ExprKind, Literal};
 
+use super::bind_comprehension;
 use super::scope::{op_list, Scope, Worlds};
 use crate::finding::{Code, Operation};
 
@@ -961,12 +962,7 @@ impl<'s> Walker<'s> {
             ExprKind::Comprehension(c) => {
                 self.walk(&c.iter_range, facts);
                 self.walk(&c.accu_init, facts);
-                let depth = self.bound.len();
-                self.bound.push(c.iter_var.clone());
-                if let Some(v2) = &c.iter_var2 {
-                    self.bound.push(v2.clone());
-                }
-                self.bound.push(c.accu_var.clone());
+                let depth = bind_comprehension(&mut self.bound, c);
                 self.walk(&c.loop_condition, facts);
                 self.walk(&c.loop_step, facts);
                 self.walk(&c.result, facts);
@@ -1028,12 +1024,7 @@ pub(crate) fn params_use(expr: &Expr) -> Option<usize> {
                 if r.is_some() {
                     return r;
                 }
-                let depth = bound.len();
-                bound.push(c.iter_var.clone());
-                if let Some(v) = &c.iter_var2 {
-                    bound.push(v.clone());
-                }
-                bound.push(c.accu_var.clone());
+                let depth = bind_comprehension(bound, c);
                 let r = find(&c.loop_condition, bound)
                     .or_else(|| find(&c.loop_step, bound))
                     .or_else(|| find(&c.result, bound));

@@ -10,7 +10,7 @@ pub(crate) mod truth;
 use matchcond_compiler::{Environment, KubeVersion, PER_CALL_COST_LIMIT};
 use matchcond_dispatch::load::Severity;
 use matchcond_dispatch::{Configuration, WebhookSpec};
-use matchcond_front::ast::{Expr, ExprKind};
+use matchcond_front::ast::{Comprehension, Expr, ExprKind};
 use matchcond_matcher::MATCH_CONDITIONS_BUDGET;
 use matchcond_runtime::{Activation, Value};
 
@@ -93,12 +93,7 @@ fn is_constant(e: &Expr, bound: &mut Vec<String>) -> bool {
             if !(is_constant(&c.iter_range, bound) && is_constant(&c.accu_init, bound)) {
                 return false;
             }
-            let depth = bound.len();
-            bound.push(c.iter_var.clone());
-            if let Some(v) = &c.iter_var2 {
-                bound.push(v.clone());
-            }
-            bound.push(c.accu_var.clone());
+            let depth = bind_comprehension(bound, c);
             let r = is_constant(&c.loop_condition, bound)
                 && is_constant(&c.loop_step, bound)
                 && is_constant(&c.result, bound);
@@ -106,6 +101,18 @@ fn is_constant(e: &Expr, bound: &mut Vec<String>) -> bool {
             r
         }
     }
+}
+
+/// Binds a comprehension's variables (its iteration variables, then its accumulator) after
+/// the names in scope; returns how many names were in scope, to `truncate` back to.
+pub(super) fn bind_comprehension(bound: &mut Vec<String>, c: &Comprehension) -> usize {
+    let depth = bound.len();
+    bound.push(c.iter_var.clone());
+    if let Some(v) = &c.iter_var2 {
+        bound.push(v.clone());
+    }
+    bound.push(c.accu_var.clone());
+    depth
 }
 
 /// The oldest modelled version whose (stored) environment compiles the expression, and the
