@@ -229,16 +229,8 @@ impl WebhookSpec {
         let cleaned = strip_nulls(value);
         let side_effects_set = cleaned.get("sideEffects").is_some();
         let mut spec = match kind {
-            HookKind::Validating => {
-                let h: ar::ValidatingWebhook = serde_json::from_value(cleaned)
-                    .map_err(|e| LoadError::Decode(e.to_string()))?;
-                WebhookSpec::from_validating(&h)
-            }
-            HookKind::Mutating => {
-                let h: ar::MutatingWebhook = serde_json::from_value(cleaned)
-                    .map_err(|e| LoadError::Decode(e.to_string()))?;
-                WebhookSpec::from_mutating(&h)
-            }
+            HookKind::Validating => WebhookSpec::from_validating(&decode(cleaned)?),
+            HookKind::Mutating => WebhookSpec::from_mutating(&decode(cleaned)?),
         };
         if !side_effects_set {
             spec.side_effects = None;
@@ -405,16 +397,8 @@ impl Configuration {
             })
             .unwrap_or_default();
         let mut config = match kind {
-            HookKind::Validating => {
-                let c: ar::ValidatingWebhookConfiguration = serde_json::from_value(cleaned)
-                    .map_err(|e| LoadError::Decode(e.to_string()))?;
-                Configuration::from_validating(&c)
-            }
-            HookKind::Mutating => {
-                let c: ar::MutatingWebhookConfiguration = serde_json::from_value(cleaned)
-                    .map_err(|e| LoadError::Decode(e.to_string()))?;
-                Configuration::from_mutating(&c)
-            }
+            HookKind::Validating => Configuration::from_validating(&decode(cleaned)?),
+            HookKind::Mutating => Configuration::from_mutating(&decode(cleaned)?),
         };
         for (hook, unset) in config.webhooks.iter_mut().zip(unset) {
             if unset {
@@ -494,6 +478,11 @@ pub fn parse_documents(text: &str) -> Result<Vec<Json>, LoadError> {
                 .map_or(Json::Null, crate::yaml::Node::to_json)
         })
         .collect())
+}
+
+/// A Kubernetes type decoded from JSON with nulls already stripped.
+fn decode<T: serde::de::DeserializeOwned>(cleaned: Json) -> Result<T, LoadError> {
+    serde_json::from_value(cleaned).map_err(|e| LoadError::Decode(e.to_string()))
 }
 
 #[cfg(test)]
