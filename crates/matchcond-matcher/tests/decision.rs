@@ -25,13 +25,17 @@ fn request() -> serde_json::Value {
     })
 }
 
-fn decide(conds: &[(&str, &str)], policy: FailurePolicy) -> Decision<'static> {
-    let env = Environment::latest();
+/// The `(name, expression)` conditions compiled in the newest environment.
+fn compile(conds: &[(&str, &str)]) -> MatchConditions {
     let mcs: Vec<MatchCondition> = conds
         .iter()
         .map(|(n, e)| MatchCondition::new(*n, *e))
         .collect();
-    let compiled = MatchConditions::compile(&env, &mcs).unwrap();
+    MatchConditions::compile(&Environment::latest(), &mcs).unwrap()
+}
+
+fn decide(conds: &[(&str, &str)], policy: FailurePolicy) -> Decision<'static> {
+    let compiled = compile(conds);
     let req = request();
     compiled
         .decide(&Activation::from_request(&req), policy)
@@ -144,11 +148,7 @@ fn compile_errors_are_condition_errors() {
 
 #[test]
 fn per_call_limit_is_a_condition_error() {
-    let env = Environment::latest();
-    let compiled =
-        MatchConditions::compile(&env, &[MatchCondition::new("c", "[1, 2, 3].all(x, x > 0)")])
-            .unwrap()
-            .with_per_call_limit(5);
+    let compiled = compile(&[("c", "[1, 2, 3].all(x, x > 0)")]).with_per_call_limit(5);
     let req = request();
     let report = compiled.explain(&Activation::from_request(&req), FailurePolicy::Fail);
     assert_eq!(
@@ -162,19 +162,9 @@ fn per_call_limit_is_a_condition_error() {
 
 #[test]
 fn shared_budget_exhaustion_beats_a_false_condition() {
-    let env = Environment::latest();
     // Each evaluation of the comprehension costs 16; the budget admits one.
     let expr = "[1, 2, 3].all(x, x > 0)";
-    let compiled = MatchConditions::compile(
-        &env,
-        &[
-            MatchCondition::new("is-false", "false"),
-            MatchCondition::new("a", expr),
-            MatchCondition::new("b", expr),
-        ],
-    )
-    .unwrap()
-    .with_budget(20);
+    let compiled = compile(&[("is-false", "false"), ("a", expr), ("b", expr)]).with_budget(20);
     let req = request();
     let act = Activation::from_request(&req);
     assert_eq!(
@@ -199,17 +189,8 @@ fn shared_budget_exhaustion_beats_a_false_condition() {
 
 #[test]
 fn budget_may_be_used_exactly() {
-    let env = Environment::latest();
     let expr = "[1, 2, 3].all(x, x > 0)";
-    let compiled = MatchConditions::compile(
-        &env,
-        &[
-            MatchCondition::new("a", expr),
-            MatchCondition::new("t", "true"),
-        ],
-    )
-    .unwrap()
-    .with_budget(16);
+    let compiled = compile(&[("a", expr), ("t", "true")]).with_budget(16);
     let req = request();
     assert_eq!(
         compiled.decide(&Activation::from_request(&req), FailurePolicy::Fail),
