@@ -531,21 +531,38 @@ mod tests {
         Bindings::new(&Library::of_version(1, 37), Behaviours::new())
     }
 
+    /// Asserts the cost kind of each call `(function, overload)`, with or without the
+    /// Kubernetes estimator.
+    fn assert_kinds<const N: usize>(estimator: bool, calls: [(&str, Option<&str>, CostKind); N]) {
+        let b = bindings();
+        for (function, overload, want) in calls {
+            let got = b.cost(function, overload, estimator);
+            assert_eq!(got, want, "{function} {overload:?}");
+        }
+    }
+
     #[test]
     fn without_the_estimator_calls_cost_what_cel_go_alone_charges() {
+        assert_kinds(
+            false,
+            [
+                (
+                    "startsWith",
+                    Some("starts_with_string"),
+                    CostKind::Charge(Charge::FirstTenth),
+                ),
+                ("@in", Some("in_list"), CostKind::Charge(Charge::InList)),
+                ("check", Some("resourcecheck_check"), CostKind::Fixed(1)),
+                (
+                    "sets.contains",
+                    Some("list_sets_contains_list"),
+                    CostKind::Charge(Charge::Tracked(Tracker::SetsProduct)),
+                ),
+                ("check", None, CostKind::Fixed(1)),
+            ],
+        );
         let b = bindings();
         let c = |f: &str, o: Option<&str>| b.cost(f, o, false);
-        assert_eq!(
-            c("startsWith", Some("starts_with_string")),
-            CostKind::Charge(Charge::FirstTenth)
-        );
-        assert_eq!(c("@in", Some("in_list")), CostKind::Charge(Charge::InList));
-        assert_eq!(c("check", Some("resourcecheck_check")), CostKind::Fixed(1));
-        assert_eq!(
-            c("sets.contains", Some("list_sets_contains_list")),
-            CostKind::Charge(Charge::Tracked(Tracker::SetsProduct))
-        );
-        assert_eq!(c("check", None), CostKind::Fixed(1));
         // The sets extension's tracker, cel-go's default otherwise.
         let list = Value::list(vec![s("a"), s("b")]);
         let tracked = cost_of(
@@ -569,59 +586,71 @@ mod tests {
 
     #[test]
     fn with_the_estimator_its_estimates_come_between_trackers_and_charges() {
-        let b = bindings();
-        let c = |f: &str, o: Option<&str>| b.cost(f, o, true);
-        assert_eq!(
-            c("check", Some("resourcecheck_check")),
-            CostKind::Fixed(AUTHZ_CHECK_COST)
-        );
-        assert_eq!(c("check", None), CostKind::Fixed(AUTHZ_CHECK_COST));
-        assert_eq!(
-            c("_==_", Some("equals")),
-            CostKind::Estimated(Estimate::LibraryEquality, Charge::MinTenth)
-        );
-        assert_eq!(
-            c("_==_", None),
-            CostKind::Estimated(Estimate::LibraryEquality, Charge::One)
-        );
-        assert_eq!(
-            c("sets.contains", Some("list_sets_contains_list")),
-            CostKind::Charge(Charge::Tracked(Tracker::SetsProduct))
-        );
-        // The estimator is keyed by name: `ip` parses a string, unless the overload is the
-        // CIDR's field.
-        assert_eq!(
-            c("ip", Some("string_to_ip")),
-            CostKind::Estimated(Estimate::StringTraversal, Charge::One)
-        );
-        assert_eq!(c("ip", Some("cidr_ip")), CostKind::Fixed(1));
-        assert_eq!(
-            c("ip", None),
-            CostKind::Estimated(Estimate::StringTraversal, Charge::One)
-        );
-        assert_eq!(
-            c("containsIP", Some("cidr_contains_ip_string")),
-            CostKind::Estimated(
-                Estimate::ContainsIp {
-                    parses_string: true
-                },
-                Charge::One
-            )
-        );
-        assert_eq!(
-            c("containsIP", None),
-            CostKind::Estimated(
-                Estimate::ContainsIp {
-                    parses_string: false
-                },
-                Charge::One
-            )
-        );
-        // Unknown overloads cost 1 unless the function is estimated.
-        assert_eq!(c("startsWith", None), CostKind::Fixed(1));
-        assert_eq!(
-            c("startsWith", Some("starts_with_string")),
-            CostKind::Charge(Charge::FirstTenth)
+        assert_kinds(
+            true,
+            [
+                (
+                    "check",
+                    Some("resourcecheck_check"),
+                    CostKind::Fixed(AUTHZ_CHECK_COST),
+                ),
+                ("check", None, CostKind::Fixed(AUTHZ_CHECK_COST)),
+                (
+                    "_==_",
+                    Some("equals"),
+                    CostKind::Estimated(Estimate::LibraryEquality, Charge::MinTenth),
+                ),
+                (
+                    "_==_",
+                    None,
+                    CostKind::Estimated(Estimate::LibraryEquality, Charge::One),
+                ),
+                (
+                    "sets.contains",
+                    Some("list_sets_contains_list"),
+                    CostKind::Charge(Charge::Tracked(Tracker::SetsProduct)),
+                ),
+                // The estimator is keyed by name: `ip` parses a string, unless the overload is the
+                // CIDR's field.
+                (
+                    "ip",
+                    Some("string_to_ip"),
+                    CostKind::Estimated(Estimate::StringTraversal, Charge::One),
+                ),
+                ("ip", Some("cidr_ip"), CostKind::Fixed(1)),
+                (
+                    "ip",
+                    None,
+                    CostKind::Estimated(Estimate::StringTraversal, Charge::One),
+                ),
+                (
+                    "containsIP",
+                    Some("cidr_contains_ip_string"),
+                    CostKind::Estimated(
+                        Estimate::ContainsIp {
+                            parses_string: true,
+                        },
+                        Charge::One,
+                    ),
+                ),
+                (
+                    "containsIP",
+                    None,
+                    CostKind::Estimated(
+                        Estimate::ContainsIp {
+                            parses_string: false,
+                        },
+                        Charge::One,
+                    ),
+                ),
+                // Unknown overloads cost 1 unless the function is estimated.
+                ("startsWith", None, CostKind::Fixed(1)),
+                (
+                    "startsWith",
+                    Some("starts_with_string"),
+                    CostKind::Charge(Charge::FirstTenth),
+                ),
+            ],
         );
     }
 
