@@ -202,6 +202,14 @@ fn mismatch(what: &str, cond: &str, req: &str, want: Outcome, got: Outcome) -> S
     format!("{what}: condition {cond} on {req}: expected {want}, got {got}")
 }
 
+/// The error for what expected-outcomes.json lacks (`what`: "outcome for condition",
+/// "decision for set") for a subject on a request.
+fn unlisted(what: &str, subject: &str, request: &str) -> HarnessError {
+    HarnessError(format!(
+        "expected-outcomes.json has no {what} {subject} on {request}"
+    ))
+}
+
 /// Checks the engine against the expected outcomes: every condition alone on every
 /// request, then every set's per-condition results and decision. The floor and the cel
 /// crate are checked too; where they differ, or cannot run, they are left out of that
@@ -219,12 +227,9 @@ pub fn verify(p: &Prepared) -> Result<Verification, HarnessError> {
             .ok()
             .map(|k| CelSet::compile(Arc::clone(k), &[c]));
         for r in &w.requests {
-            let want = w.expected_outcome(&c.name, &r.name).ok_or_else(|| {
-                HarnessError(format!(
-                    "expected-outcomes.json has no outcome for condition {} on {}",
-                    c.name, r.name
-                ))
-            })?;
+            let want = w
+                .expected_outcome(&c.name, &r.name)
+                .ok_or_else(|| unlisted("outcome for condition", &c.name, &r.name))?;
             let got = Outcome::of(engine.results(&r.request).first().copied().flatten());
             if got != want {
                 return Err(HarnessError(mismatch(
@@ -236,15 +241,13 @@ pub fn verify(p: &Prepared) -> Result<Verification, HarnessError> {
                 )));
             }
             v.conditions += 1;
+            let mut bad = |baseline: &'static str, message: String| {
+                baseline_bad.push((c.name.clone(), r.name.clone(), baseline, message));
+            };
             if let Ok(f) = &floor {
                 let got = Outcome::of(f.results(&r.request).next().flatten());
                 if got != want {
-                    baseline_bad.push((
-                        c.name.clone(),
-                        r.name.clone(),
-                        "floor",
-                        mismatch("floor", &c.name, &r.name, want, got),
-                    ));
+                    bad("floor", mismatch("floor", &c.name, &r.name, want, got));
                 }
             }
             match &cel {
@@ -253,38 +256,20 @@ pub fn verify(p: &Prepared) -> Result<Verification, HarnessError> {
                     Ok(res) => {
                         let got = Outcome::of(res.first().copied().flatten());
                         if got != want {
-                            baseline_bad.push((
-                                c.name.clone(),
-                                r.name.clone(),
-                                "cel",
-                                mismatch("cel crate", &c.name, &r.name, want, got),
-                            ));
+                            bad("cel", mismatch("cel crate", &c.name, &r.name, want, got));
                         }
                     }
-                    Err(e) => baseline_bad.push((
-                        c.name.clone(),
-                        r.name.clone(),
-                        "cel",
-                        format!("cel crate: converting {}: {e}", r.name),
-                    )),
+                    Err(e) => bad("cel", format!("cel crate: converting {}: {e}", r.name)),
                 },
-                Some(Err(e)) => baseline_bad.push((
-                    c.name.clone(),
-                    r.name.clone(),
-                    "cel",
-                    format!("cel crate cannot compile {e}"),
-                )),
+                Some(Err(e)) => bad("cel", format!("cel crate cannot compile {e}")),
             }
         }
     }
     for s in &p.sets {
         for r in &w.requests {
-            let want = w.expected_decision(&s.name, &r.name).ok_or_else(|| {
-                HarnessError(format!(
-                    "expected-outcomes.json has no decision for set {} on {}",
-                    s.name, r.name
-                ))
-            })?;
+            let want = w
+                .expected_decision(&s.name, &r.name)
+                .ok_or_else(|| unlisted("decision for set", &s.name, &r.name))?;
             let results = s.engine.results(&r.request);
             for (c, got) in s.conditions.iter().zip(&results) {
                 let exp = w

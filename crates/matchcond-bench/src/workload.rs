@@ -46,6 +46,28 @@ fn load_error(path: &Path, message: impl fmt::Display) -> LoadError {
     }
 }
 
+/// The expected `what` (outcome or decision) of each subject on each request, read from the
+/// texts of `path` by `parse`.
+fn parse_expected<T>(
+    texts: &BTreeMap<String, BTreeMap<String, String>>,
+    parse: fn(&str) -> Option<T>,
+    what: &str,
+    path: &Path,
+) -> Result<BTreeMap<String, BTreeMap<String, T>>, LoadError> {
+    let mut expected = BTreeMap::new();
+    for (subject, by_req) in texts {
+        let mut m = BTreeMap::new();
+        for (r, s) in by_req {
+            let v = parse(s).ok_or_else(|| {
+                load_error(path, format!("{subject} on {r}: unknown {what} {s:?}"))
+            })?;
+            m.insert(r.clone(), v);
+        }
+        expected.insert(subject.clone(), m);
+    }
+    Ok(expected)
+}
+
 /// One condition of `conditions.yaml` (a `conditions` or `filler_conditions` entry).
 #[derive(Clone, Debug, Deserialize)]
 pub struct ConditionSpec {
@@ -351,28 +373,14 @@ impl Workload {
         let epath = dir.join("expected-outcomes.json");
         let expected: ExpectedFile = serde_json::from_slice(&read("expected-outcomes.json")?)
             .map_err(|e| load_error(&epath, e))?;
-        let mut expected_conditions = BTreeMap::new();
-        for (c, by_req) in &expected.conditions {
-            let mut m = BTreeMap::new();
-            for (r, s) in by_req {
-                let o = Outcome::parse(s).ok_or_else(|| {
-                    load_error(&epath, format!("{c} on {r}: unknown outcome {s:?}"))
-                })?;
-                m.insert(r.clone(), o);
-            }
-            expected_conditions.insert(c.clone(), m);
-        }
-        let mut expected_sets = BTreeMap::new();
-        for (set, by_req) in &expected.condition_sets {
-            let mut m = BTreeMap::new();
-            for (r, s) in by_req {
-                let d = DecisionClass::parse(s).ok_or_else(|| {
-                    load_error(&epath, format!("{set} on {r}: unknown decision {s:?}"))
-                })?;
-                m.insert(r.clone(), d);
-            }
-            expected_sets.insert(set.clone(), m);
-        }
+        let expected_conditions =
+            parse_expected(&expected.conditions, Outcome::parse, "outcome", &epath)?;
+        let expected_sets = parse_expected(
+            &expected.condition_sets,
+            DecisionClass::parse,
+            "decision",
+            &epath,
+        )?;
 
         let mut requests = Vec::new();
         for name in &expected.requests {

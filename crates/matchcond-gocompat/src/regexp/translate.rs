@@ -156,6 +156,14 @@ impl<'p> Translator<'p> {
             .ok_or_else(|| err(ERR_MISSING_PAREN, self.whole))
     }
 
+    /// Consumes a one-character atom and pushes its translation: `on` where its flag is set,
+    /// else `off`.
+    fn flagged_atom(&mut self, flag: bool, on: &str, off: &str) -> Result<(), GoRegexError> {
+        self.pos += 1;
+        let text = if flag { on } else { off };
+        self.push(Item::atom(text.to_string()))
+    }
+
     fn push(&mut self, item: Item) -> Result<(), GoRegexError> {
         if item.height > MAX_HEIGHT {
             return Err(err(ERR_NESTING_DEPTH, self.whole));
@@ -188,29 +196,11 @@ impl<'p> Translator<'p> {
                     self.pos += 1;
                     self.close_group()?;
                 }
-                '^' => {
-                    self.pos += 1;
-                    let text = if self.flags.multi_line {
-                        "(?m:^)"
-                    } else {
-                        r"\A"
-                    };
-                    self.push(Item::atom(text.to_string()))?;
-                }
-                '$' => {
-                    self.pos += 1;
-                    let text = if self.flags.multi_line {
-                        "(?m:$)"
-                    } else {
-                        r"\z"
-                    };
-                    self.push(Item::atom(text.to_string()))?;
-                }
-                '.' => {
-                    self.pos += 1;
-                    let text = if self.flags.dot_nl { "(?s:.)" } else { "." };
-                    self.push(Item::atom(text.to_string()))?;
-                }
+                // Line anchors with the m flag, text anchors without; `.` takes a newline
+                // with the s flag.
+                '^' => self.flagged_atom(self.flags.multi_line, "(?m:^)", r"\A")?,
+                '$' => self.flagged_atom(self.flags.multi_line, "(?m:$)", r"\z")?,
+                '.' => self.flagged_atom(self.flags.dot_nl, "(?s:.)", ".")?,
                 '[' => self.class()?,
                 '*' | '+' | '?' => {
                     self.pos += 1;
