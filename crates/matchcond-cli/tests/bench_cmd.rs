@@ -11,7 +11,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::run_in;
+use common::{run_in, Run};
 
 /// Whether the binary times the cel crate (built with the cel-baseline feature): when it
 /// does not, it says so once on standard error.
@@ -46,6 +46,14 @@ fn small_workload(name: &str, edit: impl FnOnce(&mut serde_json::Value)) -> Path
     )
     .unwrap();
     dir
+}
+
+/// `matchcond bench --quick` with `options` on the workload in `workload`.
+fn quick_bench(workload: &str, options: &[&str]) -> Run {
+    let mut args = vec!["bench", "--quick"];
+    args.extend_from_slice(options);
+    args.extend(["--workload", workload]);
+    run_in(Path::new("/"), &args)
 }
 
 #[test]
@@ -101,10 +109,7 @@ fn quick_json_rows_for_every_set_and_request() {
 #[test]
 fn quick_text_table() {
     let dir = small_workload("text", |_| {});
-    let r = run_in(
-        Path::new("/"),
-        &["bench", "--quick", "--workload", dir.to_str().unwrap()],
-    );
+    let r = quick_bench(dir.to_str().unwrap(), &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stderr
@@ -163,17 +168,7 @@ fn a_wrong_expected_outcome_fails_with_a_clear_message() {
     let dir = small_workload("wrong", |e| {
         e["conditions"]["create-only"]["pod-create"] = "false".into();
     });
-    let r = run_in(
-        Path::new("/"),
-        &[
-            "bench",
-            "--quick",
-            "--output",
-            "json",
-            "--workload",
-            dir.to_str().unwrap(),
-        ],
-    );
+    let r = quick_bench(dir.to_str().unwrap(), &["--output", "json"]);
     assert_eq!(r.code, 1);
     assert_eq!(r.stdout, "");
     assert_eq!(
@@ -188,10 +183,7 @@ fn a_wrong_expected_decision_fails() {
     let dir = small_workload("decision", |e| {
         e["condition_sets"]["typical3"]["configmap-delete"] = "skip".into();
     });
-    let r = run_in(
-        Path::new("/"),
-        &["bench", "--quick", "--workload", dir.to_str().unwrap()],
-    );
+    let r = quick_bench(dir.to_str().unwrap(), &[]);
     assert_eq!(r.code, 1);
     assert_eq!(
         r.stderr,
@@ -202,10 +194,7 @@ fn a_wrong_expected_decision_fails() {
 
 #[test]
 fn a_missing_workload_is_unusable_input() {
-    let r = run_in(
-        Path::new("/"),
-        &["bench", "--quick", "--workload", "/nonexistent-workload"],
-    );
+    let r = quick_bench("/nonexistent-workload", &[]);
     assert_eq!(r.code, 2);
     assert_eq!(r.stdout, "");
     assert!(
