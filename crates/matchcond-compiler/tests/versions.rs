@@ -139,21 +139,11 @@ fn scientific_format_follows_the_binarys_x_text() {
     let expr = "'%e'.format([1.5])";
     let unspaced = "\"1.500000×10⁰⁰\"";
     let spaced = "\"1.500000\u{202f}×\u{202f}10⁰⁰\"";
-    for minor in 29..=32 {
-        let v = KubeVersion::new(1, minor);
-        assert_eq!(
-            value_at(v, EnvMode::StoredExpressions, expr),
-            spaced,
-            "1.{minor}"
-        );
-    }
-    for minor in 33..=36 {
-        let v = KubeVersion::new(1, minor);
-        assert_eq!(
-            value_at(v, EnvMode::StoredExpressions, expr),
-            unspaced,
-            "1.{minor}"
-        );
+    for (minors, want) in [(29..=32, spaced), (33..=36, unspaced)] {
+        for minor in minors {
+            let got = value_at(KubeVersion::new(1, minor), EnvMode::StoredExpressions, expr);
+            assert_eq!(got, want, "1.{minor}");
+        }
     }
     assert_eq!(
         value_at(KubeVersion::V1_33, EnvMode::NewExpressions, expr),
@@ -305,30 +295,34 @@ fn the_wrong_result_type_is_named_from_1_32() {
     }
 }
 
+/// Asserts the compile error of a stored expression in each 1.x of `minors`.
+fn stored_error_in(minors: std::ops::RangeInclusive<u32>, expr: &str, want: &str) {
+    for minor in minors {
+        let got = compile_error((1, minor), EnvMode::StoredExpressions, expr);
+        assert_eq!(got, want, "1.{minor}");
+    }
+}
+
 #[test]
 fn macros_accumulate_in_a_hidden_variable_from_1_33() {
     // cel-go before v0.23 expanded macros with the accumulator `__result__`, which an
     // iteration variable of that name shadows; from v0.23 the accumulator is hidden and the
     // name is refused.
     let expr = "[1].all(__result__, true)";
-    for minor in 30..=32 {
-        assert_eq!(
-            compile_error((1, minor), EnvMode::StoredExpressions, expr),
-            "compilation failed: ERROR: <input>:1:8: found no matching overload for \
-             '@not_strictly_false' applied to '(int)'\n | [1].all(__result__, true)\n | .......^\n\
-             ERROR: <input>:1:8: expected type 'bool' but found 'int'\n | [1].all(__result__, true)\n \
-             | .......^",
-            "1.{minor}"
-        );
-    }
-    for minor in 33..=37 {
-        assert_eq!(
-            compile_error((1, minor), EnvMode::StoredExpressions, expr),
-            "compilation failed: ERROR: <input>:1:9: iteration variable overwrites accumulator \
-             variable\n | [1].all(__result__, true)\n | ........^",
-            "1.{minor}"
-        );
-    }
+    stored_error_in(
+        30..=32,
+        expr,
+        "compilation failed: ERROR: <input>:1:8: found no matching overload for \
+         '@not_strictly_false' applied to '(int)'\n | [1].all(__result__, true)\n | .......^\n\
+         ERROR: <input>:1:8: expected type 'bool' but found 'int'\n | [1].all(__result__, true)\n \
+         | .......^",
+    );
+    stored_error_in(
+        33..=37,
+        expr,
+        "compilation failed: ERROR: <input>:1:9: iteration variable overwrites accumulator \
+         variable\n | [1].all(__result__, true)\n | ........^",
+    );
     // The accumulator's name only matters when an expression names it.
     assert!(compiles(
         (1, 30),
@@ -374,13 +368,11 @@ fn library_calls_are_priced_by_the_kubernetes_estimator_from_1_32() {
 fn backquoted_names_are_refused_by_every_version() {
     let expr = "object.`foo.bar` == 1";
     // cel-go v0.23+ (1.33+) parses them and refuses them without the escape syntax.
-    for minor in 33..=37 {
-        assert_eq!(
-            compile_error((1, minor), EnvMode::StoredExpressions, expr),
-            "compilation failed: ERROR: <input>:1:8: unsupported syntax: '`'\n | object.`foo.bar` == 1\n | .......^",
-            "1.{minor}"
-        );
-    }
+    stored_error_in(
+        33..=37,
+        expr,
+        "compilation failed: ERROR: <input>:1:8: unsupported syntax: '`'\n | object.`foo.bar` == 1\n | .......^",
+    );
     // Before, the lexer has no such token.
     for minor in 30..=32 {
         let e = compile_error((1, minor), EnvMode::StoredExpressions, expr);
