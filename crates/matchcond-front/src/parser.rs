@@ -56,6 +56,19 @@ pub struct ParserOptions {
     pub enable_hidden_accumulator_name: bool,
 }
 
+impl ParserOptions {
+    /// The macros these options enable, and how they expand.
+    fn macros(&self) -> MacroSet {
+        MacroSet {
+            optional: self.enable_optional_syntax,
+            two_var: self.enable_two_var_comprehensions,
+            lists: self.enable_lists_macros,
+            exists_one_alias: self.enable_exists_one_alias,
+            legacy_accumulator: !self.enable_hidden_accumulator_name,
+        }
+    }
+}
+
 impl Default for ParserOptions {
     fn default() -> Self {
         ParserOptions {
@@ -168,13 +181,7 @@ pub fn parse(text: &str, options: &ParserOptions) -> Result<Parsed, Issues> {
             }],
         ));
     }
-    let macros = MacroSet {
-        optional: options.enable_optional_syntax,
-        two_var: options.enable_two_var_comprehensions,
-        lists: options.enable_lists_macros,
-        exists_one_alias: options.enable_exists_one_alias,
-        legacy_accumulator: !options.enable_hidden_accumulator_name,
-    };
+    let macros = options.macros();
     if let Some((expr, next_id)) = direct::parse(
         text,
         options.max_recursion_depth,
@@ -247,13 +254,7 @@ mod tests {
 
     /// The direct parser, where it succeeds, builds what the two-pass parser builds.
     fn assert_agree(text: &str, options: &ParserOptions) -> bool {
-        let macros = MacroSet {
-            optional: options.enable_optional_syntax,
-            two_var: options.enable_two_var_comprehensions,
-            lists: options.enable_lists_macros,
-            exists_one_alias: options.enable_exists_one_alias,
-            legacy_accumulator: !options.enable_hidden_accumulator_name,
-        };
+        let macros = options.macros();
         let direct = direct::parse(
             text,
             options.max_recursion_depth,
@@ -364,6 +365,22 @@ mod tests {
         fn pick<'s>(&mut self, items: &[&'s str]) -> &'s str {
             items[(self.next() % items.len() as u64) as usize]
         }
+        /// `n` entries of a list or map literal, some optional (`?`), sometimes with a
+        /// trailing comma.
+        fn entries(&mut self, n: u64, out: &mut String, entry: impl Fn(&mut Self, &mut String)) {
+            for i in 0..n {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                if self.chance(5) {
+                    out.push('?');
+                }
+                entry(self, out);
+            }
+            if self.chance(4) {
+                out.push(',');
+            }
+        }
         fn chance(&mut self, n: u64) -> bool {
             self.next().is_multiple_of(n)
         }
@@ -419,37 +436,17 @@ mod tests {
                 6 => {
                     out.push('[');
                     let n = self.next() % 4;
-                    for i in 0..n {
-                        if i > 0 {
-                            out.push_str(", ");
-                        }
-                        if self.chance(5) {
-                            out.push('?');
-                        }
-                        self.expr(depth + 1, out);
-                    }
-                    if self.chance(4) {
-                        out.push(',');
-                    }
+                    self.entries(n, out, |g, out| g.expr(depth + 1, out));
                     out.push(']');
                 }
                 7 => {
                     out.push('{');
                     let n = self.next() % 3;
-                    for i in 0..n {
-                        if i > 0 {
-                            out.push_str(", ");
-                        }
-                        if self.chance(5) {
-                            out.push('?');
-                        }
-                        self.atom(depth, out);
+                    self.entries(n, out, |g, out| {
+                        g.atom(depth, out);
                         out.push_str(": ");
-                        self.expr(depth + 1, out);
-                    }
-                    if self.chance(4) {
-                        out.push(',');
-                    }
+                        g.expr(depth + 1, out);
+                    });
                     out.push('}');
                 }
                 _ => {
