@@ -97,22 +97,16 @@ fn sets(env: &Environment) -> Vec<Set> {
     for doc in serde_yaml_ng::Deserializer::from_str(&yaml) {
         let doc = serde_yaml_ng::Value::deserialize(doc).unwrap();
         let hooks: Vec<WebhookConditions> = match doc["kind"].as_str().unwrap() {
-            "ValidatingWebhookConfiguration" => {
-                let c: ValidatingWebhookConfiguration = serde_yaml_ng::from_value(doc).unwrap();
-                c.webhooks
-                    .unwrap()
-                    .iter()
-                    .map(|w| WebhookConditions::from_validating(env, w).unwrap())
-                    .collect()
-            }
-            "MutatingWebhookConfiguration" => {
-                let c: MutatingWebhookConfiguration = serde_yaml_ng::from_value(doc).unwrap();
-                c.webhooks
-                    .unwrap()
-                    .iter()
-                    .map(|w| WebhookConditions::from_mutating(env, w).unwrap())
-                    .collect()
-            }
+            "ValidatingWebhookConfiguration" => webhooks_of(
+                doc,
+                |c: ValidatingWebhookConfiguration| c.webhooks,
+                |w| WebhookConditions::from_validating(env, w),
+            ),
+            "MutatingWebhookConfiguration" => webhooks_of(
+                doc,
+                |c: MutatingWebhookConfiguration| c.webhooks,
+                |w| WebhookConditions::from_mutating(env, w),
+            ),
             other => panic!("{other}"),
         };
         for h in hooks {
@@ -183,6 +177,35 @@ fn without_zeros(review: &Json, nested: bool) -> Json {
     r
 }
 
+/// The conditions of each webhook of a configuration document of type `C`.
+fn webhooks_of<C, W, E>(
+    doc: serde_yaml_ng::Value,
+    webhooks: fn(C) -> Option<Vec<W>>,
+    conditions: impl Fn(&W) -> Result<WebhookConditions, E>,
+) -> Vec<WebhookConditions>
+where
+    C: serde::de::DeserializeOwned,
+    E: std::fmt::Debug,
+{
+    let config: C = serde_yaml_ng::from_value(doc).unwrap();
+    webhooks(config)
+        .unwrap()
+        .iter()
+        .map(|w| conditions(w).unwrap())
+        .collect()
+}
+
+/// The review written again as other clients write it: a name, the JSON, and whether
+/// kube-rs's typed request can read it.
+fn rewritten(review: &Json) -> [(&'static str, Json, bool); 4] {
+    [
+        ("nulls written", with_nulls(review, false), true),
+        ("nulls written, dryRun too", with_nulls(review, true), false),
+        ("zeros left out", without_zeros(review, false), true),
+        ("nested zeros left out", without_zeros(review, true), false),
+    ]
+}
+
 /// The request kube-rs's typed `AdmissionRequest<T>` gives, through `KubeRequest`.
 fn typed<T>(bytes: &[u8]) -> Json
 where
@@ -247,17 +270,8 @@ fn every_road_gives_the_same_decision_outcomes_and_costs() {
     let mut roads_seen = std::collections::BTreeSet::new();
     for (name, bytes) in &reviews {
         let review: Json = serde_json::from_slice(bytes).unwrap();
-        let variants = [
-            ("as sent", review.clone(), true),
-            ("nulls written", with_nulls(&review, false), true),
-            (
-                "nulls written, dryRun too",
-                with_nulls(&review, true),
-                false,
-            ),
-            ("zeros left out", without_zeros(&review, false), true),
-            ("nested zeros left out", without_zeros(&review, true), false),
-        ];
+        let mut variants = vec![("as sent", review.clone(), true)];
+        variants.extend(rewritten(&review));
         let mut variant_roads = Vec::new();
         for (variant, json, kube) in &variants {
             let bytes = serde_json::to_vec(json).unwrap();
@@ -431,16 +445,7 @@ fn the_dispatcher_decides_alike_on_every_road() {
             .dispatch(&review["request"], &namespaces)
             .unwrap();
         called += expected.called().count();
-        for (variant, json, kube) in [
-            ("nulls written", with_nulls(&review, false), true),
-            (
-                "nulls written, dryRun too",
-                with_nulls(&review, true),
-                false,
-            ),
-            ("zeros left out", without_zeros(&review, false), true),
-            ("nested zeros left out", without_zeros(&review, true), false),
-        ] {
+        for (variant, json, kube) in rewritten(&review) {
             let bytes = serde_json::to_vec(&json).unwrap();
             for (road, request) in roads(&bytes, kube) {
                 let Some(request) = request else { continue };
