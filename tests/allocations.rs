@@ -8,13 +8,11 @@
     clippy::indexing_slicing
 )]
 
-use matchcond::{
-    Activation, Decision, Environment, FailurePolicy, MatchCondition, MatchConditions,
-};
+use matchcond::{Activation, Decision, Environment, FailurePolicy, MatchConditions};
 
 mod common;
 
-use common::{example_request as review, set_conditions, workload};
+use common::{compile, example_request as review, set_conditions, workload};
 
 /// Deciding `set` 100 times on `request` gives `want` and allocates nothing.
 fn assert_no_allocation(
@@ -38,29 +36,20 @@ fn assert_no_allocation(
 
 #[test]
 fn typical_decisions_do_not_allocate() {
-    let env = Environment::latest();
-    let typical3 = MatchConditions::compile(
-        &env,
-        &[
-            MatchCondition::new("exclude-kube-system", "request.namespace != 'kube-system'"),
-            MatchCondition::new("not-dry-run", "request.dryRun != true"),
-            MatchCondition::new(
-                "label-opt-in-app-web",
-                "has(object.metadata.labels) && 'app' in object.metadata.labels && object.metadata.labels['app'] == 'web'",
-            ),
-        ],
-    )
-    .unwrap();
-    let request_only = MatchConditions::compile(
-        &env,
-        &[
-            MatchCondition::new("leases", "!(request.resource.group == 'coordination.k8s.io' && request.resource.resource == 'leases')"),
-            MatchCondition::new("kubelet", "!('system:nodes' in request.userInfo.groups)"),
-            MatchCondition::new("ops", "request.operation in ['CREATE', 'UPDATE']"),
-            MatchCondition::new("tenant", "request.namespace != 'tenant-01'"),
-        ],
-    )
-    .unwrap();
+    let typical3 = compile(&[
+        ("exclude-kube-system", "request.namespace != 'kube-system'"),
+        ("not-dry-run", "request.dryRun != true"),
+        (
+            "label-opt-in-app-web",
+            "has(object.metadata.labels) && 'app' in object.metadata.labels && object.metadata.labels['app'] == 'web'",
+        ),
+    ]);
+    let request_only = compile(&[
+        ("leases", "!(request.resource.group == 'coordination.k8s.io' && request.resource.resource == 'leases')"),
+        ("kubelet", "!('system:nodes' in request.userInfo.groups)"),
+        ("ops", "request.operation in ['CREATE', 'UPDATE']"),
+        ("tenant", "request.namespace != 'tenant-01'"),
+    ]);
     for (name, set, want) in [
         ("pod-create", &typical3, Decision::Call),
         ("deployment-update", &typical3, Decision::Call),
@@ -79,15 +68,7 @@ fn typical_decisions_do_not_allocate() {
 
 #[test]
 fn the_counter_sees_allocations_of_an_error_message() {
-    let env = Environment::latest();
-    let set = MatchConditions::compile(
-        &env,
-        &[MatchCondition::new(
-            "labels",
-            "object.metadata.labels['app'] == 'web'",
-        )],
-    )
-    .unwrap();
+    let set = compile(&[("labels", "object.metadata.labels['app'] == 'web'")]);
     // On a DELETE `object` is null: the condition errs, and the error message is built.
     let req = review("configmap-delete");
     let info = allocation_counter::measure(|| {

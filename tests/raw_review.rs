@@ -64,15 +64,10 @@ fn pruned_reading_decides_like_the_whole_review() {
 
 #[test]
 fn only_what_is_read_is_built() {
-    let env = Environment::latest();
-    let set = MatchConditions::compile(
-        &env,
-        &[MatchCondition::new(
-            "labels",
-            "has(object.metadata.labels) && object.metadata.labels['app'] == 'web'",
-        )],
-    )
-    .unwrap();
+    let set = common::compile(&[(
+        "labels",
+        "has(object.metadata.labels) && object.metadata.labels['app'] == 'web'",
+    )]);
     let w = common::workload();
     let request = set
         .read_review(&w.request("pod-create").unwrap().raw)
@@ -96,9 +91,7 @@ fn only_what_is_read_is_built() {
 
 #[test]
 fn unreadable_reviews_are_errors() {
-    let env = Environment::latest();
-    let set =
-        MatchConditions::compile(&env, &[MatchCondition::new("a", "object != null")]).unwrap();
+    let set = common::compile(&[("a", "object != null")]);
     let err = set
         .read_review(br#"{"request": {"object": {"a": }}}"#)
         .unwrap_err();

@@ -1,11 +1,12 @@
 //! What the facade's integration tests share: work on a small stack with a time bound, the
-//! benchmark workload's conditions as the matcher takes them, and the example reviews.
+//! benchmark workload's conditions as the matcher takes them, conditions compiled in the
+//! newest environment, and the example reviews.
 // Each test file uses a part of these.
 #![allow(dead_code)]
 
 use std::time::{Duration, Instant};
 
-use matchcond::MatchCondition;
+use matchcond::{Environment, MatchCondition, MatchConditions};
 use matchcond_bench::Workload;
 
 /// The stack of the threads the tests run hostile inputs on: 2 MiB, a common default for
@@ -49,6 +50,15 @@ pub fn set_conditions(w: &Workload, set: &str) -> Vec<MatchCondition> {
         .iter()
         .map(|c| MatchCondition::new(c.name.as_str(), c.expression.as_str()))
         .collect()
+}
+
+/// The `(name, expression)` conditions compiled in the newest environment.
+pub fn compile(conditions: &[(&str, &str)]) -> MatchConditions {
+    let conditions: Vec<MatchCondition> = conditions
+        .iter()
+        .map(|(name, expression)| MatchCondition::new(*name, *expression))
+        .collect();
+    MatchConditions::compile(&Environment::latest(), &conditions).unwrap()
 }
 
 /// The `request` of one of the repository's example reviews (`examples/reviews/<name>.json`).
