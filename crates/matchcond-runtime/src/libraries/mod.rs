@@ -506,6 +506,39 @@ fn overload(
     }
 }
 
+/// A function of one member overload `id(params) -> result`, which the Kubernetes estimator
+/// prices 1.
+pub(crate) fn fixed_member(
+    name: &'static str,
+    id: &'static str,
+    params: impl IntoIterator<Item = Type>,
+    result: Type,
+    implementation: Implementation,
+) -> FunctionEntry {
+    function(name, [member(id, params, result, implementation)]).estimate_by(Estimate::Fixed(1))
+}
+
+/// The ordering functions of a library's values: `isGreaterThan` and `isLessThan` (bool)
+/// and `compareTo` (int), each one member overload on two `operand`s with its id and
+/// implementation (in that order), priced 1.
+pub(crate) fn ordering_functions(
+    operand: Type,
+    ids: [&'static str; 3],
+    implementations: [Implementation; 3],
+) -> Vec<FunctionEntry> {
+    let names = ["isGreaterThan", "isLessThan", "compareTo"];
+    let results = [Type::Bool, Type::Bool, Type::Int];
+    names
+        .into_iter()
+        .zip(ids)
+        .zip(results)
+        .zip(implementations)
+        .map(|(((name, id), result), f)| {
+            fixed_member(name, id, [operand.clone(), operand.clone()], result, f)
+        })
+        .collect()
+}
+
 /// A global overload `f(params) -> result`.
 pub(crate) fn global(
     id: &'static str,

@@ -17,7 +17,7 @@ use matchcond_front::Type;
 
 use super::support::unary;
 use super::Versions;
-use super::{function, global, member, Definition, FunctionEntry, Implementation, Library};
+use super::{fixed_member, function, global, member, Definition, Library};
 use crate::cost::{Cost, Estimate};
 use crate::error::{ErrorKind, EvalError};
 use crate::value::{Opaque, Value};
@@ -96,17 +96,6 @@ fn cidr() -> Type {
     Type::named(CIDR_TYPE)
 }
 
-/// A member function without arguments, priced 1 by the Kubernetes estimator.
-fn accessor(
-    name: &'static str,
-    id: &'static str,
-    receiver: Type,
-    result: Type,
-    f: Implementation,
-) -> FunctionEntry {
-    function(name, [member(id, [receiver], result, f)]).estimate_by(Estimate::Fixed(1))
-}
-
 /// The IP library, from Kubernetes 1.30: `ip(string)`, `isIP(string)`,
 /// `ip.isCanonical(string)`, the members `family`, `isUnspecified`, `isLoopback`,
 /// `isLinkLocalMulticast`, `isLinkLocalUnicast`, `isGlobalUnicast`, and `string(net.IP)`.
@@ -119,7 +108,7 @@ pub(crate) fn ip_library() -> Definition {
                 [global("string_to_ip", [Type::String], ip(), string_to_ip)],
             )
             .estimate_by(Estimate::StringTraversal),
-            accessor("family", "ip_family", ip(), Type::Int, ip_family),
+            fixed_member("family", "ip_family", [ip()], Type::Int, ip_family),
             function(
                 "ip.isCanonical",
                 [global(
@@ -130,38 +119,38 @@ pub(crate) fn ip_library() -> Definition {
                 )],
             )
             .estimate_by(Estimate::StringTraversalTwice),
-            accessor(
+            fixed_member(
                 "isUnspecified",
                 "ip_is_unspecified",
-                ip(),
+                [ip()],
                 Type::Bool,
                 ip_is_unspecified,
             ),
-            accessor(
+            fixed_member(
                 "isLoopback",
                 "ip_is_loopback",
-                ip(),
+                [ip()],
                 Type::Bool,
                 ip_is_loopback,
             ),
-            accessor(
+            fixed_member(
                 "isLinkLocalMulticast",
                 "ip_is_link_local_multicast",
-                ip(),
+                [ip()],
                 Type::Bool,
                 ip_is_link_local_multicast,
             ),
-            accessor(
+            fixed_member(
                 "isLinkLocalUnicast",
                 "ip_is_link_local_unicast",
-                ip(),
+                [ip()],
                 Type::Bool,
                 ip_is_link_local_unicast,
             ),
-            accessor(
+            fixed_member(
                 "isGlobalUnicast",
                 "ip_is_global_unicast",
-                ip(),
+                [ip()],
                 Type::Bool,
                 ip_is_global_unicast,
             ),
@@ -238,14 +227,14 @@ pub(crate) fn cidr_library() -> Definition {
                     .cost_rule(Cost::ONE.estimated(Estimate::Fixed(1)))],
             )
             .estimate_by(Estimate::StringTraversal),
-            accessor(
+            fixed_member(
                 "prefixLength",
                 "cidr_prefix_length",
-                cidr(),
+                [cidr()],
                 Type::Int,
                 cidr_prefix_length,
             ),
-            accessor("masked", "cidr_masked", cidr(), cidr(), cidr_masked),
+            fixed_member("masked", "cidr_masked", [cidr()], cidr(), cidr_masked),
             function(
                 "isCIDR",
                 [global("is_cidr", [Type::String], Type::Bool, is_cidr)],

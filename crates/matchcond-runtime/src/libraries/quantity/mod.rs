@@ -12,7 +12,10 @@ use matchcond_gocompat::quantity::{add, canonical, cmp_amounts, parse, Amount, F
 
 use matchcond_front::Type;
 
-use super::{function, global, member, Behaviours, Definition, Implementation, Library, Versions};
+use super::{
+    fixed_member, function, global, member, ordering_functions, Behaviours, Definition,
+    FunctionEntry, Implementation, Library, Versions,
+};
 use crate::cost::Estimate;
 use crate::error::EvalError;
 use crate::value::{Opaque, Value};
@@ -273,9 +276,6 @@ fn int_quantity(i: i64) -> Quantity {
 /// The library, from Kubernetes 1.28.
 pub(crate) fn library() -> Definition {
     let q = || Type::named(TYPE_NAME);
-    let nominal = |name: &'static str, id: &'static str, params: Vec<Type>, result: Type, f| {
-        function(name, [member(id, params, result, f)]).estimate_by(Estimate::Fixed(1))
-    };
     Definition::new(Library::K8sQuantity, Versions::since(28))
         .opaque_type(TYPE_NAME)
         .functions([
@@ -314,43 +314,37 @@ pub(crate) fn library() -> Definition {
                 })],
             )
             .estimate_by(Estimate::Fixed(1)),
-            nominal(
-                "isGreaterThan",
+        ])
+        .functions(ordering_functions(
+            q(),
+            [
                 "quantity_is_greater_than",
-                vec![q(), q()],
-                Type::Bool,
+                "quantity_is_less_than",
+                "quantity_compare_to",
+            ],
+            [
                 |a| {
                     binary("isGreaterThan", a, |x, y| {
                         Ok(Value::Bool(compared(x, y)? == Ordering::Greater))
                     })
                 },
-            ),
-            nominal(
-                "isLessThan",
-                "quantity_is_less_than",
-                vec![q(), q()],
-                Type::Bool,
                 |a| {
                     binary("isLessThan", a, |x, y| {
                         Ok(Value::Bool(compared(x, y)? == Ordering::Less))
                     })
                 },
-            ),
-            nominal(
-                "compareTo",
-                "quantity_compare_to",
-                vec![q(), q()],
-                Type::Int,
                 |a| {
                     binary("compareTo", a, |x, y| {
                         Ok(Value::Int(order_int(compared(x, y)?)))
                     })
                 },
-            ),
-            nominal(
+            ],
+        ))
+        .functions([
+            fixed_member(
                 "asApproximateFloat",
                 "quantity_get_float",
-                vec![q()],
+                [q()],
                 Type::Double,
                 |a| {
                     unary("asApproximateFloat", a, |q| {
@@ -358,7 +352,7 @@ pub(crate) fn library() -> Definition {
                     })
                 },
             ),
-            nominal("asInteger", "quantity_get_int", vec![q()], Type::Int, |a| {
+            fixed_member("asInteger", "quantity_get_int", [q()], Type::Int, |a| {
                 unary("asInteger", a, |q| match q.as_i64() {
                     Some(i) => Ok(Value::Int(i)),
                     None => Err(EvalError::invalid_argument(
@@ -366,33 +360,11 @@ pub(crate) fn library() -> Definition {
                     )),
                 })
             }),
-            nominal(
-                "isInteger",
-                "quantity_is_integer",
-                vec![q()],
-                Type::Bool,
-                |a| unary("isInteger", a, |q| Ok(Value::Bool(q.as_i64().is_some()))),
-            ),
-            function(
-                "add",
-                [
-                    member("quantity_add", [q(), q()], q(), add_shared)
-                        .by_behaviours(|b| pick(b, add_shared, add_deep_copy)),
-                    member("quantity_add_int", [q(), Type::Int], q(), add_int_shared)
-                        .by_behaviours(|b| pick(b, add_int_shared, add_int_deep_copy)),
-                ],
-            )
-            .estimate_by(Estimate::Fixed(1)),
-            function(
-                "sub",
-                [
-                    member("quantity_sub", [q(), q()], q(), sub_shared)
-                        .by_behaviours(|b| pick(b, sub_shared, sub_deep_copy)),
-                    member("quantity_sub_int", [q(), Type::Int], q(), sub_int_shared)
-                        .by_behaviours(|b| pick(b, sub_int_shared, sub_int_deep_copy)),
-                ],
-            )
-            .estimate_by(Estimate::Fixed(1)),
+            fixed_member("isInteger", "quantity_is_integer", [q()], Type::Bool, |a| {
+                unary("isInteger", a, |q| Ok(Value::Bool(q.as_i64().is_some())))
+            }),
+            sum_function::<false>("add", ["quantity_add", "quantity_add_int"]),
+            sum_function::<true>("sub", ["quantity_sub", "quantity_sub_int"]),
         ])
 }
 
@@ -410,36 +382,51 @@ fn pick(
     }
 }
 
-fn add_shared<'a>(a: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
-    binary("add", a, |x, y| sum(x, y, false, true))
+/// `add` (`SUB` false) or `sub`, of two quantities and of a quantity and an int, on the copy
+/// of the receiver the binary makes (see [`pick`]).
+fn sum_function<const SUB: bool>(name: &'static str, ids: [&'static str; 2]) -> FunctionEntry {
+    let q = || Type::named(TYPE_NAME);
+    let [of_quantities, with_an_int] = ids;
+    function(
+        name,
+        [
+            member(of_quantities, [q(), q()], q(), sum_of::<SUB, true>)
+                .by_behaviours(|b| pick(b, sum_of::<SUB, true>, sum_of::<SUB, false>)),
+            member(
+                with_an_int,
+                [q(), Type::Int],
+                q(),
+                sum_with_int::<SUB, true>,
+            )
+            .by_behaviours(|b| pick(b, sum_with_int::<SUB, true>, sum_with_int::<SUB, false>)),
+        ],
+    )
+    .estimate_by(Estimate::Fixed(1))
 }
 
-fn add_int_shared<'a>(a: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
-    with_int("add", a, |x, i| sum(x, &int_quantity(i), false, true))
+/// The function's name in messages.
+fn sum_name(sub: bool) -> &'static str {
+    if sub {
+        "sub"
+    } else {
+        "add"
+    }
 }
 
-fn sub_shared<'a>(a: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
-    binary("sub", a, |x, y| sum(x, y, true, true))
+/// `q.add(q2)` or `q.sub(q2)`, on a shared (`SHARED`) or a deep copy of the receiver.
+fn sum_of<'a, const SUB: bool, const SHARED: bool>(
+    a: &[Value<'a>],
+) -> Result<Value<'a>, EvalError> {
+    binary(sum_name(SUB), a, |x, y| sum(x, y, SUB, SHARED))
 }
 
-fn sub_int_shared<'a>(a: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
-    with_int("sub", a, |x, i| sum(x, &int_quantity(i), true, true))
-}
-
-fn add_deep_copy<'a>(a: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
-    binary("add", a, |x, y| sum(x, y, false, false))
-}
-
-fn add_int_deep_copy<'a>(a: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
-    with_int("add", a, |x, i| sum(x, &int_quantity(i), false, false))
-}
-
-fn sub_deep_copy<'a>(a: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
-    binary("sub", a, |x, y| sum(x, y, true, false))
-}
-
-fn sub_int_deep_copy<'a>(a: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
-    with_int("sub", a, |x, i| sum(x, &int_quantity(i), true, false))
+/// `q.add(i)` or `q.sub(i)`, on a shared (`SHARED`) or a deep copy of the receiver.
+fn sum_with_int<'a, const SUB: bool, const SHARED: bool>(
+    a: &[Value<'a>],
+) -> Result<Value<'a>, EvalError> {
+    with_int(sum_name(SUB), a, |x, i| {
+        sum(x, &int_quantity(i), SUB, SHARED)
+    })
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ pub use matchcond_gocompat::semver::Semver;
 use matchcond_front::Type;
 
 use super::support::unary;
-use super::{function, global, member, Definition, Implementation, Library, Versions};
+use super::{fixed_member, function, global, ordering_functions, Definition, Library, Versions};
 use crate::cost::Estimate;
 use crate::error::EvalError;
 use crate::value::{Opaque, Value};
@@ -97,16 +97,6 @@ fn component<'a>(
 /// The library at version 1, from Kubernetes 1.33.
 pub(crate) fn library() -> Definition {
     let v = || Type::named(TYPE_NAME);
-    let nominal = |name: &'static str,
-                   id: &'static str,
-                   params: Vec<Type>,
-                   result: Type,
-                   f: Implementation| {
-        function(name, [member(id, params, result, f)]).estimate_by(Estimate::Fixed(1))
-    };
-    let comparison = |name: &'static str, id: &'static str, result: Type, f: Implementation| {
-        nominal(name, id, vec![v(), v()], result, f)
-    };
     Definition::new(Library::K8sSemver, Versions::since(33))
         .opaque_type(TYPE_NAME)
         .functions([
@@ -136,22 +126,28 @@ pub(crate) fn library() -> Definition {
                 ],
             )
             .estimate_by(Estimate::StringTraversal),
-            comparison("isGreaterThan", "semver_is_greater_than", Type::Bool, |a| {
-                compare("isGreaterThan", a, |o| Value::Bool(o == Ordering::Greater))
-            }),
-            comparison("isLessThan", "semver_is_less_than", Type::Bool, |a| {
-                compare("isLessThan", a, |o| Value::Bool(o == Ordering::Less))
-            }),
-            comparison("compareTo", "semver_compare_to", Type::Int, |a| {
-                compare("compareTo", a, |o| Value::Int(o as i64))
-            }),
-            nominal("major", "semver_major", vec![v()], Type::Int, |a| {
+        ])
+        .functions(ordering_functions(
+            v(),
+            [
+                "semver_is_greater_than",
+                "semver_is_less_than",
+                "semver_compare_to",
+            ],
+            [
+                |a| compare("isGreaterThan", a, |o| Value::Bool(o == Ordering::Greater)),
+                |a| compare("isLessThan", a, |o| Value::Bool(o == Ordering::Less)),
+                |a| compare("compareTo", a, |o| Value::Int(o as i64)),
+            ],
+        ))
+        .functions([
+            fixed_member("major", "semver_major", [v()], Type::Int, |a| {
                 component("major", a, |v| v.major)
             }),
-            nominal("minor", "semver_minor", vec![v()], Type::Int, |a| {
+            fixed_member("minor", "semver_minor", [v()], Type::Int, |a| {
                 component("minor", a, |v| v.minor)
             }),
-            nominal("patch", "semver_patch", vec![v()], Type::Int, |a| {
+            fixed_member("patch", "semver_patch", [v()], Type::Int, |a| {
                 component("patch", a, |v| v.patch)
             }),
         ])
