@@ -117,6 +117,23 @@ fn write_string(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
 /// Renders the value as CEL-like text (strings in JSON's quoting, bytes with Rust's ASCII
 /// escapes, both read by CEL as the same value): `1`, `1u`, `1.0`, `"text"`, `b"\x00"`, `[1, 2]`,
 /// `{"a": 1}`, `timestamp("...")`, `duration("1.5s")`, `optional.of(1)`, `net.IP("10.0.0.1")`.
+/// The items between the brackets, separated by `, `, each as `write` writes it.
+fn write_separated<T>(
+    f: &mut fmt::Formatter<'_>,
+    [open, close]: [&str; 2],
+    items: &[T],
+    write: impl Fn(&mut fmt::Formatter<'_>, &T) -> fmt::Result,
+) -> fmt::Result {
+    f.write_str(open)?;
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write(f, item)?;
+    }
+    f.write_str(close)
+}
+
 impl fmt::Display for CelValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -137,25 +154,11 @@ impl fmt::Display for CelValue {
             CelValue::String(s) => write_string(f, s),
             CelValue::Bytes(bytes) => write!(f, "b\"{}\"", bytes.escape_ascii()),
             CelValue::List(items) => {
-                f.write_str("[")?;
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{item}")?;
-                }
-                f.write_str("]")
+                write_separated(f, ["[", "]"], items, |f, item| write!(f, "{item}"))
             }
-            CelValue::Map(entries) => {
-                f.write_str("{")?;
-                for (i, (key, value)) in entries.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{key}: {value}")?;
-                }
-                f.write_str("}")
-            }
+            CelValue::Map(entries) => write_separated(f, ["{", "}"], entries, |f, (key, value)| {
+                write!(f, "{key}: {value}")
+            }),
             CelValue::Timestamp { secs, nanos } => match format_timestamp(*secs, *nanos) {
                 Some(text) => write!(f, "timestamp(\"{text}\")"),
                 None => write!(f, "timestamp(seconds: {secs}, nanos: {nanos})"),
