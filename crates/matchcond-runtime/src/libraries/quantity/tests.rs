@@ -14,14 +14,10 @@ fn parse_errors() {
     );
     let err = call("string_to_quantity", &[s("10Mm")]).unwrap_err();
     assert_eq!(err.message, "unable to parse quantity's suffix");
-    assert_eq!(
-        call("is_quantity_string", &[s("20Mi")]).unwrap(),
-        Value::Bool(true)
-    );
-    assert_eq!(
-        call("is_quantity_string", &[s("1,3G")]).unwrap(),
-        Value::Bool(false)
-    );
+    for (text, want) in [("20Mi", true), ("1,3G", false)] {
+        let got = call("is_quantity_string", &[s(text)]).unwrap();
+        assert_eq!(got, Value::Bool(want), "isQuantity({text:?})");
+    }
     let err = call("string_to_quantity", &[Value::Int(1)]).unwrap_err();
     assert_eq!(err.kind, crate::error::ErrorKind::NoSuchOverload);
 }
