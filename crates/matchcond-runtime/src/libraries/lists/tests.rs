@@ -82,12 +82,16 @@ fn lists_range_reverse_slice() {
     );
     let sl = |a: i64, c: i64| ok("list_slice", vec![ints(&[1, 2, 3, 4]), i(a), i(c)]);
     let sl_err = |a: i64, c: i64| err("list_slice", vec![ints(&[1, 2, 3, 4]), i(a), i(c)]);
-    assert_eq!(sl(0, 4), "[1, 2, 3, 4]");
-    assert_eq!(sl(0, 0), "[]");
-    assert_eq!(sl(1, 1), "[]");
-    assert_eq!(sl(4, 4), "[]");
-    assert_eq!(sl(1, 3), "[2, 3]");
-    assert_eq!(sl(2, 4), "[3, 4]");
+    for (from, to, want) in [
+        (0, 4, "[1, 2, 3, 4]"),
+        (0, 0, "[]"),
+        (1, 1, "[]"),
+        (4, 4, "[]"),
+        (1, 3, "[2, 3]"),
+        (2, 4, "[3, 4]"),
+    ] {
+        assert_eq!(sl(from, to), want, "slice({from}, {to})");
+    }
     assert_eq!(
         sl_err(3, 0),
         "cannot slice(3, 0), start index must be less than or equal to end index"

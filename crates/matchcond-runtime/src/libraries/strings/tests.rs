@@ -398,41 +398,42 @@ fn join() {
 fn quote() {
     let q = |x: &str| ok("strings_quote", vec![s(x)]);
     let expect = |x: &str| format!("{x:?}");
-    assert_eq!(q("first\nsecond"), expect("\"first\\nsecond\""));
-    assert_eq!(q("bell\u{7}"), expect("\"bell\\a\""));
-    assert_eq!(q("\u{8}backspace"), expect("\"\\bbackspace\""));
-    assert_eq!(q("\u{c}form feed"), expect("\"\\fform feed\""));
-    assert_eq!(q("carriage \r return"), expect("\"carriage \\r return\""));
-    assert_eq!(q("horizontal tab\t"), expect("\"horizontal tab\\t\""));
-    assert_eq!(q("vertical \u{b} tab"), expect("\"vertical \\v tab\""));
-    assert_eq!(q("double \\\\ slash"), expect("\"double \\\\\\\\ slash\""));
-    assert_eq!(
-        q("two escape sequences \u{7}\n"),
-        expect("\"two escape sequences \\a\\n\"")
-    );
-    assert_eq!(q("verbatim"), expect("\"verbatim\""));
-    assert_eq!(q("ends with \\"), expect("\"ends with \\\\\""));
-    assert_eq!(q("\\ starts with"), expect("\"\\\\ starts with\""));
-    assert_eq!(q("printable unicode😀"), expect("\"printable unicode😀\""));
-    assert_eq!(
-        q("mid string \" quote"),
-        expect("\"mid string \\\" quote\"")
-    );
-    assert_eq!(
-        q("single-quote with \"double quote\""),
-        expect("\"single-quote with \\\"double quote\\\"\"")
-    );
-    assert_eq!(q("size('ÿ')"), expect("\"size('ÿ')\""));
-    assert_eq!(q("завтра"), expect("\"завтра\""));
-    assert_eq!(q("🐱😀😛"), expect("\"🐱😀😛\""));
-    assert_eq!(q("ta©o©αT"), expect("\"ta©o©αT\""));
-    assert_eq!(q(""), expect("\"\""));
-    assert_eq!(
-        q("\u{7} \u{8} \"double quotes\""),
-        expect("\"\\a \\b \\\"double quotes\\\"\"")
-    );
-    // Other control characters are kept as they are.
-    assert_eq!(q("\u{0}\u{1b}"), expect("\"\u{0}\u{1b}\""));
+    for (text, want) in [
+        ("first\nsecond", expect("\"first\\nsecond\"")),
+        ("bell\u{7}", expect("\"bell\\a\"")),
+        ("\u{8}backspace", expect("\"\\bbackspace\"")),
+        ("\u{c}form feed", expect("\"\\fform feed\"")),
+        ("carriage \r return", expect("\"carriage \\r return\"")),
+        ("horizontal tab\t", expect("\"horizontal tab\\t\"")),
+        ("vertical \u{b} tab", expect("\"vertical \\v tab\"")),
+        ("double \\\\ slash", expect("\"double \\\\\\\\ slash\"")),
+        (
+            "two escape sequences \u{7}\n",
+            expect("\"two escape sequences \\a\\n\""),
+        ),
+        ("verbatim", expect("\"verbatim\"")),
+        ("ends with \\", expect("\"ends with \\\\\"")),
+        ("\\ starts with", expect("\"\\\\ starts with\"")),
+        ("printable unicode😀", expect("\"printable unicode😀\"")),
+        ("mid string \" quote", expect("\"mid string \\\" quote\"")),
+        (
+            "single-quote with \"double quote\"",
+            expect("\"single-quote with \\\"double quote\\\"\""),
+        ),
+        ("size('ÿ')", expect("\"size('ÿ')\"")),
+        ("завтра", expect("\"завтра\"")),
+        ("🐱😀😛", expect("\"🐱😀😛\"")),
+        ("ta©o©αT", expect("\"ta©o©αT\"")),
+        ("", expect("\"\"")),
+        (
+            "\u{7} \u{8} \"double quotes\"",
+            expect("\"\\a \\b \\\"double quotes\\\"\""),
+        ),
+        // Other control characters are kept as they are.
+        ("\u{0}\u{1b}", expect("\"\u{0}\u{1b}\"")),
+    ] {
+        assert_eq!(q(text), want, "{text:?}");
+    }
 }
 
 // `string.format` (version 2).
