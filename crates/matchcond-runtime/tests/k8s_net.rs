@@ -272,30 +272,43 @@ fn library_test_results() {
     assert!(!b("ip_is_canonical", &[s("2001:db8::0:0:0:abcd")]));
     assert_eq!(int_of(call("ip_family", &[ip("192.168.0.1")])), 4);
     assert_eq!(int_of(call("ip_family", &[ip("2001:db8::68")])), 6);
+    // (predicate, an IPv4 address with the property, one without, an IPv6 address with it,
+    // one without)
     let cases = [
-        ("ip_is_unspecified", "0.0.0.0", true),
-        ("ip_is_unspecified", "127.0.0.1", false),
-        ("ip_is_unspecified", "::", true),
-        ("ip_is_unspecified", "::1", false),
-        ("ip_is_loopback", "127.0.0.1", true),
-        ("ip_is_loopback", "1.2.3.4", false),
-        ("ip_is_loopback", "::1", true),
-        ("ip_is_loopback", "2001:db8::abcd", false),
-        ("ip_is_link_local_multicast", "224.0.0.1", true),
-        ("ip_is_link_local_multicast", "224.0.1.1", false),
-        ("ip_is_link_local_multicast", "ff02::1", true),
-        ("ip_is_link_local_multicast", "fd00::1", false),
-        ("ip_is_link_local_unicast", "169.254.169.254", true),
-        ("ip_is_link_local_unicast", "192.168.0.1", false),
-        ("ip_is_link_local_unicast", "fe80::1", true),
-        ("ip_is_link_local_unicast", "fd80::1", false),
-        ("ip_is_global_unicast", "192.168.0.1", true),
-        ("ip_is_global_unicast", "255.255.255.255", false),
-        ("ip_is_global_unicast", "2001:db8::abcd", true),
-        ("ip_is_global_unicast", "ff00::1", false),
+        ("ip_is_unspecified", "0.0.0.0", "127.0.0.1", "::", "::1"),
+        (
+            "ip_is_loopback",
+            "127.0.0.1",
+            "1.2.3.4",
+            "::1",
+            "2001:db8::abcd",
+        ),
+        (
+            "ip_is_link_local_multicast",
+            "224.0.0.1",
+            "224.0.1.1",
+            "ff02::1",
+            "fd00::1",
+        ),
+        (
+            "ip_is_link_local_unicast",
+            "169.254.169.254",
+            "192.168.0.1",
+            "fe80::1",
+            "fd80::1",
+        ),
+        (
+            "ip_is_global_unicast",
+            "192.168.0.1",
+            "255.255.255.255",
+            "2001:db8::abcd",
+            "ff00::1",
+        ),
     ];
-    for (id, addr, want) in cases {
-        assert_eq!(b(id, &[ip(addr)]), want, "{id}({addr})");
+    for (id, v4, not_v4, v6, not_v6) in cases {
+        for (addr, want) in [(v4, true), (not_v4, false), (v6, true), (not_v6, false)] {
+            assert_eq!(b(id, &[ip(addr)]), want, "{id}({addr})");
+        }
     }
     let c4 = cidr("192.168.0.0/24");
     let c6 = cidr("2001:db8::/32");
