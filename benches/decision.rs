@@ -39,9 +39,9 @@ use matchcond_bench::floor::Floor;
 use matchcond_bench::workload::{data_size, GROWTH_CONDITIONS, GROWTH_KEYS};
 use matchcond_bench::{DecisionClass, Outcome, Workload};
 
-fn workload() -> Workload {
-    Workload::builtin().unwrap()
-}
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::workload;
 
 struct Set {
     name: String,
