@@ -63,23 +63,19 @@ fn conditions(c: &mut Criterion) {
     }
 }
 
+mod settings;
+
 mod group {
     //! The benchmark group (criterion's macro generates undocumented items).
     #![allow(missing_docs)]
     use super::conditions;
-    use criterion::{criterion_group, Criterion};
+    use super::settings::with_times;
+    use criterion::criterion_group;
     use std::time::Duration;
-
-    fn config() -> Criterion {
-        Criterion::default()
-            .warm_up_time(Duration::from_millis(300))
-            .measurement_time(Duration::from_secs(1))
-            .sample_size(20)
-    }
 
     criterion_group! {
         name = benches;
-        config = config();
+        config = with_times(Duration::from_millis(300), Duration::from_secs(1));
         targets = conditions
     }
 }

@@ -337,23 +337,19 @@ fn on_threads(threads: usize, total: u64, op: &(dyn Fn() -> DecisionClass + Sync
     start.elapsed()
 }
 
+mod settings;
+
 mod group {
     //! The benchmark groups (criterion's macro generates undocumented items).
     #![allow(missing_docs)]
+    use super::settings::with_times;
     use super::{compile, growth, kube, sets, throughput};
-    use criterion::{criterion_group, Criterion};
+    use criterion::criterion_group;
     use std::time::Duration;
-
-    fn config() -> Criterion {
-        Criterion::default()
-            .warm_up_time(Duration::from_millis(500))
-            .measurement_time(Duration::from_secs(2))
-            .sample_size(20)
-    }
 
     criterion_group! {
         name = benches;
-        config = config();
+        config = with_times(Duration::from_millis(500), Duration::from_secs(2));
         targets = sets, kube, compile, growth, throughput
     }
 }
