@@ -867,82 +867,80 @@ impl<'s> Walker<'s> {
                 }
                 self.walk(operand, facts);
             }
+            // Member calls: the receiver, then the arguments.
             ExprKind::Call {
-                target,
-                function,
+                target: Some(t),
                 args,
+                ..
             } => {
-                if let Some(t) = target {
-                    self.walk(t, facts);
+                self.walk(t, facts);
+                for a in args {
+                    self.walk(a, facts);
+                }
+            }
+            ExprKind::Call { function, args, .. } => match (function.as_str(), args.as_slice()) {
+                ("_&&_", _) | ("_||_", _) => {
+                    let mut operands = Vec::new();
+                    flatten(e, function, &mut operands);
+                    self.walk_chain(&operands, function == "_&&_", facts);
+                }
+                ("_?_:_", [c, t, f]) => {
+                    self.walk(c, facts);
+                    let when_true = facts.and(&self.facts(c, true));
+                    let when_false = facts.and(&self.facts(c, false));
+                    self.walk(t, &when_true);
+                    self.walk(f, &when_false);
+                }
+                ("_[_]", [m, k]) => {
+                    if let Some(v) = self.root(m) {
+                        let what = match string_literal(k) {
+                            Some(s) => format!("{}[{}]", v.name(), quote(s)),
+                            None => format!("{}[…]", v.name()),
+                        };
+                        self.report_root_read(
+                            v,
+                            string_literal(k),
+                            m.offset as usize,
+                            &what,
+                            facts,
+                        );
+                    } else if self.is_unbound_ident(m, "namespaceObject") {
+                        self.report_namespace_object(m.offset as usize);
+                        return;
+                    } else if let Some(key) = string_literal(k) {
+                        let root_excluded = m
+                            .as_ident()
+                            .is_some_and(|n| NON_MAP_ROOTS.contains(&n) && !self.is_bound(n));
+                        if !root_excluded
+                            && !is_optional_valued(m)
+                            && !matches!(m.kind, ExprKind::Map { .. })
+                        {
+                            self.report_key(m, key, true, at, facts);
+                        }
+                    }
+                    self.walk(m, facts);
+                    self.walk(k, facts);
+                }
+                ("@in", [k, m]) => {
+                    if !is_optional_valued(m) {
+                        if let Some(p) = self.path(m) {
+                            let what = format!(
+                                "{} in {}",
+                                string_literal(k).map_or_else(|| "…".to_owned(), quote),
+                                render_path(&p)
+                            );
+                            self.report_absent_map(&p, None, &what, at, facts);
+                        }
+                    }
+                    self.walk(k, facts);
+                    self.walk(m, facts);
+                }
+                _ => {
                     for a in args {
                         self.walk(a, facts);
                     }
-                    return;
                 }
-                match (function.as_str(), args.as_slice()) {
-                    ("_&&_", _) | ("_||_", _) => {
-                        let mut operands = Vec::new();
-                        flatten(e, function, &mut operands);
-                        self.walk_chain(&operands, function == "_&&_", facts);
-                    }
-                    ("_?_:_", [c, t, f]) => {
-                        self.walk(c, facts);
-                        let when_true = facts.and(&self.facts(c, true));
-                        let when_false = facts.and(&self.facts(c, false));
-                        self.walk(t, &when_true);
-                        self.walk(f, &when_false);
-                    }
-                    ("_[_]", [m, k]) => {
-                        if let Some(v) = self.root(m) {
-                            let what = match string_literal(k) {
-                                Some(s) => format!("{}[{}]", v.name(), quote(s)),
-                                None => format!("{}[…]", v.name()),
-                            };
-                            self.report_root_read(
-                                v,
-                                string_literal(k),
-                                m.offset as usize,
-                                &what,
-                                facts,
-                            );
-                        } else if self.is_unbound_ident(m, "namespaceObject") {
-                            self.report_namespace_object(m.offset as usize);
-                            return;
-                        } else if let Some(key) = string_literal(k) {
-                            let root_excluded = m
-                                .as_ident()
-                                .is_some_and(|n| NON_MAP_ROOTS.contains(&n) && !self.is_bound(n));
-                            if !root_excluded
-                                && !is_optional_valued(m)
-                                && !matches!(m.kind, ExprKind::Map { .. })
-                            {
-                                self.report_key(m, key, true, at, facts);
-                            }
-                        }
-                        self.walk(m, facts);
-                        self.walk(k, facts);
-                    }
-                    ("@in", [k, m]) => {
-                        if !is_optional_valued(m) {
-                            if let Some(p) = self.path(m) {
-                                let what = format!(
-                                    "{} in {}",
-                                    string_literal(k).map_or_else(|| "…".to_owned(), quote),
-                                    render_path(&p)
-                                );
-                                self.report_absent_map(&p, None, &what, at, facts);
-                            }
-                        }
-                        self.walk(k, facts);
-                        self.walk(m, facts);
-                    }
-                    _ => {
-                        for a in args {
-                            self.walk(a, facts);
-                        }
-                    }
-                }
-            }
+            },
             ExprKind::List { elements, .. } => {
                 for el in elements {
                     self.walk(el, facts);
