@@ -178,7 +178,7 @@ fn compile(c: &mut Criterion) {
     let env = Environment::latest();
     let expr = "has(object.metadata.labels) && 'app' in object.metadata.labels && object.metadata.labels['app'] == 'web'";
     let opts = matchcond::CompileOptions {
-        result_type: Some(matchcond::syntax::Type::Bool),
+        result_type: Some(matchcond::Type::Bool),
         ..Default::default()
     };
     let cel = CelCrate::new().unwrap();

@@ -14,8 +14,7 @@
 use std::sync::{Arc, OnceLock};
 
 use matchcond::dispatch::{load_documents, AnyNamespace, Dispatcher, Validator};
-use matchcond::runtime::authz::{AuthzDecision, StaticAuthorizer, StaticRule};
-use matchcond::syntax::{parse as parse_expression, ParserOptions};
+use matchcond::authz::{AuthzDecision, StaticAuthorizer, StaticRule};
 use matchcond::{
     Activation, CompileOptions, EnvMode, Environment, FailurePolicy, KubeVersion, MatchCondition,
     MatchConditions, PER_CALL_COST_LIMIT,
@@ -70,18 +69,19 @@ fn text_of(data: &[u8]) -> String {
     String::from_utf8_lossy(data).into_owned()
 }
 
-/// `parse`: the parser with the apiserver's options and with every optional syntax off;
-/// errors are rendered.
+/// `parse`: the parser with the options of the newest apiserver (with and without
+/// backquoted names) and of the oldest modelled one (no two-variable comprehensions, no
+/// lists macros); errors are rendered.
 pub fn parse(data: &[u8]) {
     let text = text_of(data);
-    let plain = ParserOptions {
-        enable_optional_syntax: false,
-        enable_two_var_comprehensions: false,
-        enable_lists_macros: false,
-        ..ParserOptions::default()
-    };
-    for opts in [ParserOptions::default(), plain] {
-        match parse_expression(&text, &opts) {
+    let newest = Environment::latest();
+    let envs = [
+        newest.with_ident_escape_syntax(true),
+        newest,
+        Environment::kubernetes(KubeVersion::V1_28),
+    ];
+    for env in &envs {
+        match env.parse(&text) {
             Ok(parsed) => {
                 // The AST is walkable and printable.
                 let _ = format!("{:?}", parsed.expr).len();
@@ -100,7 +100,7 @@ pub fn check(data: &[u8]) {
     let e = envs();
     let any = CompileOptions::default();
     let condition = CompileOptions {
-        result_type: Some(matchcond::syntax::Type::Bool),
+        result_type: Some(matchcond::Type::Bool),
         ..CompileOptions::default()
     };
     for env in [&e.latest, &e.old, &e.new_expressions] {

@@ -24,7 +24,8 @@
 //!
 //! Probably not. This is an internal crate of matchcond: its API follows what the other
 //! crates need and changes without notice. Use the `matchcond` crate (the facade at the root
-//! of the workspace), which re-exports this one as `matchcond::compiler`.
+//! of the workspace), whose curated API is the one kept stable; it does not re-export this
+//! crate.
 
 mod cache;
 mod env;
@@ -136,11 +137,13 @@ impl Program {
 
     /// The global variable names in slot order (the matchConditions variables first, then
     /// extra variables).
+    #[doc(hidden)]
     pub fn globals(&self) -> &[String] {
         &self.globals
     }
 
     /// The slot of a global variable.
+    #[doc(hidden)]
     pub fn slot(&self, name: &str) -> Option<usize> {
         self.globals.iter().position(|g| g == name)
     }
@@ -157,6 +160,7 @@ impl Program {
 
     /// [`Program::evaluate`], sharing the request lookups of `lookups` with the other
     /// evaluations of one decision.
+    #[doc(hidden)]
     pub fn evaluate_in<'a>(
         &'a self,
         activation: &Activation<'a>,
@@ -174,6 +178,7 @@ impl Program {
 
     /// The fast tier alone: the boolean result and cost, or `None` when the program has no
     /// fast form or the fast tier gave up (then [`Program::evaluate_general`] decides).
+    #[doc(hidden)]
     pub fn evaluate_fast<'a>(
         &self,
         activation: &Activation<'a>,
@@ -191,12 +196,14 @@ impl Program {
 
     /// True when the program has a fast-tier form (see [`matchcond_runtime::fast`]); it is
     /// tried first and the general evaluator decides whenever it gives up.
+    #[doc(hidden)]
     pub fn has_fast_tier(&self) -> bool {
         self.fast.is_some()
     }
 
     /// Evaluates with the general evaluator only (what [`Program::evaluate`] falls back to);
     /// the result and cost are the same.
+    #[doc(hidden)]
     pub fn evaluate_general<'a>(
         &'a self,
         activation: &Activation<'a>,
@@ -216,11 +223,13 @@ impl Program {
     /// The variable paths the program reads: each variable slot with the leading field
     /// names an attribute selects. Everything the program can observe of a variable lies in
     /// the subtrees these paths reach (what a reader may parse lazily).
+    #[doc(hidden)]
     pub fn read_paths(&self) -> &[(usize, Vec<Box<str>>)] {
         &self.reads
     }
 
     /// How many shared attribute prefixes the program remembers during an evaluation.
+    #[doc(hidden)]
     pub fn memo_slots(&self) -> usize {
         self.memos
     }
@@ -321,16 +330,19 @@ impl Environment {
     }
 
     /// The features in force.
+    #[doc(hidden)]
     pub fn features(&self) -> &Features {
         &self.inner.features
     }
 
     /// The parser limits in force.
+    #[doc(hidden)]
     pub fn parser_options(&self) -> &ParserOptions {
         &self.inner.parser
     }
 
     /// The environment's program cache.
+    #[doc(hidden)]
     pub fn cache(&self) -> &ProgramCache {
         &self.inner.cache
     }
@@ -345,6 +357,7 @@ impl Environment {
     }
 
     /// Compiles through the cache.
+    #[doc(hidden)]
     pub fn compile_cached(
         &self,
         expression: &str,
@@ -488,6 +501,7 @@ impl Environment {
     }
 
     /// Parses an expression only (for tools that want the AST and positions).
+    #[doc(hidden)]
     pub fn parse(&self, expression: &str) -> Result<matchcond_front::Parsed, Issues> {
         parse(expression, &self.inner.parser)
     }

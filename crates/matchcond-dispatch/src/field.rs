@@ -315,6 +315,8 @@ impl FieldError {
     }
 }
 
+impl std::error::Error for FieldError {}
+
 impl fmt::Display for FieldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.field, self.body())

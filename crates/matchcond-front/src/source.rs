@@ -198,6 +198,8 @@ fn push_snippet(line: &str, column: usize, out: &mut String) {
     }
 }
 
+impl std::error::Error for Issues {}
+
 impl fmt::Display for Issues {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let located = self.located();

@@ -866,6 +866,20 @@ impl Timestamp {
         let nanos = n.rem_euclid(1_000_000_000);
         Timestamp::new(i64::try_from(secs).ok()?, u32::try_from(nanos).ok()?)
     }
+
+    /// `string(timestamp)`'s text: RFC 3339 at the timestamp's offset, the fraction of a
+    /// second trimmed of trailing zeros (`2009-02-13T23:31:30Z`, `2023-12-31T23:59:59-05:00`).
+    pub fn to_rfc3339(&self) -> String {
+        crate::libraries::standard::time::format_rfc3339(self)
+    }
+}
+
+impl Duration {
+    /// `string(duration)`'s text: the seconds in shortest decimal form followed by `s`
+    /// (`1.5s`, `-90s`).
+    pub fn to_text(&self) -> String {
+        crate::libraries::standard::time::format_duration(self.nanos)
+    }
 }
 
 /// A signed span of time with nanosecond precision (cel-go's `time.Duration`: an int64 of
