@@ -110,9 +110,9 @@ pub mod authz;
 pub mod dispatch;
 #[cfg(feature = "kube")]
 pub mod kube;
+pub mod limits;
 #[cfg(feature = "lint")]
 pub mod lint;
-pub mod limits;
 
 /// The README's examples, compiled and run as doc tests (they use every feature).
 #[doc = include_str!("../README.md")]

@@ -11,8 +11,7 @@ use std::sync::Arc;
 
 use matchcond_compiler::{CompileOptions, Environment, KubeVersion, PER_CALL_COST_LIMIT};
 use matchcond_dispatch::{
-    AnyNamespace, Configuration, Dispatcher, HookKind, Labels, NoNamespaces, Validator,
-    WebhookSpec,
+    AnyNamespace, Configuration, Dispatcher, HookKind, Labels, NoNamespaces, Validator, WebhookSpec,
 };
 use matchcond_front::Type;
 use matchcond_matcher::{Decision, FailurePolicy, MatchCondition, MatchConditions};
@@ -125,7 +124,9 @@ fn activation<'a>(
 fn policy(p: Option<&str>) -> Result<FailurePolicy, String> {
     match p {
         None => Ok(FailurePolicy::Fail),
-        Some(s) => s.parse::<FailurePolicy>().map_err(|_| format!("unknown failurePolicy {s:?}")),
+        Some(s) => s
+            .parse::<FailurePolicy>()
+            .map_err(|_| format!("unknown failurePolicy {s:?}")),
     }
 }
 

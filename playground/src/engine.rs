@@ -879,17 +879,17 @@ fn hook_json(
         let node = c.node.at_path(&format!("webhooks[{i}].{tail}"))?;
         Some(Position::of_node(index, node))
     };
-    let (decision, reason, invocation, rejection) =
-        match (&outcome.invocation, &outcome.rejection) {
-            (Some(inv), _) => (
-                "call",
-                "every check passed".to_owned(),
-                Some(format!("{}, {}", inv.resource, inv.kind)),
-                None,
-            ),
-            (None, Some(r)) => ("reject", r.message.clone(), None, Some(rejection_text(r))),
-            (None, None) => ("skip", outcome.skip_text().unwrap_or_default(), None, None),
-        };
+    let (decision, reason, invocation, rejection) = match (&outcome.invocation, &outcome.rejection)
+    {
+        (Some(inv), _) => (
+            "call",
+            "every check passed".to_owned(),
+            Some(format!("{}, {}", inv.resource, inv.kind)),
+            None,
+        ),
+        (None, Some(r)) => ("reject", r.message.clone(), None, Some(rejection_text(r))),
+        (None, None) => ("skip", outcome.skip_text().unwrap_or_default(), None, None),
+    };
     let report = outcome.conditions.as_ref();
     let conditions = report
         .map(|r| {
@@ -1137,7 +1137,7 @@ pub fn evaluate(input: &Input) -> Evaluated {
                 if let Some(issues) = e.issues() {
                     let index = TextIndex::new(&input.expression);
                     for (location, issue) in issues.located() {
-                        let position = issue.offset.map(|o| {
+                        let position = issue.offset().map(|o| {
                             let start = usize::try_from(o).unwrap_or(0).min(input.expression.len());
                             let end = token_end(&input.expression, start);
                             let chars = |b: usize| {
@@ -1149,7 +1149,9 @@ pub fn evaluate(input: &Input) -> Evaluated {
                             "compile",
                             format!(
                                 "ERROR: <input>:{}:{}: {}",
-                                location.line, location.column, issue.message
+                                location.line,
+                                location.column,
+                                issue.message()
                             ),
                             position,
                         ));

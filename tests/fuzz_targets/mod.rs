@@ -13,8 +13,8 @@
 
 use std::sync::{Arc, OnceLock};
 
-use matchcond::dispatch::{load_documents, AnyNamespace, Dispatcher, Validator};
 use matchcond::authz::{AuthzDecision, StaticAuthorizer, StaticRule};
+use matchcond::dispatch::{load_documents, AnyNamespace, Dispatcher, Validator};
 use matchcond::{
     Activation, CompileOptions, EnvMode, Environment, FailurePolicy, KubeVersion, MatchCondition,
     MatchConditions, PER_CALL_COST_LIMIT,

@@ -2,12 +2,12 @@
 
 use std::sync::Arc;
 
-use matchcond::dispatch::load::Severity;
 use matchcond::authz::{AuthzDecision, StaticAuthorizer};
+use matchcond::dispatch::load::Severity;
+use matchcond::dispatch::SkipReason;
 use matchcond::dispatch::{
     Configuration, Dispatcher, HookKind, HookOutcome, Labels, NamespaceFn, Rejection, Validator,
 };
-use matchcond::dispatch::SkipReason;
 use matchcond::{
     Activation, CompileOptions, ConditionOutcome, Decision, Environment, KubeVersion, Report,
     PER_CALL_COST_LIMIT,

@@ -119,7 +119,7 @@ fn requests() -> Vec<Json> {
 fn describe(ev: &matchcond_runtime::Evaluation<'_>) -> String {
     match &ev.result {
         Ok(v) => format!("{v:?} cost {}", ev.cost),
-        Err(e) => format!("error {} cost {}", e.message, ev.cost),
+        Err(e) => format!("error {} cost {}", e.message(), ev.cost),
     }
 }
 

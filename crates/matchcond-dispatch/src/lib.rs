@@ -44,8 +44,7 @@ pub mod validation;
 pub mod yaml;
 
 pub use dispatch::{
-    Attributes, Dispatch, Dispatcher, HookInfo, HookOutcome, Invocation, Rejection,
-    SkipReason,
+    Attributes, Dispatch, Dispatcher, HookInfo, HookOutcome, Invocation, Rejection, SkipReason,
 };
 pub use error::{LoadError, RequestError};
 pub use field::{aggregate, BadValue, ErrorType, FieldError, Wording};

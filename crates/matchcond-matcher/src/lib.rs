@@ -323,11 +323,11 @@ fn error_message(expression: &str, e: &matchcond_runtime::EvalError) -> String {
     const BEFORE: &str = "expression '";
     const AFTER: &str = "' resulted in error: ";
     let mut m =
-        String::with_capacity(BEFORE.len() + expression.len() + AFTER.len() + e.message.len());
+        String::with_capacity(BEFORE.len() + expression.len() + AFTER.len() + e.message().len());
     m.push_str(BEFORE);
     m.push_str(expression);
     m.push_str(AFTER);
-    m.push_str(&e.message);
+    m.push_str(e.message());
     m
 }
 

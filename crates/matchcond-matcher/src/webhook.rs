@@ -267,7 +267,10 @@ mod tests {
              | request.userinfo.username == 'alice'\n | .......^\n\
              matchConditions[2] \"int\": must evaluate to bool but got int"
         );
-        let list: Vec<MatchCondition> = conds.iter().map(|(n, e)| MatchCondition::new(*n, *e)).collect();
+        let list: Vec<MatchCondition> = conds
+            .iter()
+            .map(|(n, e)| MatchCondition::new(*n, *e))
+            .collect();
         let lenient = WebhookConditions::new(
             "w",
             MatchConditions::compile_lenient(&env, &list).unwrap(),

@@ -152,7 +152,11 @@ fn strict_compilation_names_every_condition_that_does_not_compile() {
         MatchCondition::new("typo", "request.userinfo.username == 'alice'"),
     ];
     let err = MatchConditions::compile(&env, &conds).unwrap_err();
-    let failing: Vec<(usize, &str)> = err.conditions().iter().map(|c| (c.index(), c.name())).collect();
+    let failing: Vec<(usize, &str)> = err
+        .conditions()
+        .iter()
+        .map(|c| (c.index(), c.name()))
+        .collect();
     assert_eq!(failing, [(0, "bad"), (2, "typo")]);
     assert_eq!(
         err.conditions()[1].error().to_string(),

@@ -40,7 +40,7 @@ fn text(v: &Value<'_>) -> String {
 fn outcome(r: &R) -> String {
     match r {
         Ok(v) => format!("ok {}", text(v)),
-        Err(e) => format!("err {}", e.message),
+        Err(e) => format!("err {}", e.message()),
     }
 }
 
@@ -95,8 +95,8 @@ fn check_addr(case: &Json) {
             );
         }
         Err(e) => {
-            assert_eq!(e.kind, ErrorKind::InvalidArgument);
-            assert_eq!(err(canonical).message, e.message);
+            assert_eq!(e.kind(), ErrorKind::InvalidArgument);
+            assert_eq!(err(canonical).message(), e.message());
         }
     }
 }
@@ -144,8 +144,8 @@ fn check_contains(case: &Json) {
         }
         None => {
             let e = err(call("cidr_contains_ip_string", &[c.clone(), s(other)]));
-            assert_eq!(e.message, "no such overload", "{what}");
-            assert_ne!(e.kind, ErrorKind::NoSuchOverload);
+            assert_eq!(e.message(), "no such overload", "{what}");
+            assert_ne!(e.kind(), ErrorKind::NoSuchOverload);
         }
     }
     match case.get("cidr_in").and_then(Json::as_bool) {
@@ -199,53 +199,53 @@ fn recorded_results_of_the_kubernetes_wrappers() {
 #[test]
 fn library_test_messages() {
     assert_eq!(
-        err(call("string_to_ip", &[s("192.168.0.1.0")])).message,
+        err(call("string_to_ip", &[s("192.168.0.1.0")])).message(),
         "IP Address \"192.168.0.1.0\" parse error during conversion from string: \
          ParseAddr(\"192.168.0.1.0\"): IPv4 address too long"
     );
     assert_eq!(
-        err(call("string_to_ip", &[s("2001:db8:::68")])).message,
+        err(call("string_to_ip", &[s("2001:db8:::68")])).message(),
         "IP Address \"2001:db8:::68\" parse error during conversion from string: \
          ParseAddr(\"2001:db8:::68\"): each colon-separated field must have at least one \
          digit (at \":68\")"
     );
     assert_eq!(
-        err(call("ip_is_canonical", &[s("127.0.0.1.0")])).message,
+        err(call("ip_is_canonical", &[s("127.0.0.1.0")])).message(),
         "IP Address \"127.0.0.1.0\" parse error during conversion from string: \
          ParseAddr(\"127.0.0.1.0\"): IPv4 address too long"
     );
     assert_eq!(
-        err(call("string_to_ip", &[s("fe80::1%en0")])).message,
+        err(call("string_to_ip", &[s("fe80::1%en0")])).message(),
         "IP address \"fe80::1%en0\" with zone value is not allowed"
     );
     assert_eq!(
-        err(call("string_to_ip", &[s("::ffff:192.168.0.1")])).message,
+        err(call("string_to_ip", &[s("::ffff:192.168.0.1")])).message(),
         "IPv4-mapped IPv6 address \"::ffff:192.168.0.1\" is not allowed"
     );
     assert_eq!(
-        err(call("string_to_ip", &[s("01.2.3.4")])).message,
+        err(call("string_to_ip", &[s("01.2.3.4")])).message(),
         "IP Address \"01.2.3.4\" parse error during conversion from string: \
          ParseAddr(\"01.2.3.4\"): IPv4 field has octet with leading zero"
     );
     assert_eq!(
-        err(call("string_to_cidr", &[s("192.168.0.0/")])).message,
+        err(call("string_to_cidr", &[s("192.168.0.0/")])).message(),
         "network address parse error during conversion from string: network address parse \
          error during conversion from string: netip.ParsePrefix(\"192.168.0.0/\"): bad bits \
          after slash: \"\""
     );
     assert_eq!(
-        err(call("string_to_cidr", &[s("2001:db8::/")])).message,
+        err(call("string_to_cidr", &[s("2001:db8::/")])).message(),
         "network address parse error during conversion from string: network address parse \
          error during conversion from string: netip.ParsePrefix(\"2001:db8::/\"): bad bits \
          after slash: \"\""
     );
     assert_eq!(
-        err(call("string_to_cidr", &[s("::ffff:192.168.0.1/24")])).message,
+        err(call("string_to_cidr", &[s("::ffff:192.168.0.1/24")])).message(),
         "network address parse error during conversion from string: IPv4-mapped IPv6 \
          address \"::ffff:192.168.0.1/24\" is not allowed"
     );
     assert_eq!(
-        err(call("string_to_cidr", &[s("fe80::1%en0/24")])).message,
+        err(call("string_to_cidr", &[s("fe80::1%en0/24")])).message(),
         "network address parse error during conversion from string: network address parse \
          error during conversion from string: netip.ParsePrefix(\"fe80::1%en0/24\"): IPv6 \
          zones cannot be present in a prefix"
@@ -256,10 +256,10 @@ fn library_test_messages() {
         "cidr_contains_ip_string",
         &[c.clone(), s("10.0.0.256")],
     ));
-    assert_eq!(e.message, "no such overload");
+    assert_eq!(e.message(), "no such overload");
     let e = err(call("cidr_contains_cidr_string", &[c, s("10.0.0.0/33")]));
     assert_eq!(
-        e.message,
+        e.message(),
         "network address parse error during conversion from string: network address parse \
          error during conversion from string: netip.ParsePrefix(\"10.0.0.0/33\"): prefix \
          length out of range"
@@ -413,7 +413,7 @@ fn quoting_in_messages() {
             "string_to_ip",
             &[s("a\"b\\\n\u{a0}\u{1F600}\u{e000}\u{10ffff}")]
         ))
-        .message,
+        .message(),
         "IP Address \"a\\\"b\\\\\\n\\u00a0\u{1F600}\\ue000\\U0010ffff\" parse error during \
          conversion from string: ParseAddr(\"a\\\"b\\\\\\n\\u00a0\u{1F600}\\ue000\\U0010ffff\"): \
          unable to parse IP"
@@ -487,7 +487,7 @@ fn wrong_argument_types() {
     ];
     for (id, args) in cases {
         let e = err(call(id, &args));
-        assert_eq!(e.kind, ErrorKind::NoSuchOverload, "{id}");
-        assert!(e.message.starts_with("no such overload"), "{id}");
+        assert_eq!(e.kind(), ErrorKind::NoSuchOverload, "{id}");
+        assert!(e.message().starts_with("no such overload"), "{id}");
     }
 }

@@ -100,12 +100,12 @@ fn ok_bytes(r: R) -> Vec<u8> {
 #[track_caller]
 fn failure(r: R) -> (ErrorKind, String) {
     let e = err(r);
-    (e.kind, e.message.to_string())
+    (e.kind(), e.message().to_string())
 }
 
 #[track_caller]
 fn err_msg(r: R) -> String {
-    err(r).message.to_string()
+    err(r).message().to_string()
 }
 
 #[test]

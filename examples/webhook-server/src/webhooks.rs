@@ -9,9 +9,8 @@ use std::time::{Duration, Instant};
 use matchcond::authz::{AuthzDecision, StaticAuthorizer};
 use matchcond::dispatch::{Attributes, Configuration, HookKind, Rejection, WebhookSpec};
 use matchcond::{
-    aggregate_messages,
-    Activation, ConditionOutcome, Decision, Environment, FailurePolicy, KubeVersion,
-    MatchCondition, MatchConditions, Report,
+    aggregate_messages, Activation, ConditionOutcome, Decision, Environment, FailurePolicy,
+    KubeVersion, MatchCondition, MatchConditions, Report,
 };
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{json, Map, Value as Json};
@@ -427,9 +426,7 @@ impl Webhooks {
             .ok_or_else(|| ReviewError::Malformed(format!("no webhook {index}")))?;
         check_envelope(body)?;
         let request = hook.conditions.read_review(body).map_err(|e| match e {
-            matchcond::ReviewError::Json(e) => {
-                ReviewError::Malformed(format!("invalid JSON: {e}"))
-            }
+            matchcond::ReviewError::Json(e) => ReviewError::Malformed(format!("invalid JSON: {e}")),
             _ => ReviewError::Malformed("no \"request\" object".into()),
         })?;
         let uid = match request.get("uid") {

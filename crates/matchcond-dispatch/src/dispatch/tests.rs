@@ -27,7 +27,12 @@ enum SkipReason {
 impl HookOutcome {
     /// The decision with its detail; checks that the outcome's parts agree.
     fn old(&self) -> HookDecision {
-        match (&self.decision, &self.invocation, self.skip_reason, &self.rejection) {
+        match (
+            &self.decision,
+            &self.invocation,
+            self.skip_reason,
+            &self.rejection,
+        ) {
             (Decision::Call, Some(i), None, None) => HookDecision::Call(i.clone()),
             (Decision::Skip { condition }, None, Some(r), None) => HookDecision::Skip(match r {
                 Reason::ExemptKind => SkipReason::ExemptKind,
@@ -743,7 +748,10 @@ fn request_errors() {
         "the admission request's field dryRun must be a boolean"
     );
     assert_eq!(d.decide_at(5, &json!({}), &NoNamespaces).unwrap(), None);
-    assert_eq!(d.decide_webhook("nope", &json!({}), &NoNamespaces).unwrap(), None);
+    assert_eq!(
+        d.decide_webhook("nope", &json!({}), &NoNamespaces).unwrap(),
+        None
+    );
     assert!(d.decide_webhook("nope", &json!([]), &NoNamespaces).is_err());
 }
 
@@ -766,7 +774,10 @@ webhooks:
     .unwrap();
     let d = Dispatcher::new(&configs, KubeVersion::V1_34);
     // Mutating webhooks come first in dispatch order: a repeated name finds that one.
-    assert_eq!(d.webhook("same.example.com").unwrap().uid, "a/same.example.com/0");
+    assert_eq!(
+        d.webhook("same.example.com").unwrap().uid,
+        "a/same.example.com/0"
+    );
     assert_eq!(
         d.webhook("b/same.example.com/0").unwrap().kind,
         HookKind::Validating
@@ -779,7 +790,10 @@ webhooks:
         .unwrap()
         .unwrap();
     assert_eq!(by_uid.hook.uid, "b/same.example.com/0");
-    assert_eq!(by_uid.old(), d.decide_at(1, &req, &NoNamespaces).unwrap().unwrap().old());
+    assert_eq!(
+        by_uid.old(),
+        d.decide_at(1, &req, &NoNamespaces).unwrap().unwrap().old()
+    );
     let other = d
         .decide_webhook("other.example.com", &req, &NoNamespaces)
         .unwrap()
