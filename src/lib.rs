@@ -113,6 +113,7 @@ pub mod kube;
 pub mod limits;
 #[cfg(feature = "lint")]
 pub mod lint;
+pub mod value;
 
 /// The README's examples, compiled and run as doc tests (they use every feature).
 #[doc = include_str!("../README.md")]

@@ -526,9 +526,9 @@ fn finding(
             .collect(),
         versions: f.versions().iter().map(ToString::to_string).collect(),
         field_error: f.field_error().map(|e| FieldError {
-            field: e.field.clone(),
-            r#type: e.kind.as_str().to_owned(),
-            detail: e.detail.clone(),
+            field: e.field().to_owned(),
+            r#type: e.kind().as_str().to_owned(),
+            detail: e.detail().to_owned(),
         }),
         context: None,
         document,

@@ -324,7 +324,7 @@ impl Linter {
         };
         for e in errors {
             let mut f =
-                Finding::new(Severity::Error, Code::Validation, e.to_string()).at_path(&e.field);
+                Finding::new(Severity::Error, Code::Validation, e.to_string()).at_path(e.field());
             f.field_error = Some(e);
             report.findings.push(f);
         }
