@@ -14,7 +14,7 @@
 //! | --- | --- |
 //! | an AdmissionRequest as JSON (`serde_json::Value`) | [`MatchConditions::compile`], [`Activation::from_request`], [`MatchConditions::decide`] or [`MatchConditions::explain`] |
 //! | the raw bytes of an AdmissionReview | [`MatchConditions::decide_review`]: only what the conditions read is built |
-//! | kube-rs's typed `AdmissionReview<DynamicObject>` (feature `kube`) | [`kube::KubeRequest`], [`kube::WebhookConditions`] |
+//! | kube-rs's typed `AdmissionReview<DynamicObject>` (feature `kube`) | [`kube::KubeRequest`][kube-request], [`kube::WebhookConditions`][kube-webhook] |
 //! | whole webhook configurations (feature `dispatch`) | [`dispatch::load_documents`] or the strict [`dispatch::load::load_text`], [`dispatch::Validator`], [`dispatch::Dispatcher`] |
 //! | configurations to check in CI (feature `lint`) | [`lint::Linter`] |
 //! | conditions that call `authorizer` | [`authz::Authorizer`] (yours) or [`authz::StaticAuthorizer`] |
@@ -73,16 +73,16 @@
 //! assert_eq!(set.decide_review(bytes, FailurePolicy::Fail).unwrap(), Decision::Call);
 //! ```
 //!
-//! The [`kube`] module (feature `kube`) decides on kube-rs's typed requests, [`dispatch`]
-//! (feature `dispatch`) on whole configurations by webhook name, [`lint`] (feature `lint`)
-//! finds what the apiserver refuses and the traps it accepts, and [`authz`] binds the
-//! authorizer the conditions may call; each module's page starts with an example.
+//! The [`kube`][kube-module] module (feature `kube`) decides on kube-rs's typed requests,
+//! [`dispatch`] (feature `dispatch`) on whole configurations by webhook name, [`lint`]
+//! (feature `lint`) finds what the apiserver refuses and the traps it accepts, and [`authz`]
+//! binds the authorizer the conditions may call; each module's page starts with an example.
 //!
 //! ## Features
 //!
 //! `dispatch`, `lint` and `tz` (IANA time zones) are on by default; `kube` adds the
-//! [`kube`] module. With `default-features = false` the core — compile, decide over JSON —
-//! needs neither k8s-openapi nor a YAML parser nor time-zone data. No feature chooses
+//! [`kube`][kube-module] module. With `default-features = false` the core — compile, decide
+//! over JSON — needs neither k8s-openapi nor a YAML parser nor time-zone data. No feature chooses
 //! k8s-openapi's Kubernetes version: the final binary does.
 //!
 //! ## Errors
@@ -90,7 +90,13 @@
 //! Every error type implements `std::error::Error + Send + Sync + 'static`, and its
 //! `Display` is the apiserver's (or cel-go's) text where the apiserver has one. Error enums
 //! are `#[non_exhaustive]`; errors that carry data give it through accessors.
-
+//!
+#![cfg_attr(feature = "kube", doc = "[kube-module]: kube")]
+#![cfg_attr(feature = "kube", doc = "[kube-request]: kube::KubeRequest")]
+#![cfg_attr(feature = "kube", doc = "[kube-webhook]: kube::WebhookConditions")]
+#![cfg_attr(not(feature = "kube"), doc = "[kube-module]: #features")]
+#![cfg_attr(not(feature = "kube"), doc = "[kube-request]: #features")]
+#![cfg_attr(not(feature = "kube"), doc = "[kube-webhook]: #features")]
 #![forbid(unsafe_code)]
 
 pub use matchcond_compiler::{
