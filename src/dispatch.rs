@@ -55,10 +55,10 @@
 //! ```
 
 pub use matchcond_dispatch::{
-    load_documents, parse_documents, AnyNamespace, Attributes, Configuration, Dispatch, Dispatcher,
-    FieldError, Gvk, Gvr, HookInfo, HookKind, HookOutcome, Invocation, Labels, LoadError,
-    NamespaceFn, NamespaceLister, NoNamespaces, Rejection, RequestError, ResourceMapper,
-    ResourceTable, SkipReason, Validator, WebhookSpec,
+    load_documents, parse_documents, AnyNamespace, Attributes, BadValue, Configuration, Dispatch,
+    Dispatcher, ErrorType, FieldError, Gvk, Gvr, HookInfo, HookKind, HookOutcome, Invocation,
+    Labels, LoadError, NamespaceFn, NamespaceLister, NoNamespaces, Rejection, RequestError,
+    ResourceMapper, ResourceTable, SkipReason, Validator, WebhookSpec,
 };
 
 /// The strict, positioned loader: every document and configuration of a text, with the

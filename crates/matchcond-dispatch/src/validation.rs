@@ -95,6 +95,7 @@ impl Validator {
     }
 
     /// The message wording in force.
+    #[doc(hidden)]
     pub fn wording(&self) -> Wording {
         self.wording
     }
