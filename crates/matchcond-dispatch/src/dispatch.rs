@@ -374,9 +374,8 @@ struct CompiledHook {
 /// (in the "stored expressions" environment of the version) once, here.
 ///
 /// ```
-/// use matchcond_compiler::KubeVersion;
-/// use matchcond_dispatch::{load_documents, Dispatcher, NoNamespaces, SkipReason};
-/// use matchcond_matcher::Decision;
+/// use matchcond::dispatch::{load_documents, Dispatcher, NoNamespaces, SkipReason};
+/// use matchcond::{Decision, KubeVersion};
 ///
 /// let configs = load_documents(r#"
 /// kind: ValidatingWebhookConfiguration

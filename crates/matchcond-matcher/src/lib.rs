@@ -208,7 +208,7 @@ impl Report<'_> {
 /// Why a webhook's conditions cannot be compiled: too many of them, or (with the strict
 /// [`MatchConditions::compile`]) conditions that do not compile. Validating a whole
 /// configuration (names, empty expressions, the wording of each Kubernetes version) is the
-/// configuration validator's job (`matchcond_dispatch::Validator`).
+/// configuration validator's job (`matchcond::dispatch::Validator`).
 #[derive(Clone, Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConditionsError {
@@ -351,8 +351,7 @@ impl MatchConditions {
     /// [`MatchConditions::compile_lenient`].
     ///
     /// ```
-    /// # use matchcond_compiler::Environment;
-    /// # use matchcond_matcher::{MatchCondition, MatchConditions};
+    /// use matchcond::{Environment, MatchCondition, MatchConditions};
     /// let env = Environment::latest();
     /// let err = MatchConditions::compile(&env, &[
     ///     MatchCondition::new("ok", "true"),
