@@ -136,11 +136,12 @@ impl Engine for MatchcondEngine {
         for (name, expr) in &input.bindings {
             bound.push((name.clone(), self.literal(expr)?));
         }
-        let options = CompileOptions {
-            extra_variables: bound.iter().map(|(n, _)| (n.clone(), Type::Dyn)).collect(),
-            unchecked: input.disable_check,
-            result_type: None,
-        };
+        let options = bound
+            .iter()
+            .fold(CompileOptions::default(), |o, (n, _)| {
+                o.with_variable(n.clone(), Type::Dyn)
+            })
+            .with_unchecked(input.disable_check);
         let program = match self.env.compile(input.expression, &options) {
             Ok(p) => p,
             Err(e) => return Ok(ExprOutcome::CompileError(e.to_string())),

@@ -99,10 +99,7 @@ pub fn check(data: &[u8]) {
     let text = text_of(data);
     let e = envs();
     let any = CompileOptions::default();
-    let condition = CompileOptions {
-        result_type: Some(matchcond::Type::Bool),
-        ..CompileOptions::default()
-    };
+    let condition = CompileOptions::default().with_result_type(matchcond::Type::Bool);
     for env in [&e.latest, &e.old, &e.new_expressions] {
         for opts in [&any, &condition] {
             match env.compile(&text, opts) {
@@ -166,10 +163,7 @@ pub fn eval(data: &[u8]) {
     let text = text_of(expr);
     let request = request_of(json);
     let env = &envs().latest;
-    let unchecked = CompileOptions {
-        unchecked: true,
-        ..CompileOptions::default()
-    };
+    let unchecked = CompileOptions::default().with_unchecked(true);
     let checked = CompileOptions::default();
     for opts in [&unchecked, &checked] {
         let program = match env.compile(&text, opts) {

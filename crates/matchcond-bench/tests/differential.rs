@@ -625,10 +625,7 @@ impl Engines {
     }
 
     fn matchcond(&self, expr: &str, doc: &Json, checked: bool) -> Option<Outcome> {
-        let opts = CompileOptions {
-            unchecked: !checked,
-            ..CompileOptions::default()
-        };
+        let opts = CompileOptions::default().with_unchecked(!checked);
         let program = match self.env.compile(expr, &opts) {
             Ok(p) => p,
             Err(e) if checked => {

@@ -43,10 +43,7 @@ enum Out {
 fn eval(env: &Environment, expr: &str) -> Out {
     let doc = doc();
     let run = |unchecked: bool| -> Option<Out> {
-        let opts = CompileOptions {
-            unchecked,
-            ..CompileOptions::default()
-        };
+        let opts = CompileOptions::default().with_unchecked(unchecked);
         let program = env.compile(expr, &opts).ok()?;
         let mut act = Activation::empty();
         act.bind_variable("object", Value::from_json(&doc));

@@ -99,8 +99,18 @@ impl CompileError {
     }
 }
 
-/// Options for compiling one expression.
+/// Options for compiling one expression: `CompileOptions::default()` (checked, any result
+/// type, the matchConditions variables only), then the `with_` methods.
+///
+/// ```
+/// use matchcond::{CompileOptions, Type};
+/// let options = CompileOptions::default()
+///     .with_result_type(Type::Bool)
+///     .with_variable("params", Type::Dyn);
+/// assert_eq!(options.extra_variables.len(), 1);
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct CompileOptions {
     /// Extra variables to declare (beside the matchConditions variables), with types.
     pub extra_variables: Vec<(String, Type)>,
@@ -109,6 +119,28 @@ pub struct CompileOptions {
     pub unchecked: bool,
     /// The type the result must have, if any (`bool` for matchConditions).
     pub result_type: Option<Type>,
+}
+
+impl CompileOptions {
+    /// Declares a variable beside the matchConditions variables (bind its value with
+    /// [`Activation::bind_variable`] for those, or by slot for extra ones).
+    pub fn with_variable(mut self, name: impl Into<String>, ty: Type) -> Self {
+        self.extra_variables.push((name.into(), ty));
+        self
+    }
+
+    /// Skips type checking (every name is resolved at run time), like cel-go's parse-only
+    /// programs.
+    pub fn with_unchecked(mut self, unchecked: bool) -> Self {
+        self.unchecked = unchecked;
+        self
+    }
+
+    /// Requires the result to have a type (`bool` for matchConditions).
+    pub fn with_result_type(mut self, ty: Type) -> Self {
+        self.result_type = Some(ty);
+        self
+    }
 }
 
 /// A compiled expression, ready to evaluate. `Send + Sync`: share it behind `Arc`.
@@ -349,10 +381,7 @@ impl Environment {
 
     /// Compiles a matchCondition expression: its result must be exactly `bool`. Cached.
     pub fn compile_condition(&self, expression: &str) -> Result<Arc<Program>, CompileError> {
-        let opts = CompileOptions {
-            result_type: Some(Type::Bool),
-            ..CompileOptions::default()
-        };
+        let opts = CompileOptions::default().with_result_type(Type::Bool);
         self.compile_cached(expression, &opts)
     }
 
