@@ -125,3 +125,33 @@ pub mod value;
 #[doc = include_str!("../README.md")]
 #[cfg(all(doctest, feature = "dispatch", feature = "lint", feature = "kube"))]
 pub struct ReadmeDoctests;
+
+#[cfg(test)]
+mod tests {
+    /// Every error type of the public API is a `std::error::Error + Send + Sync + 'static`.
+    #[test]
+    fn every_error_is_an_error_send_sync_and_static() {
+        fn is_error<T: std::error::Error + Send + Sync + 'static>() {}
+        is_error::<crate::CompileError>();
+        is_error::<crate::ConditionsError>();
+        is_error::<crate::ConditionError>();
+        is_error::<crate::EvalError>();
+        is_error::<crate::Issues>();
+        is_error::<crate::ReviewError>();
+        is_error::<crate::ParseKubeVersionError>();
+        is_error::<crate::ParseFailurePolicyError>();
+        is_error::<crate::authz::SelectorError>();
+        #[cfg(feature = "dispatch")]
+        {
+            is_error::<crate::authz::TableError>();
+            is_error::<crate::dispatch::LoadError>();
+            is_error::<crate::dispatch::RequestError>();
+            is_error::<crate::dispatch::FieldError>();
+        }
+        #[cfg(feature = "kube")]
+        {
+            is_error::<crate::kube::RequestError>();
+            is_error::<crate::kube::WebhookError>();
+        }
+    }
+}
