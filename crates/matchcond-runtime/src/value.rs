@@ -125,13 +125,16 @@ impl Deref for Bin<'_> {
     }
 }
 
-/// A list.
+/// A list (read it with its methods: its variants are how the engine holds it).
 #[derive(Clone, Debug)]
 pub enum List<'a> {
+    #[doc(hidden)]
     /// A JSON array of the request, viewed in place.
     Json(&'a [Json]),
+    #[doc(hidden)]
     /// Values borrowed from the program (constants).
     Borrowed(&'a [Value<'a>]),
+    #[doc(hidden)]
     /// Values created during evaluation.
     Shared(Arc<Vec<Value<'a>>>),
 }
@@ -190,17 +193,20 @@ impl<'a> Iterator for ListIter<'a, '_> {
     }
 }
 
-/// A map.
+/// A map (read it with its methods: its variants are how the engine holds it).
 #[derive(Clone, Debug)]
 pub enum Map<'a> {
+    #[doc(hidden)]
     /// A JSON object of the request, viewed in place (string keys).
     Json(&'a serde_json::Map<String, Json>),
+    #[doc(hidden)]
     /// An AdmissionRequest viewed in place as the apiserver exposes it in `request`: the
     /// members of the AdmissionRequest it builds from the admission attributes (`uid` empty,
     /// `object`, `oldObject` and a missing `options` null, `resource` the original request's,
     /// struct members at their zero values, empty `omitempty` strings absent, `dryRun`
     /// always present); see [`crate::activation::REQUEST_FIELDS`].
     Request(&'a serde_json::Map<String, Json>),
+    #[doc(hidden)]
     /// A structure of the `request` view (`kind`, `resource`, `userInfo` …) whose JSON is
     /// not in the form Go gives it (`null` or empty members, undeclared members): shown with
     /// its declared members only, as the apiserver's typed request has them (see
@@ -209,8 +215,10 @@ pub enum Map<'a> {
         &'a serde_json::Map<String, Json>,
         crate::request_parts::Part,
     ),
+    #[doc(hidden)]
     /// Entries borrowed from the program (constants).
     Borrowed(&'a MapData<'a>),
+    #[doc(hidden)]
     /// Entries created during evaluation.
     Shared(Arc<MapData<'a>>),
 }
