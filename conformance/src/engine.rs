@@ -6,6 +6,11 @@
 //! authorizer, as webhooks always have one: the case's table built into the library's
 //! [`StaticAuthorizer`], or, without one, an authorizer that answers every check with no
 //! opinion.
+//!
+//! Unlike the other users in the workspace, the runner uses the layer crates directly rather
+//! than the `matchcond` facade: it drives internals the public API does not give (variables
+//! bound by slot, unbounded condition lists, the environment's parser options), as a test of
+//! the layers themselves.
 
 use std::sync::Arc;
 
