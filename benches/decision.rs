@@ -177,10 +177,7 @@ fn kube(c: &mut Criterion) {
 fn compile(c: &mut Criterion) {
     let env = Environment::latest();
     let expr = "has(object.metadata.labels) && 'app' in object.metadata.labels && object.metadata.labels['app'] == 'web'";
-    let opts = matchcond::CompileOptions {
-        result_type: Some(matchcond::syntax::Type::Bool),
-        ..Default::default()
-    };
+    let opts = matchcond::CompileOptions::default().with_result_type(matchcond::Type::Bool);
     let cel = CelCrate::new().unwrap();
     let mut g = c.benchmark_group("compile");
     g.bench_function("cold", |b| {

@@ -17,7 +17,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use matchcond::runtime::authz::Authorizer;
+use matchcond::authz::Authorizer;
 use matchcond::{
     Activation, CompileOptions, Environment, FailurePolicy, MatchCondition, MatchConditions,
 };
@@ -38,10 +38,7 @@ fn timed<T>(n: u32, mut f: impl FnMut() -> T) -> (Duration, Option<T>) {
 fn compile(n: u32) {
     let env = Environment::latest();
     let expr = "has(object.metadata.labels) && 'app' in object.metadata.labels && object.metadata.labels['app'] == 'web'";
-    let opts = CompileOptions {
-        result_type: Some(matchcond::syntax::Type::Bool),
-        ..Default::default()
-    };
+    let opts = CompileOptions::default().with_result_type(matchcond::Type::Bool);
     let (per, last) = timed(n, || env.compile(black_box(expr), &opts).is_ok());
     println!("compile: {last:?}, {per:?} per compilation");
 }

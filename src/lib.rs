@@ -5,18 +5,28 @@
 //! them per request exactly as kube-apiserver does — the same type checking, the same
 //! semantics, the same cost limits and the same error texts.
 //!
-//! This crate is the facade over the layers:
-//! [`syntax`] (parser, AST, type checker), [`runtime`] (values, evaluator, cost model,
-//! function libraries, the authorizer), [`compiler`] (environments by Kubernetes version,
-//! compiled programs, the cache), [`eval`] (the matcher's decision), [`dispatch`] (whole
-//! webhook configurations: loading, validation and dispatch) and [`lint`] (what the
-//! apiserver refuses and the traps it accepts, with positions).
+//! This crate is matchcond's only public contract. The `matchcond-*` crates it is built on
+//! are internal: their APIs change without notice.
 //!
-//! Features: `dispatch`, `lint` and `tz` (IANA time zones) are on by default; `kube` adds
-//! the `kube` module (decisions on kube-rs's typed `AdmissionRequest`). With
-//! `default-features = false` the core — compile, decide over JSON — needs neither
-//! k8s-openapi nor a YAML parser nor time-zone data. No feature chooses k8s-openapi's
-//! Kubernetes version: the final binary does.
+//! ## The roads in
+//!
+//! | you hold | you use |
+//! | --- | --- |
+//! | an AdmissionRequest as JSON (`serde_json::Value`) | [`MatchConditions::compile`], [`Activation::from_request`], [`MatchConditions::decide`] or [`MatchConditions::explain`] |
+//! | the raw bytes of an AdmissionReview | [`MatchConditions::decide_review`]: only what the conditions read is built |
+//! | kube-rs's typed `AdmissionReview<DynamicObject>` (feature `kube`) | [`kube::KubeRequest`][kube-request], [`kube::WebhookConditions`][kube-webhook] |
+//! | whole webhook configurations (feature `dispatch`) | [`dispatch::load_documents`] or the strict [`dispatch::load::load_text`], [`dispatch::Validator`], [`dispatch::Dispatcher`] |
+//! | configurations to check in CI (feature `lint`) | [`lint::Linter`] |
+//! | conditions that call `authorizer` | [`authz::Authorizer`] (yours) or [`authz::StaticAuthorizer`] |
+//! | one CEL expression | [`Environment::compile`], [`Program::evaluate`] |
+//!
+//! Compiling is strict: [`MatchConditions::compile`] refuses conditions that do not compile
+//! and names each of them ([`ConditionsError`]). The apiserver is lenient with a
+//! configuration it has stored — such a condition is an error `compilation error: …` when
+//! deciding, which the failure policy then decides — and
+//! [`MatchConditions::compile_lenient`] does the same.
+//!
+//! ## Deciding on JSON
 //!
 //! ```
 //! use matchcond::{Activation, Decision, Environment, FailurePolicy, KubeVersion, MatchCondition, MatchConditions};
@@ -41,33 +51,107 @@
 //!
 //! let activation = Activation::from_request(&review["request"]);
 //! assert_eq!(conditions.decide(&activation, FailurePolicy::Fail), Decision::Call);
+//!
+//! // A typo does not compile: every such condition is named, with the apiserver's message.
+//! let err = MatchConditions::compile(&env, &[
+//!     MatchCondition::new("alice", "request.userinfo.username == 'alice'"),
+//! ]).unwrap_err();
+//! assert_eq!(err.conditions()[0].name(), "alice");
+//! assert!(err.to_string().contains("undefined field 'userinfo'"));
 //! ```
-
-// The internal crates, whole, under the module names users import (`syntax` is
-// matchcond-front, `eval` is matchcond-matcher).
-pub use matchcond_compiler as compiler;
-#[cfg(feature = "dispatch")]
-pub use matchcond_dispatch as dispatch;
-pub use matchcond_front as syntax;
-pub use matchcond_gocompat as gocompat;
-#[cfg(feature = "lint")]
-pub use matchcond_lint as lint;
-pub use matchcond_matcher as eval;
-pub use matchcond_runtime as runtime;
+//!
+//! ## Deciding on raw bytes
+//!
+//! ```
+//! use matchcond::{Decision, Environment, FailurePolicy, MatchCondition, MatchConditions};
+//!
+//! let set = MatchConditions::compile(&Environment::latest(), &[
+//!     MatchCondition::new("web", "object.metadata.labels['app'] == 'web'"),
+//! ]).unwrap();
+//! let bytes = br#"{"request": {"operation": "CREATE",
+//!   "object": {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": []}}}}"#;
+//! assert_eq!(set.decide_review(bytes, FailurePolicy::Fail).unwrap(), Decision::Call);
+//! ```
+//!
+//! The [`kube`][kube-module] module (feature `kube`) decides on kube-rs's typed requests,
+//! [`dispatch`] (feature `dispatch`) on whole configurations by webhook name, [`lint`]
+//! (feature `lint`) finds what the apiserver refuses and the traps it accepts, and [`authz`]
+//! binds the authorizer the conditions may call; each module's page starts with an example.
+//!
+//! ## Features
+//!
+//! `dispatch`, `lint` and `tz` (IANA time zones) are on by default; `kube` adds the
+//! [`kube`][kube-module] module. With `default-features = false` the core — compile, decide
+//! over JSON — needs neither k8s-openapi nor a YAML parser nor time-zone data. No feature chooses
+//! k8s-openapi's Kubernetes version: the final binary does.
+//!
+//! ## Errors
+//!
+//! Every error type implements `std::error::Error + Send + Sync + 'static`, and its
+//! `Display` is the apiserver's (or cel-go's) text where the apiserver has one. Error enums
+//! are `#[non_exhaustive]`; errors that carry data give it through accessors.
+//!
+#![cfg_attr(feature = "kube", doc = "[kube-module]: kube")]
+#![cfg_attr(feature = "kube", doc = "[kube-request]: kube::KubeRequest")]
+#![cfg_attr(feature = "kube", doc = "[kube-webhook]: kube::WebhookConditions")]
+#![cfg_attr(not(feature = "kube"), doc = "[kube-module]: #features")]
+#![cfg_attr(not(feature = "kube"), doc = "[kube-request]: #features")]
+#![cfg_attr(not(feature = "kube"), doc = "[kube-webhook]: #features")]
+#![forbid(unsafe_code)]
 
 pub use matchcond_compiler::{
-    CompileError, CompileOptions, EnvMode, Environment, KubeVersion, Program, PER_CALL_COST_LIMIT,
+    CompileError, CompileOptions, EnvMode, Environment, KubeVersion, ParseKubeVersionError,
+    Program, PER_CALL_COST_LIMIT,
 };
+pub use matchcond_front::{Issue, Issues, Type};
 pub use matchcond_matcher::{
-    ConditionOutcome, ConditionResult, Decision, FailurePolicy, MatchCondition, MatchConditions,
-    Report, MATCH_CONDITIONS_BUDGET,
+    aggregate_messages, ConditionError, ConditionOutcome, ConditionResult, ConditionsError,
+    Decision, FailurePolicy, MatchCondition, MatchConditions, ParseFailurePolicyError, Report,
+    ReviewError, MATCH_CONDITIONS_BUDGET, MAX_MATCH_CONDITIONS,
 };
-pub use matchcond_runtime::{Activation, EvalError, Value};
+pub use matchcond_runtime::{Activation, ErrorKind, EvalError, Evaluation, Value};
 
+pub mod authz;
+#[cfg(feature = "dispatch")]
+pub mod dispatch;
 #[cfg(feature = "kube")]
 pub mod kube;
+pub mod limits;
+#[cfg(feature = "lint")]
+pub mod lint;
+pub mod value;
 
 /// The README's examples, compiled and run as doc tests (they use every feature).
 #[doc = include_str!("../README.md")]
 #[cfg(all(doctest, feature = "dispatch", feature = "lint", feature = "kube"))]
 pub struct ReadmeDoctests;
+
+#[cfg(test)]
+mod tests {
+    /// Every error type of the public API is a `std::error::Error + Send + Sync + 'static`.
+    #[test]
+    fn every_error_is_an_error_send_sync_and_static() {
+        fn is_error<T: std::error::Error + Send + Sync + 'static>() {}
+        is_error::<crate::CompileError>();
+        is_error::<crate::ConditionsError>();
+        is_error::<crate::ConditionError>();
+        is_error::<crate::EvalError>();
+        is_error::<crate::Issues>();
+        is_error::<crate::ReviewError>();
+        is_error::<crate::ParseKubeVersionError>();
+        is_error::<crate::ParseFailurePolicyError>();
+        is_error::<crate::authz::SelectorError>();
+        #[cfg(feature = "dispatch")]
+        {
+            is_error::<crate::authz::TableError>();
+            is_error::<crate::dispatch::LoadError>();
+            is_error::<crate::dispatch::RequestError>();
+            is_error::<crate::dispatch::FieldError>();
+        }
+        #[cfg(feature = "kube")]
+        {
+            is_error::<crate::kube::RequestError>();
+            is_error::<crate::kube::WebhookError>();
+        }
+    }
+}

@@ -17,11 +17,9 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use matchcond::dispatch::{load_documents, Validator};
-use matchcond::gocompat::regexp::REGEX_SIZE_LIMIT;
-use matchcond::runtime::limits::{
-    MAX_CREATED_SIZE, MAX_LIST_SIZE, MAX_REGEX_PATTERN_SIZE, MAX_STRING_SIZE,
+use matchcond::limits::{
+    MAX_CREATED_SIZE, MAX_LIST_SIZE, MAX_REGEX_PATTERN_SIZE, MAX_STRING_SIZE, REGEX_SIZE_LIMIT,
 };
-use matchcond::syntax::ParserOptions;
 use matchcond::{
     Activation, CompileOptions, Decision, Environment, FailurePolicy, KubeVersion, MatchCondition,
     MatchConditions, MATCH_CONDITIONS_BUDGET, PER_CALL_COST_LIMIT,
@@ -92,19 +90,20 @@ fn compile_error(expr: String) -> String {
 
 #[test]
 fn the_limits_have_their_documented_values() {
-    let p = ParserOptions::default();
-    assert_eq!(
-        (p.max_expression_size, p.max_recursion_depth),
-        (100_000, 250)
-    );
-    assert_eq!(p.error_reporting_limit, 100);
-    assert_eq!(
-        Environment::latest().parser_options().max_expression_size,
-        100_000
-    );
+    for env in [
+        Environment::latest(),
+        Environment::kubernetes(KubeVersion::V1_28),
+    ] {
+        let p = env.parser_options();
+        assert_eq!(
+            (p.max_expression_size, p.max_recursion_depth),
+            (100_000, 250)
+        );
+        assert_eq!(p.error_reporting_limit, 100);
+    }
     assert_eq!(PER_CALL_COST_LIMIT, 1_000_000);
     assert_eq!(MATCH_CONDITIONS_BUDGET, 2_500_000);
-    assert_eq!(matchcond::eval::MAX_MATCH_CONDITIONS, 64);
+    assert_eq!(matchcond::MAX_MATCH_CONDITIONS, 64);
     assert_eq!(MAX_STRING_SIZE, 10_000_000);
     assert_eq!(MAX_LIST_SIZE, 1_000_000);
     assert_eq!(MAX_CREATED_SIZE, 100_000_000);

@@ -334,7 +334,7 @@ fn kube_writes_nulls_that_the_request_view_reads_as_absent() {
         let act = Activation::from_request(request);
         match p.evaluate(&act, None).result {
             Ok(v) => v.to_string(),
-            Err(e) => format!("error: {}", e.message),
+            Err(e) => format!("error: {}", e.message()),
         }
     };
     let ours = KubeRequest::from_dynamic(request).unwrap().into_json();
@@ -395,7 +395,7 @@ fn structures_read_as_go_declares_them_at_the_same_cost() {
         let e = p.evaluate(&act, None);
         let v = match e.result {
             Ok(v) => v.to_string(),
-            Err(e) => format!("error: {}", e.message),
+            Err(e) => format!("error: {}", e.message()),
         };
         (v, e.cost)
     };

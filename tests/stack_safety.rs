@@ -53,10 +53,7 @@ fn long_and_deep_inputs_never_overflow() {
     let outcomes = common::on_small_stack("long and deep inputs", || {
         let env = Environment::latest();
         let opts = CompileOptions::default();
-        let unchecked = CompileOptions {
-            unchecked: true,
-            ..CompileOptions::default()
-        };
+        let unchecked = CompileOptions::default().with_unchecked(true);
         let mut outcomes = Vec::new();
         for (name, text) in inputs() {
             for o in [&opts, &unchecked] {
@@ -163,10 +160,7 @@ fn the_deepest_accepted_nesting_compiles_and_evaluates() {
             assert!(ok >= 10, "{form:?}: {ok}");
             let input = text(form, ok);
             for unchecked in [false, true] {
-                let opts = CompileOptions {
-                    unchecked,
-                    ..CompileOptions::default()
-                };
+                let opts = CompileOptions::default().with_unchecked(unchecked);
                 if let Ok(p) = env.compile(&input, &opts) {
                     let act = Activation::empty();
                     let _ = p.evaluate(&act, Some(1_000_000));

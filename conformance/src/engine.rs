@@ -6,13 +6,17 @@
 //! authorizer, as webhooks always have one: the case's table built into the library's
 //! [`StaticAuthorizer`], or, without one, an authorizer that answers every check with no
 //! opinion.
+//!
+//! Unlike the other users in the workspace, the runner uses the layer crates directly rather
+//! than the `matchcond` facade: it drives internals the public API does not give (variables
+//! bound by slot, unbounded condition lists, the environment's parser options), as a test of
+//! the layers themselves.
 
 use std::sync::Arc;
 
 use matchcond_compiler::{CompileOptions, Environment, KubeVersion, PER_CALL_COST_LIMIT};
 use matchcond_dispatch::{
-    AnyNamespace, Configuration, Dispatcher, HookDecision, HookKind, Labels, NoNamespaces,
-    SkipReason, Validator, WebhookSpec,
+    AnyNamespace, Configuration, Dispatcher, HookKind, Labels, NoNamespaces, Validator, WebhookSpec,
 };
 use matchcond_front::Type;
 use matchcond_matcher::{Decision, FailurePolicy, MatchCondition, MatchConditions};
@@ -125,7 +129,9 @@ fn activation<'a>(
 fn policy(p: Option<&str>) -> Result<FailurePolicy, String> {
     match p {
         None => Ok(FailurePolicy::Fail),
-        Some(s) => FailurePolicy::parse(s).ok_or_else(|| format!("unknown failurePolicy {s:?}")),
+        Some(s) => s
+            .parse::<FailurePolicy>()
+            .map_err(|_| format!("unknown failurePolicy {s:?}")),
     }
 }
 
@@ -135,11 +141,12 @@ impl Engine for MatchcondEngine {
         for (name, expr) in &input.bindings {
             bound.push((name.clone(), self.literal(expr)?));
         }
-        let options = CompileOptions {
-            extra_variables: bound.iter().map(|(n, _)| (n.clone(), Type::Dyn)).collect(),
-            unchecked: input.disable_check,
-            result_type: None,
-        };
+        let options = bound
+            .iter()
+            .fold(CompileOptions::default(), |o, (n, _)| {
+                o.with_variable(n.clone(), Type::Dyn)
+            })
+            .with_unchecked(input.disable_check);
         let program = match self.env.compile(input.expression, &options) {
             Ok(p) => p,
             Err(e) => return Ok(ExprOutcome::CompileError(e.to_string())),
@@ -212,30 +219,25 @@ impl Engine for MatchcondEngine {
         let empty = serde_json::json!({});
         let request = input.request.unwrap_or(&empty);
         let outcome = match input.namespace_labels {
-            None => dispatcher.decide(0, request, &NoNamespaces),
+            None => dispatcher.decide_at(0, request, &NoNamespaces),
             Some(labels) => {
                 let labels: Labels = serde_json::from_value(labels.clone())
                     .map_err(|e| format!("invalid namespaceLabels: {e}"))?;
-                dispatcher.decide(0, request, &AnyNamespace(labels))
+                dispatcher.decide_at(0, request, &AnyNamespace(labels))
             }
         }
         .map_err(|e| e.to_string())?
         .ok_or_else(|| "the webhook was not compiled".to_owned())?;
         let cost = outcome.conditions.as_ref().map_or(0, |r| r.total_cost);
+        // One vocabulary with the matcher's: a skip names the false condition, if any; a
+        // rejection's message is the apiserver's status message.
         Ok(match outcome.decision {
-            HookDecision::Call(_) => DecisionOutcome::Call { cost },
-            HookDecision::Skip(SkipReason::MatchCondition { name }) => DecisionOutcome::Skip {
-                failed_condition: name,
+            Decision::Call => DecisionOutcome::Call { cost },
+            Decision::Skip { condition } => DecisionOutcome::Skip {
+                failed_condition: condition.map(|c| c.into_owned()),
                 cost,
             },
-            HookDecision::Skip(_) => DecisionOutcome::Skip {
-                failed_condition: None,
-                cost,
-            },
-            HookDecision::Reject(r) => DecisionOutcome::Reject {
-                message: r.message,
-                cost,
-            },
+            Decision::Reject { message } => DecisionOutcome::Reject { message, cost },
         })
     }
 

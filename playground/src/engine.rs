@@ -17,16 +17,16 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use matchcond::dispatch::load::{load_text, LoadedConfiguration, LoadedText};
-use matchcond::dispatch::yaml::{
-    read_documents, Node, Position as YamlPosition, Style, Value as YamlValue,
+use matchcond::authz::{AuthzDecision, StaticAuthorizer};
+use matchcond::dispatch::load::{
+    load_text, LoadedConfiguration, LoadedText, Node, Position as YamlPosition, Style,
+    Value as YamlValue,
 };
 use matchcond::dispatch::{
-    parse_documents, Attributes, Configuration, Dispatcher, HookDecision, HookKind, HookOutcome,
-    Labels, NamespaceFn, Rejection, SkipReason, WebhookSpec,
+    parse_documents, Attributes, Configuration, Dispatcher, HookKind, HookOutcome, Labels,
+    NamespaceFn, Rejection, SkipReason, WebhookSpec,
 };
 use matchcond::lint::{self, Linter, TextReport};
-use matchcond::runtime::authz::{AuthzDecision, StaticAuthorizer};
 use matchcond::{
     Activation, CompileOptions, ConditionOutcome, Decision, Environment, KubeVersion,
     MATCH_CONDITIONS_BUDGET, PER_CALL_COST_LIMIT,
@@ -526,9 +526,9 @@ fn finding(
             .collect(),
         versions: f.versions().iter().map(ToString::to_string).collect(),
         field_error: f.field_error().map(|e| FieldError {
-            field: e.field.clone(),
-            r#type: e.kind.as_str().to_owned(),
-            detail: e.detail.clone(),
+            field: e.field().to_owned(),
+            r#type: e.kind().as_str().to_owned(),
+            detail: e.detail().to_owned(),
         }),
         context: None,
         document,
@@ -632,7 +632,7 @@ fn read_review(text: &str) -> Result<Json, Vec<Finding>> {
         Ok(d) => d,
         Err(e) => {
             // Where the YAML reader stopped (JSON is read as YAML).
-            let at = read_documents(text).error.map(|e| e.position);
+            let at = load_text(text).text_diagnostics.first().map(|d| d.position);
             return Err(vec![review_error(&index, e.to_string(), at)]);
         }
     };
@@ -812,9 +812,9 @@ fn steps(
         },
     ];
     // The check that decided, and what was not reached after it.
-    let decided = match &outcome.decision {
-        HookDecision::Call(_) => None,
-        HookDecision::Skip(SkipReason::ExemptKind) => {
+    let decided = match (&outcome.decision, outcome.skip_reason) {
+        (Decision::Call, _) => None,
+        (Decision::Skip { .. }, Some(SkipReason::ExemptKind)) => {
             out.insert(
                 0,
                 Step {
@@ -825,12 +825,14 @@ fn steps(
             );
             Some((0, "fail"))
         }
-        HookDecision::Skip(SkipReason::NamespaceSelector) => Some((0, "fail")),
-        HookDecision::Skip(SkipReason::ObjectSelector) => Some((1, "fail")),
-        HookDecision::Skip(SkipReason::Rules) => Some((2, "fail")),
-        HookDecision::Skip(SkipReason::MatchCondition { .. }) => Some((3, "fail")),
-        HookDecision::Skip(SkipReason::SideEffectsUnsetIgnored) => Some(dry_run(&mut out)),
-        HookDecision::Reject(_) => {
+        (Decision::Skip { .. }, Some(SkipReason::NamespaceSelector)) => Some((0, "fail")),
+        (Decision::Skip { .. }, Some(SkipReason::ObjectSelector)) => Some((1, "fail")),
+        (Decision::Skip { .. }, Some(SkipReason::Rules)) => Some((2, "fail")),
+        (Decision::Skip { .. }, Some(SkipReason::SideEffectsUnsetIgnored)) => {
+            Some(dry_run(&mut out))
+        }
+        (Decision::Skip { .. }, _) => Some((3, "fail")),
+        (Decision::Reject { .. }, _) => {
             let report = outcome.conditions.as_ref();
             if report.is_some_and(|r| !matches!(r.decision, Decision::Call)) {
                 Some((3, "error"))
@@ -849,7 +851,7 @@ fn steps(
                 step.state = "notReached";
             }
         }
-    } else if let HookDecision::Reject(_) = outcome.decision {
+    } else if let Decision::Reject { .. } = outcome.decision {
         for step in &mut out {
             step.state = "notReached";
         }
@@ -877,15 +879,16 @@ fn hook_json(
         let node = c.node.at_path(&format!("webhooks[{i}].{tail}"))?;
         Some(Position::of_node(index, node))
     };
-    let (decision, reason, invocation, rejection) = match &outcome.decision {
-        HookDecision::Call(inv) => (
+    let (decision, reason, invocation, rejection) = match (&outcome.invocation, &outcome.rejection)
+    {
+        (Some(inv), _) => (
             "call",
             "every check passed".to_owned(),
             Some(format!("{}, {}", inv.resource, inv.kind)),
             None,
         ),
-        HookDecision::Skip(r) => ("skip", r.to_string(), None, None),
-        HookDecision::Reject(r) => ("reject", r.message.clone(), None, Some(rejection_text(r))),
+        (None, Some(r)) => ("reject", r.message.clone(), None, Some(rejection_text(r))),
+        (None, None) => ("skip", outcome.skip_text().unwrap_or_default(), None, None),
     };
     let report = outcome.conditions.as_ref();
     let conditions = report
@@ -898,7 +901,7 @@ fn hook_json(
                         ConditionOutcome::Value(true) => ("true", None),
                         ConditionOutcome::Value(false) => ("false", None),
                         ConditionOutcome::Error(e) => ("error", Some(e.clone())),
-                        ConditionOutcome::NotEvaluated => ("notEvaluated", None),
+                        _ => ("notEvaluated", None),
                     };
                     Condition {
                         name: c.name.to_string(),
@@ -1134,7 +1137,7 @@ pub fn evaluate(input: &Input) -> Evaluated {
                 if let Some(issues) = e.issues() {
                     let index = TextIndex::new(&input.expression);
                     for (location, issue) in issues.located() {
-                        let position = issue.offset.map(|o| {
+                        let position = issue.offset().map(|o| {
                             let start = usize::try_from(o).unwrap_or(0).min(input.expression.len());
                             let end = token_end(&input.expression, start);
                             let chars = |b: usize| {
@@ -1146,7 +1149,9 @@ pub fn evaluate(input: &Input) -> Evaluated {
                             "compile",
                             format!(
                                 "ERROR: <input>:{}:{}: {}",
-                                location.line, location.column, issue.message
+                                location.line,
+                                location.column,
+                                issue.message()
                             ),
                             position,
                         ));

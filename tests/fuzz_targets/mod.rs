@@ -13,9 +13,8 @@
 
 use std::sync::{Arc, OnceLock};
 
+use matchcond::authz::{AuthzDecision, StaticAuthorizer, StaticRule};
 use matchcond::dispatch::{load_documents, AnyNamespace, Dispatcher, Validator};
-use matchcond::runtime::authz::{AuthzDecision, StaticAuthorizer, StaticRule};
-use matchcond::syntax::{parse as parse_expression, ParserOptions};
 use matchcond::{
     Activation, CompileOptions, EnvMode, Environment, FailurePolicy, KubeVersion, MatchCondition,
     MatchConditions, PER_CALL_COST_LIMIT,
@@ -70,18 +69,19 @@ fn text_of(data: &[u8]) -> String {
     String::from_utf8_lossy(data).into_owned()
 }
 
-/// `parse`: the parser with the apiserver's options and with every optional syntax off;
-/// errors are rendered.
+/// `parse`: the parser with the options of the newest apiserver (with and without
+/// backquoted names) and of the oldest modelled one (no two-variable comprehensions, no
+/// lists macros); errors are rendered.
 pub fn parse(data: &[u8]) {
     let text = text_of(data);
-    let plain = ParserOptions {
-        enable_optional_syntax: false,
-        enable_two_var_comprehensions: false,
-        enable_lists_macros: false,
-        ..ParserOptions::default()
-    };
-    for opts in [ParserOptions::default(), plain] {
-        match parse_expression(&text, &opts) {
+    let newest = Environment::latest();
+    let envs = [
+        newest.with_ident_escape_syntax(true),
+        newest,
+        Environment::kubernetes(KubeVersion::V1_28),
+    ];
+    for env in &envs {
+        match env.parse(&text) {
             Ok(parsed) => {
                 // The AST is walkable and printable.
                 let _ = format!("{:?}", parsed.expr).len();
@@ -99,10 +99,7 @@ pub fn check(data: &[u8]) {
     let text = text_of(data);
     let e = envs();
     let any = CompileOptions::default();
-    let condition = CompileOptions {
-        result_type: Some(matchcond::syntax::Type::Bool),
-        ..CompileOptions::default()
-    };
+    let condition = CompileOptions::default().with_result_type(matchcond::Type::Bool);
     for env in [&e.latest, &e.old, &e.new_expressions] {
         for opts in [&any, &condition] {
             match env.compile(&text, opts) {
@@ -166,10 +163,7 @@ pub fn eval(data: &[u8]) {
     let text = text_of(expr);
     let request = request_of(json);
     let env = &envs().latest;
-    let unchecked = CompileOptions {
-        unchecked: true,
-        ..CompileOptions::default()
-    };
+    let unchecked = CompileOptions::default().with_unchecked(true);
     let checked = CompileOptions::default();
     for opts in [&unchecked, &checked] {
         let program = match env.compile(&text, opts) {

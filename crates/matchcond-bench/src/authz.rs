@@ -6,7 +6,7 @@
 //! `system:serviceaccount:kube-system:*` and, in the namespace `shop`, to the group
 //! `oidc:shop-devs`; everything else is denied. It decides in constant time.
 
-use matchcond::runtime::authz::{Attributes, Authorizer, AuthzResponse};
+use matchcond::authz::{Attributes, Authorizer, AuthzResponse};
 
 /// One resource check, as the mock sees it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -27,7 +27,6 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::sync::Arc;
 
-use matchcond::runtime::activation::SLOT_OBJECT;
 use matchcond::{Activation, CompileOptions, Environment, Value};
 use serde_json::{json, Value as Json};
 
@@ -626,10 +625,7 @@ impl Engines {
     }
 
     fn matchcond(&self, expr: &str, doc: &Json, checked: bool) -> Option<Outcome> {
-        let opts = CompileOptions {
-            unchecked: !checked,
-            ..CompileOptions::default()
-        };
+        let opts = CompileOptions::default().with_unchecked(!checked);
         let program = match self.env.compile(expr, &opts) {
             Ok(p) => p,
             Err(e) if checked => {
@@ -639,7 +635,7 @@ impl Engines {
             Err(e) => return Some(Err(format!("compile: {e}"))),
         };
         let mut act = Activation::empty();
-        act.set(SLOT_OBJECT, Value::from_json(doc));
+        act.bind_variable("object", Value::from_json(doc));
         let out = program.evaluate(&act, None);
         Some(match out.result {
             Ok(v) => Ok(norm_engine(&v)),

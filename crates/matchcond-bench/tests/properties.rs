@@ -20,7 +20,6 @@
 
 use std::cmp::Ordering;
 
-use matchcond::runtime::activation::SLOT_OBJECT;
 use matchcond::{
     Activation, CompileOptions, Decision, Environment, FailurePolicy, MatchCondition,
     MatchConditions, Value,
@@ -44,13 +43,10 @@ enum Out {
 fn eval(env: &Environment, expr: &str) -> Out {
     let doc = doc();
     let run = |unchecked: bool| -> Option<Out> {
-        let opts = CompileOptions {
-            unchecked,
-            ..CompileOptions::default()
-        };
+        let opts = CompileOptions::default().with_unchecked(unchecked);
         let program = env.compile(expr, &opts).ok()?;
         let mut act = Activation::empty();
-        act.set(SLOT_OBJECT, Value::from_json(&doc));
+        act.bind_variable("object", Value::from_json(&doc));
         Some(match program.evaluate(&act, None).result {
             Ok(Value::Bool(b)) => Out::Bool(b),
             Ok(v) => Out::Other(v.to_string()),

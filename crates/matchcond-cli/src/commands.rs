@@ -2,14 +2,14 @@
 
 use std::sync::Arc;
 
+use matchcond::authz::{AuthzDecision, StaticAuthorizer};
 use matchcond::dispatch::load::Severity;
+use matchcond::dispatch::SkipReason;
 use matchcond::dispatch::{
-    Configuration, Dispatcher, HookDecision, HookKind, HookOutcome, Labels, NamespaceFn, Rejection,
-    SkipReason, Validator,
+    Configuration, Dispatcher, HookKind, HookOutcome, Labels, NamespaceFn, Rejection, Validator,
 };
-use matchcond::runtime::authz::{AuthzDecision, StaticAuthorizer};
 use matchcond::{
-    Activation, CompileOptions, ConditionOutcome, Environment, KubeVersion, Report,
+    Activation, CompileOptions, ConditionOutcome, Decision, Environment, KubeVersion, Report,
     PER_CALL_COST_LIMIT,
 };
 use serde_json::{json, Value as Json};
@@ -125,17 +125,6 @@ fn hook_kind_word(kind: HookKind) -> &'static str {
     }
 }
 
-fn skip_key(reason: &SkipReason) -> &'static str {
-    match reason {
-        SkipReason::ExemptKind => "exemptKind",
-        SkipReason::NamespaceSelector => "namespaceSelector",
-        SkipReason::ObjectSelector => "objectSelector",
-        SkipReason::Rules => "rules",
-        SkipReason::MatchCondition { .. } => "matchCondition",
-        SkipReason::SideEffectsUnsetIgnored => "sideEffectsUnsetIgnored",
-    }
-}
-
 fn rejection_json(r: &Rejection) -> Json {
     json!({"code": r.code, "reason": r.reason, "message": r.message})
 }
@@ -145,6 +134,7 @@ fn outcome_text(o: &ConditionOutcome) -> String {
         ConditionOutcome::Value(b) => b.to_string(),
         ConditionOutcome::Error(e) => format!("error: {e}"),
         ConditionOutcome::NotEvaluated => "not evaluated".to_owned(),
+        _ => "unknown".to_owned(),
     }
 }
 
@@ -160,7 +150,7 @@ fn report_json(r: &Report) -> Json {
                     ConditionOutcome::Value(true) => "true",
                     ConditionOutcome::Value(false) => "false",
                     ConditionOutcome::Error(_) => "error",
-                    ConditionOutcome::NotEvaluated => "notEvaluated",
+                    _ => "notEvaluated",
                 },
                 "cost": c.cost,
             });
@@ -183,8 +173,8 @@ fn hook_json(h: &HookOutcome) -> Json {
     o.insert("configuration".into(), json!(h.hook.configuration));
     o.insert("name".into(), json!(h.hook.name));
     o.insert("kind".into(), json!(hook_kind_word(h.hook.kind)));
-    match &h.decision {
-        HookDecision::Call(inv) => {
+    match (&h.decision, &h.invocation, h.skip_reason, &h.rejection) {
+        (Decision::Call, Some(inv), _, _) => {
             o.insert("decision".into(), json!("call"));
             o.insert(
                 "invocation".into(),
@@ -197,18 +187,19 @@ fn hook_json(h: &HookOutcome) -> Json {
                 }),
             );
         }
-        HookDecision::Skip(reason) => {
+        (Decision::Skip { condition }, _, Some(reason), _) => {
             o.insert("decision".into(), json!("skip"));
-            o.insert("skipReason".into(), json!(skip_key(reason)));
-            o.insert("skipText".into(), json!(reason.to_string()));
-            if let SkipReason::MatchCondition { name } = reason {
-                o.insert("failedCondition".into(), json!(name));
+            o.insert("skipReason".into(), json!(reason.key()));
+            o.insert("skipText".into(), json!(h.skip_text()));
+            if reason == SkipReason::MatchConditions {
+                o.insert("failedCondition".into(), json!(condition));
             }
         }
-        HookDecision::Reject(r) => {
+        (Decision::Reject { .. }, _, _, Some(r)) => {
             o.insert("decision".into(), json!("reject"));
             o.insert("rejection".into(), rejection_json(r));
         }
+        _ => {}
     }
     o.insert(
         "conditions".into(),
@@ -299,19 +290,21 @@ pub fn dispatch(
     match output {
         Output::Text => {
             for h in &result.hooks {
-                let what = match &h.decision {
-                    HookDecision::Call(inv) => format!(
+                let what = if let Some(inv) = &h.invocation {
+                    format!(
                         "{} ({}, {})",
                         paint.out.label(Tone::Good, "call"),
                         inv.resource,
                         inv.kind
-                    ),
-                    HookDecision::Skip(reason) => {
-                        format!("{}: {reason}", paint.out.label(Tone::Warning, "skip"))
-                    }
-                    HookDecision::Reject(r) => {
-                        paint.out.message(Tone::Error, &format!("reject: {r}"))
-                    }
+                    )
+                } else if let Some(r) = &h.rejection {
+                    paint.out.message(Tone::Error, &format!("reject: {r}"))
+                } else {
+                    format!(
+                        "{}: {}",
+                        paint.out.label(Tone::Warning, "skip"),
+                        h.skip_text().unwrap_or_default()
+                    )
                 };
                 outln!(
                     "{}: {what}",

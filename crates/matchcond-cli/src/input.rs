@@ -4,10 +4,9 @@
 use std::fmt;
 use std::io::Read;
 
-use matchcond::dispatch::authz_table::AuthorizerTable;
+use matchcond::authz::{AuthorizerTable, StaticAuthorizer};
 use matchcond::dispatch::load::{load_text, LoadedText};
 use matchcond::dispatch::{parse_documents, Labels};
-use matchcond::runtime::authz::StaticAuthorizer;
 use matchcond::KubeVersion;
 use serde::Deserialize;
 use serde_json::Value as Json;

@@ -10,7 +10,6 @@
 //! values (quantities, IPs, CIDRs, URLs, semvers …) as their text form.
 
 use base64::Engine;
-use matchcond::runtime::libraries::standard::time::{format_duration, format_rfc3339};
 use matchcond::Value;
 use serde_json::{Map, Number, Value as Json};
 
@@ -37,8 +36,8 @@ pub fn to_json(value: &Value<'_>) -> Json {
             }
             Json::Object(out)
         }
-        Value::Timestamp(t) => Json::String(format_rfc3339(t)),
-        Value::Duration(d) => Json::String(format_duration(d.nanos)),
+        Value::Timestamp(t) => Json::String(t.to_rfc3339()),
+        Value::Duration(d) => Json::String(d.to_text()),
         Value::Type(t) => Json::String(t.as_str().to_owned()),
         Value::Optional(o) => o.get().map_or(Json::Null, |v| to_json(&v)),
         Value::Opaque(o) => Json::String(o.text()),

@@ -233,7 +233,7 @@ fn finding_json(f: &Finding) -> Json {
         "operations": f.operations().iter().map(|o| o.as_str()).collect::<Vec<_>>(),
         "versions": f.versions().iter().map(ToString::to_string).collect::<Vec<_>>(),
         "fieldError": f.field_error().map(|e| json!({
-            "field": e.field, "type": e.kind.as_str(), "detail": e.detail,
+            "field": e.field(), "type": e.kind().as_str(), "detail": e.detail(),
         })),
     })
 }

@@ -24,7 +24,8 @@
 //!
 //! Probably not. This is an internal crate of matchcond: its API follows what the other
 //! crates need and changes without notice. Use the `matchcond` crate (the facade at the root
-//! of the workspace), which re-exports this one as `matchcond::compiler`.
+//! of the workspace), whose curated API is the one kept stable; it does not re-export this
+//! crate.
 
 mod cache;
 mod env;
@@ -98,8 +99,18 @@ impl CompileError {
     }
 }
 
-/// Options for compiling one expression.
+/// Options for compiling one expression: `CompileOptions::default()` (checked, any result
+/// type, the matchConditions variables only), then the `with_` methods.
+///
+/// ```
+/// use matchcond::{CompileOptions, Type};
+/// let options = CompileOptions::default()
+///     .with_result_type(Type::Bool)
+///     .with_variable("params", Type::Dyn);
+/// assert_eq!(options.extra_variables.len(), 1);
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct CompileOptions {
     /// Extra variables to declare (beside the matchConditions variables), with types.
     pub extra_variables: Vec<(String, Type)>,
@@ -108,6 +119,28 @@ pub struct CompileOptions {
     pub unchecked: bool,
     /// The type the result must have, if any (`bool` for matchConditions).
     pub result_type: Option<Type>,
+}
+
+impl CompileOptions {
+    /// Declares a variable beside the matchConditions variables (bind its value with
+    /// [`Activation::bind_variable`] for those, or by slot for extra ones).
+    pub fn with_variable(mut self, name: impl Into<String>, ty: Type) -> Self {
+        self.extra_variables.push((name.into(), ty));
+        self
+    }
+
+    /// Skips type checking (every name is resolved at run time), like cel-go's parse-only
+    /// programs.
+    pub fn with_unchecked(mut self, unchecked: bool) -> Self {
+        self.unchecked = unchecked;
+        self
+    }
+
+    /// Requires the result to have a type (`bool` for matchConditions).
+    pub fn with_result_type(mut self, ty: Type) -> Self {
+        self.result_type = Some(ty);
+        self
+    }
 }
 
 /// A compiled expression, ready to evaluate. `Send + Sync`: share it behind `Arc`.
@@ -136,11 +169,13 @@ impl Program {
 
     /// The global variable names in slot order (the matchConditions variables first, then
     /// extra variables).
+    #[doc(hidden)]
     pub fn globals(&self) -> &[String] {
         &self.globals
     }
 
     /// The slot of a global variable.
+    #[doc(hidden)]
     pub fn slot(&self, name: &str) -> Option<usize> {
         self.globals.iter().position(|g| g == name)
     }
@@ -157,6 +192,7 @@ impl Program {
 
     /// [`Program::evaluate`], sharing the request lookups of `lookups` with the other
     /// evaluations of one decision.
+    #[doc(hidden)]
     pub fn evaluate_in<'a>(
         &'a self,
         activation: &Activation<'a>,
@@ -174,6 +210,7 @@ impl Program {
 
     /// The fast tier alone: the boolean result and cost, or `None` when the program has no
     /// fast form or the fast tier gave up (then [`Program::evaluate_general`] decides).
+    #[doc(hidden)]
     pub fn evaluate_fast<'a>(
         &self,
         activation: &Activation<'a>,
@@ -191,12 +228,14 @@ impl Program {
 
     /// True when the program has a fast-tier form (see [`matchcond_runtime::fast`]); it is
     /// tried first and the general evaluator decides whenever it gives up.
+    #[doc(hidden)]
     pub fn has_fast_tier(&self) -> bool {
         self.fast.is_some()
     }
 
     /// Evaluates with the general evaluator only (what [`Program::evaluate`] falls back to);
     /// the result and cost are the same.
+    #[doc(hidden)]
     pub fn evaluate_general<'a>(
         &'a self,
         activation: &Activation<'a>,
@@ -216,11 +255,13 @@ impl Program {
     /// The variable paths the program reads: each variable slot with the leading field
     /// names an attribute selects. Everything the program can observe of a variable lies in
     /// the subtrees these paths reach (what a reader may parse lazily).
+    #[doc(hidden)]
     pub fn read_paths(&self) -> &[(usize, Vec<Box<str>>)] {
         &self.reads
     }
 
     /// How many shared attribute prefixes the program remembers during an evaluation.
+    #[doc(hidden)]
     pub fn memo_slots(&self) -> usize {
         self.memos
     }
@@ -321,30 +362,31 @@ impl Environment {
     }
 
     /// The features in force.
+    #[doc(hidden)]
     pub fn features(&self) -> &Features {
         &self.inner.features
     }
 
     /// The parser limits in force.
+    #[doc(hidden)]
     pub fn parser_options(&self) -> &ParserOptions {
         &self.inner.parser
     }
 
     /// The environment's program cache.
+    #[doc(hidden)]
     pub fn cache(&self) -> &ProgramCache {
         &self.inner.cache
     }
 
     /// Compiles a matchCondition expression: its result must be exactly `bool`. Cached.
     pub fn compile_condition(&self, expression: &str) -> Result<Arc<Program>, CompileError> {
-        let opts = CompileOptions {
-            result_type: Some(Type::Bool),
-            ..CompileOptions::default()
-        };
+        let opts = CompileOptions::default().with_result_type(Type::Bool);
         self.compile_cached(expression, &opts)
     }
 
     /// Compiles through the cache.
+    #[doc(hidden)]
     pub fn compile_cached(
         &self,
         expression: &str,
@@ -488,6 +530,7 @@ impl Environment {
     }
 
     /// Parses an expression only (for tools that want the AST and positions).
+    #[doc(hidden)]
     pub fn parse(&self, expression: &str) -> Result<matchcond_front::Parsed, Issues> {
         parse(expression, &self.inner.parser)
     }

@@ -603,7 +603,7 @@ impl<'c> Planner<'c> {
         let regex_fn = matches!(name, "matches" | "find" | "findAll");
         if regex_fn && planned.len() >= 2 && (name == "matches" || member) {
             if let Some(Node::Const(Value::String(p))) = planned.get(1) {
-                let re = compile_regex(p).map_err(|e| e.message.to_string())?;
+                let re = compile_regex(p).map_err(|e| e.message().to_string())?;
                 regex = Some(Box::new(re));
             }
         }
@@ -642,7 +642,7 @@ impl<'c> Planner<'c> {
                 matchcond_runtime::evaluate(&node, matchcond_runtime::Frame::default(), &act, None);
             return match ev.result {
                 Ok(v) => Ok(Node::Const(v.into_owned())),
-                Err(e) => Err(e.message.to_string()),
+                Err(e) => Err(e.message().to_string()),
             };
         }
         Ok(Node::Call(Box::new(call)))

@@ -157,10 +157,10 @@ impl Walk<'_, '_> {
             _ => return,
         };
         if !valid {
-            self.literal_issues.push(Issue {
-                offset: Some(arg.offset),
-                message: format!("invalid {function} argument"),
-            });
+            self.literal_issues.push(Issue::new(
+                Some(arg.offset),
+                format!("invalid {function} argument"),
+            ));
         }
     }
 
@@ -192,23 +192,21 @@ impl Walk<'_, '_> {
             }
         }
         match self.format_clauses(fmt, elements) {
-            Ok(requested) if elements.len() > requested => self.format_issues.push(Issue {
-                offset: Some(call.offset),
-                message: format!(
+            Ok(requested) if elements.len() > requested => self.format_issues.push(Issue::new(
+                Some(call.offset),
+                format!(
                     "too many arguments supplied to string.format (expected {requested}, got {})",
                     elements.len()
                 ),
-            }),
+            )),
             Ok(_) => {}
             Err((at, message)) => {
                 let message = match self.validators.format {
                     FormatValidation::MessageAsPattern => sprintf_without_arguments(&message),
                     _ => message,
                 };
-                self.format_issues.push(Issue {
-                    offset: Some(at.unwrap_or(call).offset),
-                    message,
-                });
+                self.format_issues
+                    .push(Issue::new(Some(at.unwrap_or(call).offset), message));
             }
         }
     }
@@ -419,14 +417,14 @@ fn unwrap_opt(t: Type) -> Type {
 }
 
 fn mismatch(e: &Expr, expected: &Type, actual: &Type, issues: &mut Vec<Issue>) {
-    issues.push(Issue {
-        offset: Some(e.offset),
-        message: format!(
+    issues.push(Issue::new(
+        Some(e.offset),
+        format!(
             "expected type '{}' but found '{}'",
             format_type(expected),
             format_type(actual)
         ),
-    });
+    ));
 }
 
 fn homogeneous(e: &Expr, checked: &Checked, issues: &mut Vec<Issue>, exempt: bool, depth: u32) {

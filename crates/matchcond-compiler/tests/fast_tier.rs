@@ -119,7 +119,7 @@ fn requests() -> Vec<Json> {
 fn describe(ev: &matchcond_runtime::Evaluation<'_>) -> String {
     match &ev.result {
         Ok(v) => format!("{v:?} cost {}", ev.cost),
-        Err(e) => format!("error {} cost {}", e.message, ev.cost),
+        Err(e) => format!("error {} cost {}", e.message(), ev.cost),
     }
 }
 
@@ -128,10 +128,7 @@ fn fast_tier_matches_the_general_evaluator() {
     let env = Environment::latest();
     let mut fast_programs = 0;
     let mut compared = 0;
-    let unchecked = matchcond_compiler::CompileOptions {
-        unchecked: true,
-        ..Default::default()
-    };
+    let unchecked = matchcond_compiler::CompileOptions::default().with_unchecked(true);
     let programs = EXPRESSIONS.iter().flat_map(|expr| {
         let checked = env.compile_condition(expr).ok().map(|p| (expr, true, p));
         let plain = env

@@ -144,7 +144,7 @@ fn every_overload_is_declared_implemented_and_costed() {
                             // Arguments an overload does not take are refused, not a panic.
                             let args = vec![Value::Null; d.params.len() + 1];
                             match imp(&args) {
-                                Err(e) => assert_eq!(e.kind, ErrorKind::NoSuchOverload, "{here}"),
+                                Err(e) => assert_eq!(e.kind(), ErrorKind::NoSuchOverload, "{here}"),
                                 Ok(v) => panic!("{here} took too many arguments: {v:?}"),
                             }
                         }

@@ -183,7 +183,7 @@ fn quantity_add_and_sub_change_their_receiver_up_to_1_36() {
             .unwrap();
         let act = matchcond_runtime::Activation::empty();
         let err = program.evaluate(&act, None).result.unwrap_err();
-        assert_eq!(err.message, "no such overload", "{v}");
+        assert_eq!(err.message(), "no such overload", "{v}");
     }
 }
 

@@ -3,6 +3,7 @@
 //! (namespaceSelector, objectSelector, rules — exact, then equivalent — then
 //! matchConditions), followed by the dry-run check made when a webhook is called.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
@@ -128,8 +129,10 @@ pub struct Invocation {
     pub kind: Gvk,
 }
 
-/// Why a webhook is not called.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Which check skipped a webhook (the [`Decision::Skip`] of a [`HookOutcome`]; the
+/// condition a skip names is the decision's own `condition`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum SkipReason {
     /// The request is for an admission configuration kind, which API-configured webhooks
     /// never see.
@@ -141,39 +144,46 @@ pub enum SkipReason {
     /// No rule matches (exactly, nor through an equivalent resource under
     /// `matchPolicy: Equivalent`).
     Rules,
-    /// A matchCondition is false (`name`), or conditions erred under
-    /// `failurePolicy: Ignore` (`None`).
-    MatchCondition {
-        /// The first false condition, if one was false.
-        name: Option<String>,
-    },
+    /// The matchConditions: one was false (the decision names it), or conditions erred
+    /// under `failurePolicy: Ignore` (the decision names none).
+    MatchConditions,
     /// A dry run reached a webhook without `sideEffects`: calling it fails, and
     /// `failurePolicy: Ignore` lets the request through without it.
     SideEffectsUnsetIgnored,
 }
 
+impl SkipReason {
+    /// The reason's key in JSON outputs (`namespaceSelector`, `matchCondition`, …).
+    pub fn key(self) -> &'static str {
+        match self {
+            SkipReason::ExemptKind => "exemptKind",
+            SkipReason::NamespaceSelector => "namespaceSelector",
+            SkipReason::ObjectSelector => "objectSelector",
+            SkipReason::Rules => "rules",
+            SkipReason::MatchConditions => "matchCondition",
+            SkipReason::SideEffectsUnsetIgnored => "sideEffectsUnsetIgnored",
+        }
+    }
+}
+
 impl fmt::Display for SkipReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SkipReason::ExemptKind => f.write_str("admission configuration kinds are exempt"),
-            SkipReason::NamespaceSelector => f.write_str("namespaceSelector does not match"),
-            SkipReason::ObjectSelector => f.write_str("objectSelector does not match"),
-            SkipReason::Rules => f.write_str("no rule matches"),
-            SkipReason::MatchCondition { name: Some(n) } => {
-                write!(f, "matchCondition {n:?} is false")
-            }
-            SkipReason::MatchCondition { name: None } => {
-                f.write_str("matchConditions failed and failurePolicy is Ignore")
-            }
+        f.write_str(match self {
+            SkipReason::ExemptKind => "admission configuration kinds are exempt",
+            SkipReason::NamespaceSelector => "namespaceSelector does not match",
+            SkipReason::ObjectSelector => "objectSelector does not match",
+            SkipReason::Rules => "no rule matches",
+            SkipReason::MatchConditions => "matchConditions skip the webhook",
             SkipReason::SideEffectsUnsetIgnored => {
-                f.write_str("dry run and sideEffects unset, failurePolicy is Ignore")
+                "dry run and sideEffects unset, failurePolicy is Ignore"
             }
-        }
+        })
     }
 }
 
 /// An error that fails the whole admission request (an apiserver `StatusError`).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Rejection {
     /// The HTTP status code.
     pub code: u16,
@@ -241,30 +251,92 @@ impl fmt::Display for Rejection {
     }
 }
 
-/// The decision for one webhook.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum HookDecision {
-    /// The webhook is called.
-    Call(Invocation),
-    /// The webhook is not called.
-    Skip(SkipReason),
-    /// The request is rejected.
-    Reject(Rejection),
-}
-
-/// One webhook's decision with what led to it.
+/// One webhook's decision with what led to it. The decision is the matcher's
+/// [`Decision`], the same vocabulary as [`MatchConditions::decide`]'s: `Call` with the
+/// [`Invocation`], `Skip` with the check that skipped it ([`SkipReason`]; a false condition
+/// is named by the decision), `Reject` with the apiserver's [`Rejection`] (whose message is
+/// the decision's).
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct HookOutcome {
     /// The webhook's identity.
     pub hook: HookInfo,
     /// The decision.
-    pub decision: HookDecision,
+    pub decision: Decision<'static>,
+    /// How the webhook is called, when the decision is `Call`.
+    pub invocation: Option<Invocation>,
+    /// Which check skipped it, when the decision is `Skip`.
+    pub skip_reason: Option<SkipReason>,
+    /// The error that fails the request, when the decision is `Reject`.
+    pub rejection: Option<Rejection>,
     /// The matchConditions evaluation, when the conditions were evaluated.
     pub conditions: Option<Report<'static>>,
 }
 
+impl HookOutcome {
+    fn new(hook: HookInfo, detail: Detail, conditions: Option<Report<'static>>) -> Self {
+        let mut outcome = HookOutcome {
+            hook,
+            decision: Decision::Call,
+            invocation: None,
+            skip_reason: None,
+            rejection: None,
+            conditions,
+        };
+        outcome.set(detail);
+        outcome
+    }
+
+    fn set(&mut self, detail: Detail) {
+        self.invocation = None;
+        self.skip_reason = None;
+        self.rejection = None;
+        match detail {
+            Detail::Call(i) => {
+                self.decision = Decision::Call;
+                self.invocation = Some(i);
+            }
+            Detail::Skip(reason, condition) => {
+                self.decision = Decision::Skip {
+                    condition: condition.map(Cow::Owned),
+                };
+                self.skip_reason = Some(reason);
+            }
+            Detail::Reject(r) => {
+                self.decision = Decision::Reject {
+                    message: r.message.clone(),
+                };
+                self.rejection = Some(r);
+            }
+        }
+    }
+
+    /// Why the webhook is skipped, in words (`matchCondition "name" is false`,
+    /// `namespaceSelector does not match`, …); `None` unless the decision is `Skip`.
+    pub fn skip_text(&self) -> Option<String> {
+        let reason = self.skip_reason?;
+        Some(match (&self.decision, reason) {
+            (Decision::Skip { condition: Some(n) }, SkipReason::MatchConditions) => {
+                format!("matchCondition {:?} is false", n.as_ref())
+            }
+            (_, SkipReason::MatchConditions) => {
+                "matchConditions failed and failurePolicy is Ignore".to_owned()
+            }
+            (_, other) => other.to_string(),
+        })
+    }
+}
+
+/// A decision with its detail, while deciding.
+enum Detail {
+    Call(Invocation),
+    Skip(SkipReason, Option<String>),
+    Reject(Rejection),
+}
+
 /// Identifies a webhook of the dispatcher.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct HookInfo {
     /// `<configuration>/<webhook>/<n>`, n counting earlier webhooks of the same name in the
     /// configuration.
@@ -302,8 +374,8 @@ struct CompiledHook {
 /// (in the "stored expressions" environment of the version) once, here.
 ///
 /// ```
-/// use matchcond_compiler::KubeVersion;
-/// use matchcond_dispatch::{load_documents, Dispatcher, HookDecision, NoNamespaces, SkipReason};
+/// use matchcond::dispatch::{load_documents, Dispatcher, NoNamespaces, SkipReason};
+/// use matchcond::{Decision, KubeVersion};
 ///
 /// let configs = load_documents(r#"
 /// kind: ValidatingWebhookConfiguration
@@ -324,11 +396,10 @@ struct CompiledHook {
 ///     "resource": {"group": "", "version": "v1", "resource": "pods"},
 ///     "userInfo": {"username": "alice"}, "object": {"metadata": {"name": "p"}}
 /// });
-/// let outcome = dispatcher.decide(0, &request, &NoNamespaces).unwrap().unwrap();
-/// assert_eq!(
-///     outcome.decision,
-///     HookDecision::Skip(SkipReason::MatchCondition { name: Some("not-system".into()) })
-/// );
+/// let outcome = dispatcher.decide_webhook("pods.example.com", &request, &NoNamespaces)
+///     .unwrap().unwrap();
+/// assert_eq!(outcome.decision, Decision::Skip { condition: Some("not-system".into()) });
+/// assert_eq!(outcome.skip_reason, Some(SkipReason::MatchConditions));
 /// ```
 pub struct Dispatcher {
     hooks: Vec<CompiledHook>,
@@ -351,6 +422,7 @@ impl fmt::Debug for Dispatcher {
 
 /// The decisions for one request.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Dispatch {
     /// The decisions, in dispatch order, up to the first rejection.
     pub hooks: Vec<HookOutcome>,
@@ -361,10 +433,9 @@ pub struct Dispatch {
 impl Dispatch {
     /// The webhooks that are called, in order.
     pub fn called(&self) -> impl Iterator<Item = (&HookInfo, &Invocation)> {
-        self.hooks.iter().filter_map(|o| match &o.decision {
-            HookDecision::Call(i) => Some((&o.hook, i)),
-            _ => None,
-        })
+        self.hooks
+            .iter()
+            .filter_map(|o| o.invocation.as_ref().map(|i| (&o.hook, i)))
     }
 }
 
@@ -460,21 +531,54 @@ impl Dispatcher {
         self.hooks.is_empty()
     }
 
-    /// Decides one webhook (by its position in [`Dispatcher::hooks`]) for a request, as if
+    /// The first webhook, in dispatch order, named `name`: a webhook's name, or its
+    /// [`HookInfo::uid`] (`<configuration>/<webhook>/<n>`) where names repeat across
+    /// configurations.
+    pub fn webhook(&self, name: &str) -> Option<&HookInfo> {
+        self.position(name)
+            .and_then(|i| self.hooks.get(i))
+            .map(|h| &h.info)
+    }
+
+    fn position(&self, name: &str) -> Option<usize> {
+        self.hooks
+            .iter()
+            .position(|h| h.info.name == name)
+            .or_else(|| self.hooks.iter().position(|h| h.info.uid == name))
+    }
+
+    /// Decides the webhook named `name` (see [`Dispatcher::webhook`]) for a request, as if
     /// it were the only one: `Ok(None)` when there is no such webhook.
-    pub fn decide(
+    pub fn decide_webhook(
         &self,
-        index: usize,
+        name: &str,
+        request: &Json,
+        namespaces: &dyn NamespaceLister,
+    ) -> Result<Option<HookOutcome>, RequestError> {
+        match self.position(name) {
+            Some(i) => self.decide_at(i, request, namespaces),
+            None => {
+                Attributes::from_request(request)?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// Decides the webhook at a position of the dispatch order ([`Dispatcher::hooks`]) for a
+    /// request, as if it were the only one: `Ok(None)` when there is no such webhook.
+    pub fn decide_at(
+        &self,
+        position: usize,
         request: &Json,
         namespaces: &dyn NamespaceLister,
     ) -> Result<Option<HookOutcome>, RequestError> {
         let attrs = Attributes::from_request(request)?;
-        Ok(self.hooks.get(index).map(|h| {
+        Ok(self.hooks.get(position).map(|h| {
             let mut outcome =
                 self.should_call(h, &attrs, request, namespaces, &mut CelRequests::default());
-            if let HookDecision::Call(_) = outcome.decision {
+            if outcome.invocation.is_some() {
                 if let Some(d) = call_time_check(h, &attrs) {
-                    outcome.decision = d;
+                    outcome.set(d);
                 }
             }
             outcome
@@ -499,17 +603,17 @@ impl Dispatcher {
         let mut cel_requests = CelRequests::default();
         for h in &self.hooks {
             let mut outcome = self.should_call(h, &attrs, request, namespaces, &mut cel_requests);
-            if let HookDecision::Reject(r) = &outcome.decision {
+            if let Some(r) = &outcome.rejection {
                 out.rejection = Some(r.clone());
                 out.hooks.push(outcome);
                 return Ok(out);
             }
-            if let HookDecision::Call(_) = outcome.decision {
+            if outcome.invocation.is_some() {
                 if let Some(d) = call_time_check(h, &attrs) {
-                    outcome.decision = d;
+                    outcome.set(d);
                 }
             }
-            if let HookDecision::Reject(r) = &outcome.decision {
+            if let Some(r) = &outcome.rejection {
                 if h.info.kind == HookKind::Mutating {
                     out.rejection = Some(r.clone());
                     out.hooks.push(outcome);
@@ -531,13 +635,9 @@ impl Dispatcher {
         namespaces: &dyn NamespaceLister,
         cel_requests: &mut CelRequests,
     ) -> HookOutcome {
-        let (decision, conditions) =
+        let (detail, conditions) =
             self.should_call_inner(h, attrs, request, namespaces, cel_requests);
-        HookOutcome {
-            hook: h.info.clone(),
-            decision,
-            conditions,
-        }
+        HookOutcome::new(h.info.clone(), detail, conditions)
     }
 
     fn should_call_inner(
@@ -547,8 +647,8 @@ impl Dispatcher {
         request: &Json,
         namespaces: &dyn NamespaceLister,
         cel_requests: &mut CelRequests,
-    ) -> (HookDecision, Option<Report<'static>>) {
-        let skip = |r| (HookDecision::Skip(r), None);
+    ) -> (Detail, Option<Report<'static>>) {
+        let skip = |r| (Detail::Skip(r, None), None);
         if is_exempt_kind(&attrs.kind) {
             return skip(SkipReason::ExemptKind);
         }
@@ -565,13 +665,13 @@ impl Dispatcher {
         let invocation = match self.match_rules(h, attrs) {
             Ok(Some(i)) => i,
             Ok(None) => return skip(SkipReason::Rules),
-            Err(r) => return (HookDecision::Reject(r), None),
+            Err(r) => return (Detail::Reject(r), None),
         };
         if let Some(e) = ns_err.or(obj_err) {
-            return (HookDecision::Reject(e), None);
+            return (Detail::Reject(e), None);
         }
         if h.conditions.is_empty() {
-            return (HookDecision::Call(invocation), None);
+            return (Detail::Call(invocation), None);
         }
         let cel_request = cel_requests.get(attrs, &invocation.kind, request);
         let mut act = Activation::from_request(cel_request);
@@ -592,13 +692,14 @@ impl Dispatcher {
         };
         let report = h.conditions.explain(&act, policy);
         let decision = match &report.decision {
-            Decision::Call => HookDecision::Call(invocation),
-            Decision::Skip { condition } => HookDecision::Skip(SkipReason::MatchCondition {
-                name: condition.as_ref().map(|c| c.to_string()),
-            }),
-            Decision::Reject { .. } if h.policy == Policy::Other => HookDecision::Call(invocation),
+            Decision::Call => Detail::Call(invocation),
+            Decision::Skip { condition } => Detail::Skip(
+                SkipReason::MatchConditions,
+                condition.as_ref().map(|c| c.to_string()),
+            ),
+            Decision::Reject { .. } if h.policy == Policy::Other => Detail::Call(invocation),
             Decision::Reject { message } => {
-                HookDecision::Reject(Rejection::forbidden(&attrs.resource, &attrs.name, message))
+                Detail::Reject(Rejection::forbidden(&attrs.resource, &attrs.name, message))
             }
         };
         (decision, Some(report.into_owned()))
@@ -843,21 +944,21 @@ fn cel_request(attrs: &Attributes, kind: &Gvk, original: &Json) -> Json {
 }
 
 /// The check made when a webhook is called for a dry run.
-fn call_time_check(h: &CompiledHook, attrs: &Attributes) -> Option<HookDecision> {
+fn call_time_check(h: &CompiledHook, attrs: &Attributes) -> Option<Detail> {
     if !attrs.dry_run {
         return None;
     }
     match h.spec.side_effects.as_deref() {
         None => Some(if h.policy == Policy::Ignore {
-            HookDecision::Skip(SkipReason::SideEffectsUnsetIgnored)
+            Detail::Skip(SkipReason::SideEffectsUnsetIgnored, None)
         } else {
-            HookDecision::Reject(Rejection::internal(&format!(
+            Detail::Reject(Rejection::internal(&format!(
                 "failed calling webhook {}: Webhook SideEffects is nil",
                 matchcond_gocompat::strconv::quote(&h.info.name)
             )))
         }),
         Some("None" | "NoneOnDryRun") => None,
-        Some(_) => Some(HookDecision::Reject(Rejection::bad_request(&format!(
+        Some(_) => Some(Detail::Reject(Rejection::bad_request(&format!(
             "admission webhook {} does not support dry run",
             matchcond_gocompat::strconv::quote(&h.info.name)
         )))),

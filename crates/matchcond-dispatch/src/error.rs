@@ -2,6 +2,7 @@
 
 /// Why configuration documents could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum LoadError {
     /// The text is neither JSON nor YAML.
     #[error("syntax error: {0}")]
@@ -30,6 +31,7 @@ pub enum LoadError {
 
 /// Why a request could not be read as admission attributes.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum RequestError {
     /// The request is not a JSON object.
     #[error("the admission request must be a JSON object")]

@@ -192,22 +192,39 @@ pub fn json_quote(s: &str) -> String {
     out
 }
 
-/// One field-level validation error.
+/// One field-level validation error: `Display` is apimachinery's text
+/// (`webhooks[0].name: Required value`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FieldError {
-    /// The kind of error.
-    pub kind: ErrorType,
-    /// The field path (`webhooks[0].clientConfig.url`).
-    pub field: String,
-    /// The offending value.
-    pub value: BadValue,
-    /// The detail message (may be empty).
-    pub detail: String,
+    pub(crate) kind: ErrorType,
+    pub(crate) field: String,
+    pub(crate) value: BadValue,
+    pub(crate) detail: String,
     /// The release wording used to render the value.
-    pub wording: Wording,
+    pub(crate) wording: Wording,
 }
 
 impl FieldError {
+    /// The kind of error.
+    pub fn kind(&self) -> ErrorType {
+        self.kind
+    }
+
+    /// The field path (`webhooks[0].clientConfig.url`).
+    pub fn field(&self) -> &str {
+        &self.field
+    }
+
+    /// The offending value.
+    pub fn value(&self) -> &BadValue {
+        &self.value
+    }
+
+    /// The detail message (may be empty).
+    pub fn detail(&self) -> &str {
+        &self.detail
+    }
+
     fn new(
         kind: ErrorType,
         field: impl Into<String>,
@@ -225,11 +242,13 @@ impl FieldError {
     }
 
     /// `field.Required`.
+    #[doc(hidden)]
     pub fn required(field: impl Into<String>, detail: impl Into<String>, w: Wording) -> Self {
         FieldError::new(ErrorType::Required, field, BadValue::None, detail, w)
     }
 
     /// `field.Invalid`.
+    #[doc(hidden)]
     pub fn invalid(
         field: impl Into<String>,
         value: BadValue,
@@ -241,6 +260,7 @@ impl FieldError {
 
     /// `field.NotSupported` with the supported values (already sorted as the Go code gives
     /// them).
+    #[doc(hidden)]
     pub fn not_supported(
         field: impl Into<String>,
         value: BadValue,
@@ -257,11 +277,13 @@ impl FieldError {
     }
 
     /// `field.Duplicate`.
+    #[doc(hidden)]
     pub fn duplicate(field: impl Into<String>, value: BadValue, w: Wording) -> Self {
         FieldError::new(ErrorType::Duplicate, field, value, "", w)
     }
 
     /// `field.TooMany`.
+    #[doc(hidden)]
     pub fn too_many(field: impl Into<String>, actual: usize, max: usize, w: Wording) -> Self {
         let unit = if max == 1 { "item" } else { "items" };
         FieldError::new(
@@ -274,6 +296,7 @@ impl FieldError {
     }
 
     /// `field.TooLong` (the value is never shown).
+    #[doc(hidden)]
     pub fn too_long(field: impl Into<String>, max: usize, w: Wording) -> Self {
         let detail = if w.too_long_v2 {
             let unit = if max == 1 { "byte" } else { "bytes" };
@@ -285,11 +308,13 @@ impl FieldError {
     }
 
     /// `field.Forbidden`.
+    #[doc(hidden)]
     pub fn forbidden(field: impl Into<String>, detail: impl Into<String>, w: Wording) -> Self {
         FieldError::new(ErrorType::Forbidden, field, BadValue::None, detail, w)
     }
 
     /// `field.InternalError`.
+    #[doc(hidden)]
     pub fn internal(field: impl Into<String>, detail: impl Into<String>, w: Wording) -> Self {
         FieldError::new(ErrorType::Internal, field, BadValue::None, detail, w)
     }
@@ -314,6 +339,8 @@ impl FieldError {
         s
     }
 }
+
+impl std::error::Error for FieldError {}
 
 impl fmt::Display for FieldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -23,7 +23,8 @@
 //!
 //! Probably not. This is an internal crate of matchcond: its API follows what the other
 //! crates need and changes without notice. Use the `matchcond` crate (the facade at the root
-//! of the workspace), which re-exports this one as `matchcond::dispatch`.
+//! of the workspace), whose curated API is the one kept stable; it does not re-export this
+//! crate.
 
 #![forbid(unsafe_code)]
 
@@ -43,8 +44,7 @@ pub mod validation;
 pub mod yaml;
 
 pub use dispatch::{
-    Attributes, Dispatch, Dispatcher, HookDecision, HookInfo, HookOutcome, Invocation, Rejection,
-    SkipReason,
+    Attributes, Dispatch, Dispatcher, HookInfo, HookOutcome, Invocation, Rejection, SkipReason,
 };
 pub use error::{LoadError, RequestError};
 pub use field::{aggregate, BadValue, ErrorType, FieldError, Wording};

@@ -38,7 +38,7 @@ impl NamespaceLister for NoNamespaces {
 /// A lister answering with a closure.
 ///
 /// ```
-/// use matchcond_dispatch::{NamespaceFn, NamespaceLister, Labels};
+/// use matchcond::dispatch::{NamespaceFn, NamespaceLister, Labels};
 ///
 /// let lister = NamespaceFn(|name: &str| -> Result<Option<Labels>, String> {
 ///     Ok((name == "prod").then(|| Labels::from([("env".to_owned(), "prod".to_owned())])))

@@ -45,8 +45,8 @@ struct Options {
 /// Validates webhook configurations as the apiserver of one Kubernetes version does.
 ///
 /// ```
-/// use matchcond_compiler::KubeVersion;
-/// use matchcond_dispatch::{load_documents, Validator};
+/// use matchcond::dispatch::{load_documents, Validator};
+/// use matchcond::KubeVersion;
 ///
 /// let config = load_documents(r#"
 /// apiVersion: admissionregistration.k8s.io/v1
@@ -95,6 +95,7 @@ impl Validator {
     }
 
     /// The message wording in force.
+    #[doc(hidden)]
     pub fn wording(&self) -> Wording {
         self.wording
     }

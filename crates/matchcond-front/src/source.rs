@@ -109,10 +109,29 @@ impl Source {
 /// One compile-time problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Issue {
-    /// Byte offset of the problem, or `None` for an issue without position.
-    pub offset: Option<u32>,
+    pub(crate) offset: Option<u32>,
+    pub(crate) message: String,
+}
+
+impl Issue {
+    /// An issue at a byte offset of the expression (`None`: without position).
+    pub fn new(offset: Option<u32>, message: impl Into<String>) -> Self {
+        Issue {
+            offset,
+            message: message.into(),
+        }
+    }
+
+    /// The byte offset of the problem in the expression, or `None` for an issue without
+    /// position.
+    pub fn offset(&self) -> Option<u32> {
+        self.offset
+    }
+
     /// The message, in cel-go's wording.
-    pub message: String,
+    pub fn message(&self) -> &str {
+        &self.message
+    }
 }
 
 /// All problems found while compiling one expression, rendered as cel-go renders them.
@@ -197,6 +216,8 @@ fn push_snippet(line: &str, column: usize, out: &mut String) {
         _ => out.push('^'),
     }
 }
+
+impl std::error::Error for Issues {}
 
 impl fmt::Display for Issues {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

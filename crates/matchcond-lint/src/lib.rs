@@ -40,7 +40,8 @@
 //!
 //! Probably not. This is an internal crate of matchcond: its API follows what the other
 //! crates need and changes without notice. Use the `matchcond` crate (the facade at the root
-//! of the workspace), which re-exports this one as `matchcond::lint`.
+//! of the workspace), whose curated API is the one kept stable; it does not re-export this
+//! crate.
 
 #![forbid(unsafe_code)]
 

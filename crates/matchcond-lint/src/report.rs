@@ -166,8 +166,8 @@ impl TextReport {
 /// It reads text and gives findings: no files, no threads, no I/O.
 ///
 /// ```
-/// use matchcond_lint::{Code, Linter, Severity};
-/// use matchcond_compiler::KubeVersion;
+/// use matchcond::lint::{Code, Linter, Severity};
+/// use matchcond::KubeVersion;
 ///
 /// let report = Linter::new(KubeVersion::V1_34).lint_text("
 /// apiVersion: admissionregistration.k8s.io/v1
@@ -324,7 +324,7 @@ impl Linter {
         };
         for e in errors {
             let mut f =
-                Finding::new(Severity::Error, Code::Validation, e.to_string()).at_path(&e.field);
+                Finding::new(Severity::Error, Code::Validation, e.to_string()).at_path(e.field());
             f.field_error = Some(e);
             report.findings.push(f);
         }

@@ -33,7 +33,8 @@
 //!
 //! Probably not. This is an internal crate of matchcond: its API follows what the other
 //! crates need and changes without notice. Use the `matchcond` crate (the facade at the root
-//! of the workspace), which re-exports this one as `matchcond::eval`.
+//! of the workspace), whose curated API is the one kept stable; it does not re-export this
+//! crate.
 
 mod policy;
 mod raw;
@@ -93,14 +94,11 @@ pub enum FailurePolicy {
     Ignore,
 }
 
-impl FailurePolicy {
-    /// Parses `Fail` / `Ignore` (`str::parse` gives the error).
-    pub fn parse(s: &str) -> Option<Self> {
-        s.parse().ok()
-    }
-}
-
 /// Whether the webhook must be called.
+///
+/// `Decision` is exhaustive on purpose: these three outcomes are the apiserver's, and a
+/// caller that acts on a decision must handle each; should another ever appear, code that
+/// matches on it ought to stop compiling rather than treat it as one of these.
 ///
 /// A decision borrows the name of the condition it reports from the [`MatchConditions`]
 /// that made it, so that deciding writes nothing shared: threads deciding with one compiled
@@ -137,6 +135,7 @@ impl Decision<'_> {
 
 /// What one condition evaluated to.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum ConditionOutcome {
     /// The boolean result.
     Value(bool),
@@ -151,6 +150,7 @@ pub enum ConditionOutcome {
 /// name and expression from the [`MatchConditions`]; [`ConditionResult::into_owned`]
 /// detaches it).
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ConditionResult<'a> {
     /// The condition's name.
     pub name: Cow<'a, str>,
@@ -165,6 +165,7 @@ pub struct ConditionResult<'a> {
 /// A decision with the result of every condition (borrowing names and expressions from
 /// the [`MatchConditions`]; [`Report::into_owned`] detaches it).
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Report<'a> {
     /// The decision.
     pub decision: Decision<'a>,
@@ -204,15 +205,62 @@ impl Report<'_> {
     }
 }
 
-/// Why a webhook's conditions cannot be compiled as a set. Validating each condition
-/// (names, empty or invalid expressions) is the configuration validator's job
-/// (`matchcond_dispatch::Validator`), worded by the apiserver's version.
+/// Why a webhook's conditions cannot be compiled: too many of them, or (with the strict
+/// [`MatchConditions::compile`]) conditions that do not compile. Validating a whole
+/// configuration (names, empty expressions, the wording of each Kubernetes version) is the
+/// configuration validator's job (`matchcond::dispatch::Validator`).
 #[derive(Clone, Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConditionsError {
     /// More than [`MAX_MATCH_CONDITIONS`] conditions (the count given).
     #[error("matchConditions: Too many: {0}: must have at most {max} items", max = MAX_MATCH_CONDITIONS)]
     TooMany(usize),
+    /// Conditions that do not compile, each with its name, index and the apiserver's message
+    /// (in order; never empty). `Display` writes one line per condition.
+    #[error("{}", display_conditions(.0))]
+    Compile(Vec<ConditionError>),
+}
+
+impl ConditionsError {
+    /// The conditions that do not compile (empty for [`ConditionsError::TooMany`]).
+    pub fn conditions(&self) -> &[ConditionError] {
+        match self {
+            ConditionsError::Compile(c) => c,
+            ConditionsError::TooMany(_) => &[],
+        }
+    }
+}
+
+fn display_conditions(errors: &[ConditionError]) -> String {
+    let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    lines.join("\n")
+}
+
+/// A condition that does not compile: `matchConditions[1] "name": compilation failed: …`
+/// (the index, the name, then the apiserver's message, carets included).
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("matchConditions[{index}] {name:?}: {error}")]
+pub struct ConditionError {
+    index: usize,
+    name: String,
+    error: CompileError,
+}
+
+impl ConditionError {
+    /// The condition's position in the list given.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The condition's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Why it does not compile; its `Display` is the apiserver's message.
+    pub fn error(&self) -> &CompileError {
+        &self.error
+    }
 }
 
 struct Compiled {
@@ -234,6 +282,7 @@ pub struct MatchConditions {
 
 /// An AdmissionReview given as bytes could not be read.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReviewError {
     /// The bytes are not a JSON AdmissionReview.
     #[error("invalid AdmissionReview: {0}")]
@@ -274,11 +323,11 @@ fn error_message(expression: &str, e: &matchcond_runtime::EvalError) -> String {
     const BEFORE: &str = "expression '";
     const AFTER: &str = "' resulted in error: ";
     let mut m =
-        String::with_capacity(BEFORE.len() + expression.len() + AFTER.len() + e.message.len());
+        String::with_capacity(BEFORE.len() + expression.len() + AFTER.len() + e.message().len());
     m.push_str(BEFORE);
     m.push_str(expression);
     m.push_str(AFTER);
-    m.push_str(&e.message);
+    m.push_str(e.message());
     m
 }
 
@@ -293,11 +342,56 @@ enum Step<'a> {
 }
 
 impl MatchConditions {
-    /// Compiles a webhook's conditions in an environment (through its cache). As in the
-    /// apiserver, a condition that does not compile is kept: at decision time it is an
-    /// error `compilation error: …`. Fails only when there are more than
-    /// [`MAX_MATCH_CONDITIONS`] conditions.
+    /// Compiles a webhook's conditions in an environment (through its cache), strictly:
+    /// when a condition does not compile (a typo such as `request.userinfo.username`), the
+    /// error lists every condition that does not, with its name, index and the apiserver's
+    /// message. Fails too when there are more than [`MAX_MATCH_CONDITIONS`] conditions.
+    ///
+    /// The apiserver itself is lenient with a configuration it stored: see
+    /// [`MatchConditions::compile_lenient`].
+    ///
+    /// ```
+    /// use matchcond::{Environment, MatchCondition, MatchConditions};
+    /// let env = Environment::latest();
+    /// let err = MatchConditions::compile(&env, &[
+    ///     MatchCondition::new("ok", "true"),
+    ///     MatchCondition::new("typo", "request.userinfo.username == 'alice'"),
+    /// ]).unwrap_err();
+    /// let bad = &err.conditions()[0];
+    /// assert_eq!((bad.index(), bad.name()), (1, "typo"));
+    /// assert!(err.to_string().starts_with(
+    ///     "matchConditions[1] \"typo\": compilation failed: ERROR: <input>:1:8: undefined field 'userinfo'"));
+    /// ```
     pub fn compile(
+        env: &Environment,
+        conditions: &[MatchCondition],
+    ) -> Result<Self, ConditionsError> {
+        let set = Self::compile_lenient(env, conditions)?;
+        let errors: Vec<ConditionError> = set
+            .conditions
+            .iter()
+            .enumerate()
+            .filter_map(|(index, c)| {
+                c.program.as_ref().err().map(|e| ConditionError {
+                    index,
+                    name: c.name.clone(),
+                    error: e.clone(),
+                })
+            })
+            .collect();
+        if errors.is_empty() {
+            Ok(set)
+        } else {
+            Err(ConditionsError::Compile(errors))
+        }
+    }
+
+    /// Compiles a webhook's conditions as the apiserver treats a configuration it stored: a
+    /// condition that does not compile is kept, and at decision time it is an error
+    /// `compilation error: …` that the failure policy decides
+    /// ([`MatchConditions::compile_errors`] lists them). Fails only when there are more than
+    /// [`MAX_MATCH_CONDITIONS`] conditions.
+    pub fn compile_lenient(
         env: &Environment,
         conditions: &[MatchCondition],
     ) -> Result<Self, ConditionsError> {
@@ -307,8 +401,9 @@ impl MatchConditions {
         Ok(Self::compile_unbounded(env, conditions))
     }
 
-    /// Like [`MatchConditions::compile`] without the count limit (the apiserver evaluates
-    /// whatever configuration it stored).
+    /// Like [`MatchConditions::compile_lenient`] without the count limit (the apiserver
+    /// evaluates whatever configuration it stored; the dispatcher's way).
+    #[doc(hidden)]
     pub fn compile_unbounded(env: &Environment, conditions: &[MatchCondition]) -> Self {
         let conditions = conditions
             .iter()
@@ -581,7 +676,7 @@ mod tests {
                 .enumerate()
                 .map(|(i, e)| MatchCondition::new(format!("c{i}"), *e))
                 .collect();
-            MatchConditions::compile(&env, &list)
+            MatchConditions::compile_lenient(&env, &list)
                 .unwrap()
                 .uses_authorizer()
         };

@@ -7,9 +7,7 @@ use matchcond_compiler::Environment;
 use matchcond_runtime::Activation;
 
 use crate::policy::ParseFailurePolicyError;
-use crate::{
-    Decision, FailurePolicy, MatchCondition, MatchConditions, Report, MAX_MATCH_CONDITIONS,
-};
+use crate::{ConditionsError, Decision, FailurePolicy, MatchCondition, MatchConditions, Report};
 
 impl From<k8s::MatchCondition> for MatchCondition {
     fn from(c: k8s::MatchCondition) -> Self {
@@ -47,6 +45,15 @@ pub enum WebhookError {
         /// The number of conditions.
         count: usize,
     },
+    /// Conditions that do not compile (each with its name, index and the apiserver's
+    /// message).
+    #[error("webhook {webhook:?}: {source}")]
+    Compile {
+        /// The webhook's name.
+        webhook: String,
+        /// The conditions that do not compile.
+        source: ConditionsError,
+    },
     /// A `failurePolicy` other than `Fail` and `Ignore`.
     #[error("webhook {webhook:?}: {source}")]
     FailurePolicy {
@@ -60,9 +67,10 @@ pub enum WebhookError {
 /// A webhook's compiled `matchConditions` with its `failurePolicy` (`Fail` when unset, the
 /// apiserver's default): what decides whether the apiserver calls it.
 ///
-/// As with [`MatchConditions::compile`], a condition that does not compile is kept and is an
-/// error at decision time (`compilation error: …`), as in the apiserver; validate a new
-/// configuration with [`crate::validate_conditions`] or the dispatch layer's validator.
+/// As with [`MatchConditions::compile`], conditions that do not compile are an error
+/// ([`WebhookError::Compile`]). For the apiserver's lenient behaviour with a stored
+/// configuration (such a condition is a `compilation error` at decision time), build one with
+/// [`WebhookConditions::new`] from [`MatchConditions::compile_lenient`].
 #[derive(Debug)]
 pub struct WebhookConditions {
     /// The webhook's name.
@@ -74,6 +82,19 @@ pub struct WebhookConditions {
 }
 
 impl WebhookConditions {
+    /// A webhook's conditions compiled by the caller, with its name and failure policy.
+    pub fn new(
+        name: impl Into<String>,
+        conditions: MatchConditions,
+        failure_policy: FailurePolicy,
+    ) -> Self {
+        WebhookConditions {
+            name: name.into(),
+            conditions,
+            failure_policy,
+        }
+    }
+
     /// The conditions of a validating webhook.
     pub fn from_validating(
         env: &Environment,
@@ -118,13 +139,16 @@ impl WebhookConditions {
             .iter()
             .map(MatchCondition::from)
             .collect();
-        if list.len() > MAX_MATCH_CONDITIONS {
-            return Err(WebhookError::TooManyConditions {
+        let conditions = MatchConditions::compile(env, &list).map_err(|e| match e {
+            ConditionsError::TooMany(count) => WebhookError::TooManyConditions {
                 webhook: name.to_string(),
-                count: list.len(),
-            });
-        }
-        let conditions = MatchConditions::compile_unbounded(env, &list);
+                count,
+            },
+            source => WebhookError::Compile {
+                webhook: name.to_string(),
+                source,
+            },
+        })?;
         Ok(WebhookConditions {
             name: name.to_string(),
             conditions,
@@ -225,6 +249,39 @@ mod tests {
             e.to_string(),
             r#"webhook "pods.policy.example.com": matchConditions: Too many: 65: must have at most 64 items"#
         );
+    }
+
+    #[test]
+    fn conditions_that_do_not_compile_are_errors_unless_lenient() {
+        let env = Environment::kubernetes(KubeVersion::V1_34);
+        let conds = [
+            ("typo", "request.userinfo.username == 'alice'"),
+            ("ok", "true"),
+            ("int", "1 + 1"),
+        ];
+        let e = WebhookConditions::from_validating(&env, &webhook(&conds, None)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "webhook \"pods.policy.example.com\": matchConditions[0] \"typo\": compilation \
+             failed: ERROR: <input>:1:8: undefined field 'userinfo'\n \
+             | request.userinfo.username == 'alice'\n | .......^\n\
+             matchConditions[2] \"int\": must evaluate to bool but got int"
+        );
+        let list: Vec<MatchCondition> = conds
+            .iter()
+            .map(|(n, e)| MatchCondition::new(*n, *e))
+            .collect();
+        let lenient = WebhookConditions::new(
+            "w",
+            MatchConditions::compile_lenient(&env, &list).unwrap(),
+            FailurePolicy::Ignore,
+        );
+        let request = serde_json::json!({"operation": "CREATE"});
+        assert_eq!(
+            lenient.decide(&Activation::from_request(&request)),
+            Decision::Skip { condition: None }
+        );
+        assert_eq!(lenient.conditions.compile_errors().len(), 2);
     }
 
     #[test]

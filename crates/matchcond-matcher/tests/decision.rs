@@ -25,17 +25,23 @@ fn request() -> serde_json::Value {
     })
 }
 
-/// The `(name, expression)` conditions compiled in the newest environment.
-fn compile(conds: &[(&str, &str)]) -> MatchConditions {
-    let mcs: Vec<MatchCondition> = conds
+/// The `(name, expression)` conditions as the matcher takes them.
+fn conditions(conds: &[(&str, &str)]) -> Vec<MatchCondition> {
+    conds
         .iter()
         .map(|(n, e)| MatchCondition::new(*n, *e))
-        .collect();
-    MatchConditions::compile(&Environment::latest(), &mcs).unwrap()
+        .collect()
+}
+
+/// The conditions compiled in the newest environment.
+fn compile(conds: &[(&str, &str)]) -> MatchConditions {
+    MatchConditions::compile(&Environment::latest(), &conditions(conds)).unwrap()
 }
 
 fn decide(conds: &[(&str, &str)], policy: FailurePolicy) -> Decision<'static> {
-    let compiled = compile(conds);
+    // The apiserver's decisions, conditions that do not compile included.
+    let compiled =
+        MatchConditions::compile_lenient(&Environment::latest(), &conditions(conds)).unwrap();
     let req = request();
     compiled
         .decide(&Activation::from_request(&req), policy)
@@ -144,6 +150,33 @@ fn compile_errors_are_condition_errors() {
     );
     let conds = [("bad", "params.x == 1"), ("no", "false")];
     assert_eq!(decide(&conds, FailurePolicy::Fail), skip("no"));
+}
+
+#[test]
+fn strict_compilation_names_every_condition_that_does_not_compile() {
+    let env = Environment::kubernetes(matchcond_compiler::KubeVersion::V1_34);
+    let conds = [
+        MatchCondition::new("bad", "1 + 1"),
+        MatchCondition::new("ok", "true"),
+        MatchCondition::new("typo", "request.userinfo.username == 'alice'"),
+    ];
+    let err = MatchConditions::compile(&env, &conds).unwrap_err();
+    let failing: Vec<(usize, &str)> = err
+        .conditions()
+        .iter()
+        .map(|c| (c.index(), c.name()))
+        .collect();
+    assert_eq!(failing, [(0, "bad"), (2, "typo")]);
+    assert_eq!(
+        err.conditions()[1].error().to_string(),
+        "compilation failed: ERROR: <input>:1:8: undefined field 'userinfo'\n | request.userinfo.username == 'alice'\n | .......^"
+    );
+    assert_eq!(
+        err.to_string(),
+        "matchConditions[0] \"bad\": must evaluate to bool but got int\n\
+         matchConditions[2] \"typo\": compilation failed: ERROR: <input>:1:8: undefined field 'userinfo'\n | request.userinfo.username == 'alice'\n | .......^"
+    );
+    assert!(MatchConditions::compile(&env, &conds[1..2]).is_ok());
 }
 
 #[test]

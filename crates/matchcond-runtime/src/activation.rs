@@ -326,6 +326,7 @@ impl<'a> Activation<'a> {
 
     /// Binds `authorizer` and `authorizer.requestResource` for a principal and resource the
     /// host gives (instead of reading them from the request).
+    #[doc(hidden)]
     pub fn bind_authorizer_for(
         &mut self,
         user: UserInfo,
@@ -337,18 +338,37 @@ impl<'a> Activation<'a> {
         self.set(SLOT_REQUEST_RESOURCE, request_resource);
     }
 
+    /// Binds a matchConditions variable by name (`object`, `oldObject`, `request`,
+    /// `namespaceObject`), replacing what the request gave it: for example `object` alone,
+    /// to evaluate an expression on one document. False (and nothing bound) for any other
+    /// name.
+    pub fn bind_variable(&mut self, name: &str, value: Value<'a>) -> bool {
+        let slot = match name {
+            "object" => SLOT_OBJECT,
+            "oldObject" => SLOT_OLD_OBJECT,
+            "request" => SLOT_REQUEST,
+            "namespaceObject" => SLOT_NAMESPACE_OBJECT,
+            _ => return false,
+        };
+        self.set(slot, value);
+        true
+    }
+
     /// The number of global slots.
+    #[doc(hidden)]
     pub fn len(&self) -> usize {
         self.globals.len() + self.extra.len()
     }
 
     /// True when there are no slots.
+    #[doc(hidden)]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// Sets a global slot, growing the slot table as needed (slots beyond the
     /// matchConditions variables hold extra declared variables).
+    #[doc(hidden)]
     pub fn set(&mut self, slot: usize, value: Value<'a>) {
         if slot == SLOT_AUTHORIZER || slot == SLOT_REQUEST_RESOURCE {
             // An explicit binding replaces a lazy one (for both variables, which go together).
@@ -396,6 +416,7 @@ impl<'a> Activation<'a> {
     /// A field of the bound request as `request` shows it (by [`request_field_index`]):
     /// `None` when absent or hidden, or when the activation was not bound from a request
     /// object (`request` then is whatever it was bound to).
+    #[doc(hidden)]
     pub fn request_field(&self, index: usize) -> Option<&'a Json> {
         let bound = self.index.as_ref().filter(|i| i.fields_valid)?;
         if index >= REQUEST_FIELDS.len() {
@@ -405,6 +426,7 @@ impl<'a> Activation<'a> {
     }
 
     /// [`Activation::request_field`], remembered in `lookups`.
+    #[doc(hidden)]
     pub fn request_field_in(&self, lookups: &Lookups<'a>, index: usize) -> Option<&'a Json> {
         let bound = self.index.as_ref().filter(|i| i.fields_valid)?;
         if index >= REQUEST_FIELDS.len() {
@@ -414,6 +436,7 @@ impl<'a> Activation<'a> {
     }
 
     /// [`Activation::json_node`], with the request's objects remembered in `lookups`.
+    #[doc(hidden)]
     pub fn json_node_in(&self, lookups: &Lookups<'a>, slot: usize) -> Option<&'a Json> {
         static NULL: Json = Json::Null;
         match (self.globals.get(slot)?, slot) {
@@ -430,6 +453,7 @@ impl<'a> Activation<'a> {
     }
 
     /// [`Activation::json_root`], with the request's objects remembered in `lookups`.
+    #[doc(hidden)]
     pub fn json_root_in(&self, lookups: &Lookups<'a>, slot: usize) -> Option<JsonRoot<'a>> {
         match (self.globals.get(slot)?, slot) {
             (None, SLOT_OBJECT | SLOT_OLD_OBJECT) => match self.json_node_in(lookups, slot)? {
@@ -442,12 +466,14 @@ impl<'a> Activation<'a> {
 
     /// True when `request` is the view of a bound request object (see
     /// [`Activation::request_field`]).
+    #[doc(hidden)]
     pub fn has_request_index(&self) -> bool {
         self.index.as_ref().is_some_and(|i| i.fields_valid)
     }
 
     /// The JSON object a variable is bound to, when it is one (the fast path of field
     /// selection; `None` for any other value).
+    #[doc(hidden)]
     pub fn json_root(&self, slot: usize) -> Option<JsonRoot<'a>> {
         match self.globals.get(slot)? {
             Some(Value::Map(Map::Json(m))) => Some(JsonRoot::Object(m)),
@@ -463,6 +489,7 @@ impl<'a> Activation<'a> {
 
     /// The JSON node a variable is bound to, when it is one: `object` and `oldObject` read
     /// from the request (null when absent), or a variable bound to null.
+    #[doc(hidden)]
     pub fn json_node(&self, slot: usize) -> Option<&'a Json> {
         static NULL: Json = Json::Null;
         match self.globals.get(slot)? {
@@ -482,6 +509,7 @@ impl<'a> Activation<'a> {
     }
 
     /// The value of a global slot, if bound.
+    #[doc(hidden)]
     pub fn get(&self, slot: usize) -> Option<Value<'a>> {
         match self.globals.get(slot) {
             Some(Some(v)) => Some(v.clone()),

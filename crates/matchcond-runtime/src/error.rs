@@ -6,6 +6,7 @@ use crate::value::Value;
 
 /// What kind of evaluation error occurred.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// A map has no such key, or a JSON object no such field.
     NoSuchKey,
@@ -37,13 +38,21 @@ pub enum ErrorKind {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct EvalError {
-    /// The category.
-    pub kind: ErrorKind,
-    /// The message, as cel-go words it.
-    pub message: Cow<'static, str>,
+    pub(crate) kind: ErrorKind,
+    pub(crate) message: Cow<'static, str>,
 }
 
 impl EvalError {
+    /// The category.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The message, as cel-go words it (also the error's `Display`).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
     /// An error with a message.
     pub fn new(kind: ErrorKind, message: impl Into<Cow<'static, str>>) -> Self {
         EvalError {

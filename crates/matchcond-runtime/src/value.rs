@@ -125,13 +125,16 @@ impl Deref for Bin<'_> {
     }
 }
 
-/// A list.
+/// A list (read it with its methods: its variants are how the engine holds it).
 #[derive(Clone, Debug)]
 pub enum List<'a> {
+    #[doc(hidden)]
     /// A JSON array of the request, viewed in place.
     Json(&'a [Json]),
+    #[doc(hidden)]
     /// Values borrowed from the program (constants).
     Borrowed(&'a [Value<'a>]),
+    #[doc(hidden)]
     /// Values created during evaluation.
     Shared(Arc<Vec<Value<'a>>>),
 }
@@ -190,17 +193,20 @@ impl<'a> Iterator for ListIter<'a, '_> {
     }
 }
 
-/// A map.
+/// A map (read it with its methods: its variants are how the engine holds it).
 #[derive(Clone, Debug)]
 pub enum Map<'a> {
+    #[doc(hidden)]
     /// A JSON object of the request, viewed in place (string keys).
     Json(&'a serde_json::Map<String, Json>),
+    #[doc(hidden)]
     /// An AdmissionRequest viewed in place as the apiserver exposes it in `request`: the
     /// members of the AdmissionRequest it builds from the admission attributes (`uid` empty,
     /// `object`, `oldObject` and a missing `options` null, `resource` the original request's,
     /// struct members at their zero values, empty `omitempty` strings absent, `dryRun`
     /// always present); see [`crate::activation::REQUEST_FIELDS`].
     Request(&'a serde_json::Map<String, Json>),
+    #[doc(hidden)]
     /// A structure of the `request` view (`kind`, `resource`, `userInfo` …) whose JSON is
     /// not in the form Go gives it (`null` or empty members, undeclared members): shown with
     /// its declared members only, as the apiserver's typed request has them (see
@@ -209,8 +215,10 @@ pub enum Map<'a> {
         &'a serde_json::Map<String, Json>,
         crate::request_parts::Part,
     ),
+    #[doc(hidden)]
     /// Entries borrowed from the program (constants).
     Borrowed(&'a MapData<'a>),
+    #[doc(hidden)]
     /// Entries created during evaluation.
     Shared(Arc<MapData<'a>>),
 }
@@ -865,6 +873,20 @@ impl Timestamp {
         let secs = n.div_euclid(1_000_000_000);
         let nanos = n.rem_euclid(1_000_000_000);
         Timestamp::new(i64::try_from(secs).ok()?, u32::try_from(nanos).ok()?)
+    }
+
+    /// `string(timestamp)`'s text: RFC 3339 at the timestamp's offset, the fraction of a
+    /// second trimmed of trailing zeros (`2009-02-13T23:31:30Z`, `2023-12-31T23:59:59-05:00`).
+    pub fn to_rfc3339(&self) -> String {
+        crate::libraries::standard::time::format_rfc3339(self)
+    }
+}
+
+impl Duration {
+    /// `string(duration)`'s text: the seconds in shortest decimal form followed by `s`
+    /// (`1.5s`, `-90s`).
+    pub fn to_text(&self) -> String {
+        crate::libraries::standard::time::format_duration(self.nanos)
     }
 }
 

@@ -413,7 +413,7 @@ fn builder_errors_and_wrong_receivers() {
     let a = act.get(SLOT_AUTHORIZER).unwrap().clone().into_owned();
     let err = |r: Result<Value<'static>, EvalError>| r.unwrap_err();
     assert_eq!(
-        err(call("authorizer_path", &[a.clone(), s("")])).message,
+        err(call("authorizer_path", &[a.clone(), s("")])).message(),
         "path must not be empty"
     );
     assert_eq!(
@@ -424,7 +424,7 @@ fn builder_errors_and_wrong_receivers() {
                 ("groupcheck_resource", &[" "])
             ]
         ))
-        .message,
+        .message(),
         "resource must not be empty"
     );
     assert_eq!(
@@ -432,7 +432,7 @@ fn builder_errors_and_wrong_receivers() {
             "authorizer_serviceaccount",
             &[a.clone(), s("not@a#valid!namespace"), s("validname")]
         ))
-        .message,
+        .message(),
         "Invalid service account namespace"
     );
     assert_eq!(
@@ -440,11 +440,11 @@ fn builder_errors_and_wrong_receivers() {
             "authorizer_serviceaccount",
             &[a.clone(), s("valid.example.com"), s("invalid@*name")]
         ))
-        .message,
+        .message(),
         "Invalid service account name"
     );
     let e = err(call("resourcecheck_name", &[a, s("x")]));
-    assert_eq!(e.kind, ErrorKind::NoSuchOverload);
+    assert_eq!(e.kind(), ErrorKind::NoSuchOverload);
 }
 
 #[test]

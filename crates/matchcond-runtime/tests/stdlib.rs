@@ -72,12 +72,12 @@ ok_variant!(ok_bytes, Bytes, Vec<u8>, "bytes", |v| v.to_vec());
 #[track_caller]
 fn failure(r: R) -> (ErrorKind, String) {
     let e = err(r);
-    (e.kind, e.message.to_string())
+    (e.kind(), e.message().to_string())
 }
 
 #[track_caller]
 fn err_msg(r: R) -> String {
-    err(r).message.to_string()
+    err(r).message().to_string()
 }
 
 #[test]

@@ -6,12 +6,11 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use matchcond::dispatch::{Attributes, Configuration, HookKind, Rejection};
-use matchcond::eval::aggregate_messages;
-use matchcond::runtime::authz::{AuthzDecision, StaticAuthorizer};
+use matchcond::authz::{AuthzDecision, StaticAuthorizer};
+use matchcond::dispatch::{Attributes, Configuration, HookKind, Rejection, WebhookSpec};
 use matchcond::{
-    Activation, ConditionOutcome, Decision, Environment, FailurePolicy, KubeVersion,
-    MatchCondition, MatchConditions, Report,
+    aggregate_messages, Activation, ConditionOutcome, Decision, Environment, FailurePolicy,
+    KubeVersion, MatchCondition, MatchConditions, Report,
 };
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{json, Map, Value as Json};
@@ -236,7 +235,7 @@ impl PathSource {
     }
 }
 
-fn configured_path(spec: &matchcond::dispatch::WebhookSpec) -> Option<(String, PathSource)> {
+fn configured_path(spec: &WebhookSpec) -> Option<(String, PathSource)> {
     let client = &spec.client_config;
     if let Some(service) = &client.service {
         return Some((
@@ -275,7 +274,7 @@ impl Webhooks {
                 let failure_policy = spec
                     .failure_policy
                     .as_deref()
-                    .and_then(FailurePolicy::parse)
+                    .and_then(|p| p.parse::<FailurePolicy>().ok())
                     .unwrap_or_default();
                 let conditions: Vec<MatchCondition> = spec
                     .match_conditions
@@ -427,9 +426,7 @@ impl Webhooks {
             .ok_or_else(|| ReviewError::Malformed(format!("no webhook {index}")))?;
         check_envelope(body)?;
         let request = hook.conditions.read_review(body).map_err(|e| match e {
-            matchcond::eval::ReviewError::Json(e) => {
-                ReviewError::Malformed(format!("invalid JSON: {e}"))
-            }
+            matchcond::ReviewError::Json(e) => ReviewError::Malformed(format!("invalid JSON: {e}")),
             _ => ReviewError::Malformed("no \"request\" object".into()),
         })?;
         let uid = match request.get("uid") {
@@ -625,6 +622,7 @@ fn outcome_word(outcome: &ConditionOutcome) -> &'static str {
         ConditionOutcome::Value(false) => "false",
         ConditionOutcome::Error(_) => "error",
         ConditionOutcome::NotEvaluated => "not evaluated",
+        _ => "unknown",
     }
 }
 

@@ -2,8 +2,55 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
-use super::*;
+use super::{SkipReason as Reason, *};
 use crate::namespaces::{AnyNamespace, NamespaceFn, NoNamespaces};
+
+/// A decision with its detail in one value, as the tests compare them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum HookDecision {
+    Call(Invocation),
+    Skip(SkipReason),
+    Reject(Rejection),
+}
+
+/// A skip's check, with the condition it names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum SkipReason {
+    ExemptKind,
+    NamespaceSelector,
+    ObjectSelector,
+    Rules,
+    MatchCondition { name: Option<String> },
+    SideEffectsUnsetIgnored,
+}
+
+impl HookOutcome {
+    /// The decision with its detail; checks that the outcome's parts agree.
+    fn old(&self) -> HookDecision {
+        match (
+            &self.decision,
+            &self.invocation,
+            self.skip_reason,
+            &self.rejection,
+        ) {
+            (Decision::Call, Some(i), None, None) => HookDecision::Call(i.clone()),
+            (Decision::Skip { condition }, None, Some(r), None) => HookDecision::Skip(match r {
+                Reason::ExemptKind => SkipReason::ExemptKind,
+                Reason::NamespaceSelector => SkipReason::NamespaceSelector,
+                Reason::ObjectSelector => SkipReason::ObjectSelector,
+                Reason::Rules => SkipReason::Rules,
+                Reason::MatchConditions => SkipReason::MatchCondition {
+                    name: condition.as_ref().map(|c| c.to_string()),
+                },
+                Reason::SideEffectsUnsetIgnored => SkipReason::SideEffectsUnsetIgnored,
+            }),
+            (Decision::Reject { message }, None, None, Some(r)) if *message == r.message => {
+                HookDecision::Reject(r.clone())
+            }
+            other => panic!("the parts of an outcome disagree: {other:?}"),
+        }
+    }
+}
 use crate::types::load_documents;
 
 /// The equivalence table of `generic/webhook_test.go`: deployments co-located across
@@ -99,7 +146,7 @@ fn scale_request() -> Json {
 }
 
 fn decide(d: &Dispatcher, req: &Json) -> HookDecision {
-    d.decide(0, req, &NoNamespaces).unwrap().unwrap().decision
+    d.decide_at(0, req, &NoNamespaces).unwrap().unwrap().old()
 }
 
 /// The call of a webhook for [`deployment_request`], as it came.
@@ -318,11 +365,11 @@ fn cel_request_kind_is_the_invocation_kind() {
     );
     let d = dispatcher(&body);
     let outcome = d
-        .decide(0, &deployment_request(), &NoNamespaces)
+        .decide_at(0, &deployment_request(), &NoNamespaces)
         .unwrap()
         .unwrap();
     assert_eq!(
-        outcome.decision,
+        outcome.old(),
         call(
             ("apps", "v1beta1", "deployments"),
             "",
@@ -350,14 +397,14 @@ fn namespace_selector() {
     .into();
     let req = deployment_request();
     let call_it = deployment_call();
-    assert_eq!(d.decide(0, &req, &prod).unwrap().unwrap().decision, call_it);
+    assert_eq!(d.decide_at(0, &req, &prod).unwrap().unwrap().old(), call_it);
     assert_eq!(
-        d.decide(0, &req, &dev).unwrap().unwrap().decision,
+        d.decide_at(0, &req, &dev).unwrap().unwrap().old(),
         HookDecision::Skip(SkipReason::NamespaceSelector)
     );
     // not found: 404, but only when a rule matches
     assert_eq!(
-        d.decide(0, &req, &NoNamespaces).unwrap().unwrap().decision,
+        d.decide_at(0, &req, &NoNamespaces).unwrap().unwrap().old(),
         HookDecision::Reject(Rejection {
             code: 404,
             reason: "NotFound",
@@ -367,15 +414,15 @@ fn namespace_selector() {
     let no_rules = dispatcher(sel);
     assert_eq!(
         no_rules
-            .decide(0, &req, &NoNamespaces)
+            .decide_at(0, &req, &NoNamespaces)
             .unwrap()
             .unwrap()
-            .decision,
+            .old(),
         HookDecision::Skip(SkipReason::Rules)
     );
     let failing = NamespaceFn(|_: &str| -> Result<Option<Labels>, String> { Err("boom".into()) });
     assert_eq!(
-        d.decide(0, &req, &failing).unwrap().unwrap().decision,
+        d.decide_at(0, &req, &failing).unwrap().unwrap().old(),
         HookDecision::Reject(Rejection::internal("boom"))
     );
     // cluster-scoped objects are never exempted
@@ -386,10 +433,10 @@ fn namespace_selector() {
     );
     cluster["namespace"] = json!("");
     assert_eq!(
-        d.decide(0, &cluster, &NoNamespaces)
+        d.decide_at(0, &cluster, &NoNamespaces)
             .unwrap()
             .unwrap()
-            .decision,
+            .old(),
         call(
             ("rbac.authorization.k8s.io", "v1", "clusterroles"),
             "",
@@ -399,10 +446,10 @@ fn namespace_selector() {
     // an empty selector never looks the namespace up
     let any = dispatcher(ALL);
     assert_eq!(
-        any.decide(0, &req, &NoNamespaces)
+        any.decide_at(0, &req, &NoNamespaces)
             .unwrap()
             .unwrap()
-            .decision,
+            .old(),
         call_it
     );
 }
@@ -419,32 +466,32 @@ fn namespace_objects_use_their_own_labels() {
     let lister = AnyNamespace(Labels::new());
     let call_ns = call(("", "v1", "namespaces"), "", ("", "v1", "Namespace"));
     assert_eq!(
-        d.decide(0, &ns, &lister).unwrap().unwrap().decision,
+        d.decide_at(0, &ns, &lister).unwrap().unwrap().old(),
         call_ns
     );
     ns["operation"] = json!("UPDATE");
     assert_eq!(
-        d.decide(0, &ns, &lister).unwrap().unwrap().decision,
+        d.decide_at(0, &ns, &lister).unwrap().unwrap().old(),
         call_ns
     );
     // DELETE looks the namespace up
     ns["operation"] = json!("DELETE");
     assert_eq!(
-        d.decide(0, &ns, &lister).unwrap().unwrap().decision,
+        d.decide_at(0, &ns, &lister).unwrap().unwrap().old(),
         HookDecision::Skip(SkipReason::NamespaceSelector)
     );
     // subresources look it up too
     ns["operation"] = json!("UPDATE");
     ns["subResource"] = json!("finalize");
     assert_eq!(
-        d.decide(0, &ns, &lister).unwrap().unwrap().decision,
+        d.decide_at(0, &ns, &lister).unwrap().unwrap().old(),
         HookDecision::Skip(SkipReason::NamespaceSelector)
     );
     // an object without metadata
     ns["subResource"] = json!("");
     ns["object"] = json!({"spec": {}});
     assert_eq!(
-        d.decide(0, &ns, &lister).unwrap().unwrap().decision,
+        d.decide_at(0, &ns, &lister).unwrap().unwrap().old(),
         HookDecision::Reject(Rejection::internal(
             "object does not implement the Object interfaces"
         ))
@@ -453,7 +500,7 @@ fn namespace_objects_use_their_own_labels() {
     ns["operation"] = json!("DELETE");
     ns["namespace"] = json!("");
     assert_eq!(
-        d.decide(0, &ns, &NoNamespaces).unwrap().unwrap().decision,
+        d.decide_at(0, &ns, &NoNamespaces).unwrap().unwrap().old(),
         HookDecision::Reject(Rejection::internal("resource name may not be empty"))
     );
 }
@@ -551,7 +598,7 @@ fn dry_run_decision(side_effects: Option<&str>, policy: &str) -> HookDecision {
     let d = Dispatcher::new(&load_documents(&text).unwrap(), KubeVersion::V1_36);
     let mut req = deployment_request();
     req["dryRun"] = json!(true);
-    d.decide(0, &req, &NoNamespaces).unwrap().unwrap().decision
+    d.decide_at(0, &req, &NoNamespaces).unwrap().unwrap().old()
 }
 
 #[test]
@@ -654,7 +701,7 @@ webhooks:
     let out = d.dispatch(&req, &NoNamespaces).unwrap();
     assert_eq!(out.hooks.len(), 4);
     assert_eq!(
-        out.hooks[0].decision,
+        out.hooks[0].old(),
         HookDecision::Skip(SkipReason::MatchCondition {
             name: Some("not-dry".into())
         })
@@ -663,7 +710,7 @@ webhooks:
         out.rejection.as_ref().map(|r| r.message.as_str()),
         Some("admission webhook \"dup.example.com\" does not support dry run")
     );
-    assert!(matches!(out.hooks[3].decision, HookDecision::Call(_)));
+    assert!(matches!(out.hooks[3].old(), HookDecision::Call(_)));
     // a rejection while deciding stops the chain
     let text = format!(
         "kind: MutatingWebhookConfiguration\nmetadata: {{name: m}}\nwebhooks:\n{}{}",
@@ -685,22 +732,74 @@ webhooks:
 fn request_errors() {
     let d = dispatcher(ALL);
     assert_eq!(
-        d.decide(0, &json!([]), &NoNamespaces).unwrap_err(),
+        d.decide_at(0, &json!([]), &NoNamespaces).unwrap_err(),
         RequestError::NotAnObject
     );
     assert_eq!(
-        d.decide(0, &json!({"kind": {"group": 1}}), &NoNamespaces)
+        d.decide_at(0, &json!({"kind": {"group": 1}}), &NoNamespaces)
             .unwrap_err()
             .to_string(),
         "the admission request's field kind.group must be a string"
     );
     assert_eq!(
-        d.decide(0, &json!({"dryRun": "yes"}), &NoNamespaces)
+        d.decide_at(0, &json!({"dryRun": "yes"}), &NoNamespaces)
             .unwrap_err()
             .to_string(),
         "the admission request's field dryRun must be a boolean"
     );
-    assert_eq!(d.decide(5, &json!({}), &NoNamespaces).unwrap(), None);
+    assert_eq!(d.decide_at(5, &json!({}), &NoNamespaces).unwrap(), None);
+    assert_eq!(
+        d.decide_webhook("nope", &json!({}), &NoNamespaces).unwrap(),
+        None
+    );
+    assert!(d.decide_webhook("nope", &json!([]), &NoNamespaces).is_err());
+}
+
+#[test]
+fn webhooks_are_found_by_name_or_uid() {
+    let configs = load_documents(
+        r#"
+kind: ValidatingWebhookConfiguration
+metadata: {name: b}
+webhooks:
+- {name: same.example.com, sideEffects: None, admissionReviewVersions: [v1], clientConfig: {url: "https://b"}, rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]}
+- {name: other.example.com, sideEffects: None, admissionReviewVersions: [v1], clientConfig: {url: "https://b"}}
+---
+kind: MutatingWebhookConfiguration
+metadata: {name: a}
+webhooks:
+- {name: same.example.com, sideEffects: None, admissionReviewVersions: [v1], clientConfig: {url: "https://a"}}
+"#,
+    )
+    .unwrap();
+    let d = Dispatcher::new(&configs, KubeVersion::V1_34);
+    // Mutating webhooks come first in dispatch order: a repeated name finds that one.
+    assert_eq!(
+        d.webhook("same.example.com").unwrap().uid,
+        "a/same.example.com/0"
+    );
+    assert_eq!(
+        d.webhook("b/same.example.com/0").unwrap().kind,
+        HookKind::Validating
+    );
+    assert_eq!(d.webhook("other.example.com").unwrap().configuration, "b");
+    assert!(d.webhook("b").is_none());
+    let req = request(("", "v1", "Pod"), ("", "v1", "pods"), "");
+    let by_uid = d
+        .decide_webhook("b/same.example.com/0", &req, &NoNamespaces)
+        .unwrap()
+        .unwrap();
+    assert_eq!(by_uid.hook.uid, "b/same.example.com/0");
+    assert_eq!(
+        by_uid.old(),
+        d.decide_at(1, &req, &NoNamespaces).unwrap().unwrap().old()
+    );
+    let other = d
+        .decide_webhook("other.example.com", &req, &NoNamespaces)
+        .unwrap()
+        .unwrap();
+    assert_eq!(other.old(), HookDecision::Skip(SkipReason::Rules));
+    assert_eq!(other.skip_text().as_deref(), Some("no rule matches"));
 }
 
 #[test]

@@ -124,7 +124,7 @@ fn minimum_version(envs: &Envs<'_>, trimmed: &str) -> Option<(KubeVersion, Optio
             Ok(_) => return Some((env.version(), previous_error)),
             Err(e) => {
                 previous_error = Some(match e.issues().and_then(|i| i.issues().first()) {
-                    Some(issue) => issue.message.clone(),
+                    Some(issue) => issue.message().to_owned(),
                     None => e.to_string(),
                 });
             }

@@ -137,7 +137,7 @@ fn messages(text: &str) -> Vec<String> {
     let parsed = parse(text, &ParserOptions::default()).unwrap();
     match check_ids(&parsed.expr, &env, parsed.next_id) {
         Ok(_) => Vec::new(),
-        Err(issues) => issues.into_iter().map(|i| i.message).collect(),
+        Err(issues) => issues.into_iter().map(|i| i.message().to_owned()).collect(),
     }
 }
 
