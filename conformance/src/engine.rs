@@ -115,6 +115,20 @@ pub fn to_static_authorizer(table: Option<&AuthorizerTable>) -> Result<StaticAut
     }
 }
 
+/// A decision of the matcher or the dispatcher and its cost, in the suites' vocabulary: a
+/// skip names the false condition, if any; a rejection's message is the apiserver's status
+/// message.
+fn outcome_of(decision: Decision<'_>, cost: u64) -> DecisionOutcome {
+    match decision {
+        Decision::Call => DecisionOutcome::Call { cost },
+        Decision::Skip { condition } => DecisionOutcome::Skip {
+            failed_condition: condition.map(|c| c.into_owned()),
+            cost,
+        },
+        Decision::Reject { message } => DecisionOutcome::Reject { message, cost },
+    }
+}
+
 fn activation<'a>(
     request: Option<&'a serde_json::Value>,
     authorizer: Option<&AuthorizerTable>,
@@ -188,14 +202,7 @@ impl Engine for MatchcondEngine {
         let act = activation(input.request, input.authorizer)?;
         let report = compiled.explain(&act, policy(input.failure_policy)?);
         let cost = report.total_cost;
-        Ok(match report.decision {
-            Decision::Call => DecisionOutcome::Call { cost },
-            Decision::Skip { condition } => DecisionOutcome::Skip {
-                failed_condition: condition.map(|c| c.to_string()),
-                cost,
-            },
-            Decision::Reject { message } => DecisionOutcome::Reject { message, cost },
-        })
+        Ok(outcome_of(report.decision, cost))
     }
 
     fn compile_conditions(&self, input: &ConditionsInput<'_>) -> Result<Vec<String>, String> {
@@ -229,16 +236,7 @@ impl Engine for MatchcondEngine {
         .map_err(|e| e.to_string())?
         .ok_or_else(|| "the webhook was not compiled".to_owned())?;
         let cost = outcome.conditions.as_ref().map_or(0, |r| r.total_cost);
-        // One vocabulary with the matcher's: a skip names the false condition, if any; a
-        // rejection's message is the apiserver's status message.
-        Ok(match outcome.decision {
-            Decision::Call => DecisionOutcome::Call { cost },
-            Decision::Skip { condition } => DecisionOutcome::Skip {
-                failed_condition: condition.map(|c| c.into_owned()),
-                cost,
-            },
-            Decision::Reject { message } => DecisionOutcome::Reject { message, cost },
-        })
+        Ok(outcome_of(outcome.decision, cost))
     }
 
     fn validate_configuration(&self, config: &serde_json::Value) -> Result<Vec<String>, String> {
