@@ -83,49 +83,14 @@ pub struct KubeRequest {
 impl KubeRequest {
     /// Takes a request with `DynamicObject`s, moving their members (no copy of the objects).
     pub fn from_dynamic(request: AdmissionRequest<DynamicObject>) -> Result<Self, RequestError> {
-        let AdmissionRequest {
-            types: _,
-            uid,
-            kind,
-            resource,
-            sub_resource,
-            request_kind,
-            request_resource,
-            request_sub_resource,
-            name,
-            namespace,
-            operation,
-            user_info,
-            object,
-            old_object,
-            dry_run,
-            options,
-        } = request;
-        let mut m = Map::new();
-        put_header(
-            &mut m,
-            Header {
-                uid,
-                kind,
-                resource,
-                sub_resource,
-                request_kind,
-                request_resource,
-                request_sub_resource,
-                name,
-                namespace,
-                operation: &operation,
-                user_info,
-                dry_run,
-            },
-        );
-        if let Some(o) = object {
+        let mut m = header(&request);
+        if let Some(o) = request.object {
             m.insert("object".into(), dynamic_json(o, "object")?);
         }
-        if let Some(o) = old_object {
+        if let Some(o) = request.old_object {
             m.insert("oldObject".into(), dynamic_json(o, "oldObject")?);
         }
-        if let Some(o) = options {
+        if let Some(o) = request.options {
             put_present(&mut m, "options", o.0);
         }
         Ok(KubeRequest {
@@ -145,24 +110,7 @@ impl KubeRequest {
     where
         T: Resource + serde::Serialize,
     {
-        let mut m = Map::new();
-        put_header(
-            &mut m,
-            Header {
-                uid: request.uid.clone(),
-                kind: request.kind.clone(),
-                resource: request.resource.clone(),
-                sub_resource: request.sub_resource.clone(),
-                request_kind: request.request_kind.clone(),
-                request_resource: request.request_resource.clone(),
-                request_sub_resource: request.request_sub_resource.clone(),
-                name: request.name.clone(),
-                namespace: request.namespace.clone(),
-                operation: &request.operation,
-                user_info: request.user_info.clone(),
-                dry_run: request.dry_run,
-            },
-        );
+        let mut m = header(request);
         for (member, o) in [
             ("object", request.object.as_ref()),
             ("oldObject", request.old_object.as_ref()),
@@ -220,57 +168,44 @@ impl<T: Resource + serde::Serialize> TryFrom<&AdmissionRequest<T>> for KubeReque
     }
 }
 
-/// The members of a request other than its objects and options.
-struct Header<'o> {
-    uid: String,
-    kind: GroupVersionKind,
-    resource: GroupVersionResource,
-    sub_resource: Option<String>,
-    request_kind: Option<GroupVersionKind>,
-    request_resource: Option<GroupVersionResource>,
-    request_sub_resource: Option<String>,
-    name: String,
-    namespace: Option<String>,
-    operation: &'o Operation,
-    user_info: k8s_openapi::api::authentication::v1::UserInfo,
-    dry_run: bool,
-}
-
-/// Writes the members as Go's `admission/v1.AdmissionRequest` marshals them (`omitempty`
-/// strings and pointers omitted when empty).
-fn put_header(m: &mut Map<String, Json>, h: Header<'_>) {
-    m.insert("uid".into(), Json::String(h.uid));
-    m.insert("kind".into(), gvk(h.kind));
-    m.insert("resource".into(), gvr(h.resource));
-    put_string(m, "subResource", h.sub_resource.unwrap_or_default());
-    if let Some(k) = h.request_kind {
+/// The members of a request other than its objects and options, as Go's
+/// `admission/v1.AdmissionRequest` marshals them (`omitempty` strings and pointers omitted
+/// when empty).
+fn header<T: Resource>(r: &AdmissionRequest<T>) -> Map<String, Json> {
+    let mut m = Map::new();
+    m.insert("uid".into(), Json::String(r.uid.clone()));
+    m.insert("kind".into(), gvk(&r.kind));
+    m.insert("resource".into(), gvr(&r.resource));
+    put_string(&mut m, "subResource", r.sub_resource.as_deref());
+    if let Some(k) = &r.request_kind {
         m.insert("requestKind".into(), gvk(k));
     }
-    if let Some(r) = h.request_resource {
-        m.insert("requestResource".into(), gvr(r));
+    if let Some(res) = &r.request_resource {
+        m.insert("requestResource".into(), gvr(res));
     }
     put_string(
-        m,
+        &mut m,
         "requestSubResource",
-        h.request_sub_resource.unwrap_or_default(),
+        r.request_sub_resource.as_deref(),
     );
-    put_string(m, "name", h.name);
-    put_string(m, "namespace", h.namespace.unwrap_or_default());
-    let operation = match h.operation {
+    put_string(&mut m, "name", Some(&r.name));
+    put_string(&mut m, "namespace", r.namespace.as_deref());
+    let operation = match r.operation {
         Operation::Create => "CREATE",
         Operation::Update => "UPDATE",
         Operation::Delete => "DELETE",
         Operation::Connect => "CONNECT",
     };
     m.insert("operation".into(), Json::String(operation.into()));
-    m.insert("userInfo".into(), user_info(h.user_info));
-    m.insert("dryRun".into(), Json::Bool(h.dry_run));
+    m.insert("userInfo".into(), user_info(&r.user_info));
+    m.insert("dryRun".into(), Json::Bool(r.dry_run));
+    m
 }
 
 /// A string member, omitted when empty.
-fn put_string(m: &mut Map<String, Json>, key: &str, value: String) {
-    if !value.is_empty() {
-        m.insert(key.into(), Json::String(value));
+fn put_string(m: &mut Map<String, Json>, key: &str, value: Option<&str>) {
+    if let Some(v) = value.filter(|v| !v.is_empty()) {
+        m.insert(key.into(), Json::String(v.to_owned()));
     }
 }
 
@@ -281,38 +216,43 @@ fn put_present(m: &mut Map<String, Json>, key: &str, value: Json) {
     }
 }
 
-fn gvk(k: GroupVersionKind) -> Json {
-    let mut m = Map::new();
-    m.insert("group".into(), Json::String(k.group));
-    m.insert("version".into(), Json::String(k.version));
-    m.insert("kind".into(), Json::String(k.kind));
-    Json::Object(m)
+fn gvk(k: &GroupVersionKind) -> Json {
+    triple([
+        ("group", &k.group),
+        ("version", &k.version),
+        ("kind", &k.kind),
+    ])
 }
 
-fn gvr(r: GroupVersionResource) -> Json {
-    let mut m = Map::new();
-    m.insert("group".into(), Json::String(r.group));
-    m.insert("version".into(), Json::String(r.version));
-    m.insert("resource".into(), Json::String(r.resource));
-    Json::Object(m)
+fn gvr(r: &GroupVersionResource) -> Json {
+    triple([
+        ("group", &r.group),
+        ("version", &r.version),
+        ("resource", &r.resource),
+    ])
+}
+
+/// A kind or a resource: its three members, always present.
+fn triple(members: [(&str, &String); 3]) -> Json {
+    Json::Object(
+        members
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), Json::String(v.clone())))
+            .collect(),
+    )
 }
 
 /// `userInfo`: every member is `omitempty` in Go.
-fn user_info(u: k8s_openapi::api::authentication::v1::UserInfo) -> Json {
+fn user_info(u: &k8s_openapi::api::authentication::v1::UserInfo) -> Json {
+    let strings = |v: &[String]| Json::Array(v.iter().cloned().map(Json::String).collect());
     let mut m = Map::new();
-    put_string(&mut m, "username", u.username.unwrap_or_default());
-    put_string(&mut m, "uid", u.uid.unwrap_or_default());
-    if let Some(groups) = u.groups.filter(|g| !g.is_empty()) {
-        m.insert(
-            "groups".into(),
-            Json::Array(groups.into_iter().map(Json::String).collect()),
-        );
+    put_string(&mut m, "username", u.username.as_deref());
+    put_string(&mut m, "uid", u.uid.as_deref());
+    if let Some(groups) = u.groups.as_ref().filter(|g| !g.is_empty()) {
+        m.insert("groups".into(), strings(groups));
     }
-    if let Some(extra) = u.extra.filter(|e| !e.is_empty()) {
-        let extra = extra
-            .into_iter()
-            .map(|(k, v)| (k, Json::Array(v.into_iter().map(Json::String).collect())))
-            .collect();
+    if let Some(extra) = u.extra.as_ref().filter(|e| !e.is_empty()) {
+        let extra = extra.iter().map(|(k, v)| (k.clone(), strings(v))).collect();
         m.insert("extra".into(), Json::Object(extra));
     }
     Json::Object(m)
