@@ -224,31 +224,28 @@ mod tests {
         let text = r#"{"kind":"AdmissionReview","request":{"uid":"u","dryRun":false,
             "object":{"metadata":{"labels":{"a":"b"},"name":"x"},"spec":{"big":[1,2,{"c":"\u00e9"}]}},
             "oldObject":{"spec":1},"userInfo":{"groups":["g"]}}}"#;
-        let mut de = serde_json::Deserializer::from_str(text);
-        let req = ReviewSeed {
-            object: &object,
-            old_object: &old,
-        }
-        .deserialize(&mut de)
-        .unwrap()
-        .unwrap();
+        let prune = |text: &str| {
+            let mut de = serde_json::Deserializer::from_str(text);
+            ReviewSeed {
+                object: &object,
+                old_object: &old,
+            }
+            .deserialize(&mut de)
+            .unwrap()
+            .unwrap()
+        };
         assert_eq!(
-            req,
+            prune(text),
             serde_json::json!({"uid":"u","dryRun":false,
                 "object":{"metadata":{"labels":{"a":"b"}}},
                 "oldObject":null,"userInfo":{"groups":["g"]}})
         );
         // A non-object where members are expected is kept whole.
         let text = r#"{"request":{"object":{"metadata":[1,{"x":2}]}}}"#;
-        let mut de = serde_json::Deserializer::from_str(text);
-        let req = ReviewSeed {
-            object: &object,
-            old_object: &old,
-        }
-        .deserialize(&mut de)
-        .unwrap()
-        .unwrap();
-        assert_eq!(req, serde_json::json!({"object":{"metadata":[1,{"x":2}]}}));
+        assert_eq!(
+            prune(text),
+            serde_json::json!({"object":{"metadata":[1,{"x":2}]}})
+        );
     }
 
     #[test]
