@@ -61,7 +61,7 @@
 //! ```
 
 pub use matchcond_lint::{
-    modelled_versions, Code, ConditionReport, ConfigurationReport, CostRange, DocumentReport,
-    ExprSpan, Finding, Linter, Operation, Position, Severity, TextReport, VersionVerdict,
-    WebhookReport, OLDEST_VERSION,
+    modelled_versions, Code, ConditionReport, ConfigurationReport, CostRange, DiagnosticKind,
+    DocumentReport, ExprSpan, Finding, Linter, Operation, Position, Severity, TextReport,
+    VersionVerdict, WebhookReport, OLDEST_VERSION,
 };

@@ -64,7 +64,7 @@ impl fmt::Display for Severity {
 }
 
 /// What a loading diagnostic is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
 pub enum DiagnosticKind {
     /// The text is not YAML or JSON (error).
@@ -90,6 +90,20 @@ pub enum DiagnosticKind {
 }
 
 impl DiagnosticKind {
+    /// Every kind, in a stable order.
+    pub const ALL: [DiagnosticKind; 10] = [
+        DiagnosticKind::Syntax,
+        DiagnosticKind::NoConfiguration,
+        DiagnosticKind::NotAnObject,
+        DiagnosticKind::SkippedKind,
+        DiagnosticKind::UnsupportedApiVersion,
+        DiagnosticKind::MissingApiVersion,
+        DiagnosticKind::UnknownField,
+        DiagnosticKind::DuplicateField,
+        DiagnosticKind::InvalidType,
+        DiagnosticKind::InvalidValue,
+    ];
+
     /// The diagnostic's code: `syntax`, `unknownField` …
     pub fn code(self) -> &'static str {
         match self {

@@ -58,27 +58,10 @@ impl fmt::Display for Operation {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
 pub enum Code {
-    // Reading the text.
-    /// The text is not YAML or JSON.
-    Syntax,
-    /// The text holds no webhook configuration.
-    NoConfiguration,
-    /// A document is not an object or has no kind.
-    NotAnObject,
-    /// A document of another kind, skipped.
-    SkippedKind,
-    /// A webhook configuration of an unsupported `apiVersion`.
-    UnsupportedApiVersion,
-    /// A webhook configuration without `apiVersion`.
-    MissingApiVersion,
-    /// A field the type does not have.
-    UnknownField,
-    /// A field given twice.
-    DuplicateField,
-    /// A value of the wrong type.
-    InvalidType,
-    /// A value that cannot be decoded.
-    InvalidValue,
+    /// A problem found reading the text (a syntax error, no configuration, an unknown,
+    /// duplicate or mistyped field, another kind skipped …): the loader's own kind, whose
+    /// [`code`](DiagnosticKind::code) is the finding's code.
+    Load(DiagnosticKind),
     // The apiserver's validation.
     /// An error of the apiserver's validation (its exact message).
     Validation,
@@ -119,16 +102,7 @@ impl Code {
     /// The code's stable name (`objectOnDelete`, `unknownField` …).
     pub fn as_str(self) -> &'static str {
         match self {
-            Code::Syntax => "syntax",
-            Code::NoConfiguration => "noConfiguration",
-            Code::NotAnObject => "notAnObject",
-            Code::SkippedKind => "skippedKind",
-            Code::UnsupportedApiVersion => "unsupportedApiVersion",
-            Code::MissingApiVersion => "missingApiVersion",
-            Code::UnknownField => "unknownField",
-            Code::DuplicateField => "duplicateField",
-            Code::InvalidType => "invalidType",
-            Code::InvalidValue => "invalidValue",
+            Code::Load(kind) => kind.code(),
             Code::Validation => "validation",
             Code::ObjectOnDelete => "objectOnDelete",
             Code::OldObjectOnCreate => "oldObjectOnCreate",
@@ -148,59 +122,37 @@ impl Code {
         }
     }
 
-    /// Every code, in a stable order.
-    pub const ALL: [Code; 26] = [
-        Code::Syntax,
-        Code::NoConfiguration,
-        Code::NotAnObject,
-        Code::SkippedKind,
-        Code::UnsupportedApiVersion,
-        Code::MissingApiVersion,
-        Code::UnknownField,
-        Code::DuplicateField,
-        Code::InvalidType,
-        Code::InvalidValue,
-        Code::Validation,
-        Code::ObjectOnDelete,
-        Code::OldObjectOnCreate,
-        Code::ConnectOptions,
-        Code::NamespaceObjectNull,
-        Code::ParamsUndeclared,
-        Code::OmittedRequestField,
-        Code::MapKeyWithoutTest,
-        Code::AbsentMap,
-        Code::CostLimit,
-        Code::CostBudget,
-        Code::NeverTrue,
-        Code::AlwaysTrue,
-        Code::ExcludesAuthenticated,
-        Code::MinimumVersion,
-        Code::Compatibility,
-    ];
+    /// Every code, in a stable order: the loader's kinds, then validation, the traps and
+    /// the version findings.
+    pub fn all() -> impl Iterator<Item = Code> {
+        DiagnosticKind::ALL.into_iter().map(Code::Load).chain([
+            Code::Validation,
+            Code::ObjectOnDelete,
+            Code::OldObjectOnCreate,
+            Code::ConnectOptions,
+            Code::NamespaceObjectNull,
+            Code::ParamsUndeclared,
+            Code::OmittedRequestField,
+            Code::MapKeyWithoutTest,
+            Code::AbsentMap,
+            Code::CostLimit,
+            Code::CostBudget,
+            Code::NeverTrue,
+            Code::AlwaysTrue,
+            Code::ExcludesAuthenticated,
+            Code::MinimumVersion,
+            Code::Compatibility,
+        ])
+    }
 
     /// The code of a name.
     pub fn named(name: &str) -> Option<Code> {
-        Code::ALL.into_iter().find(|c| c.as_str() == name)
+        Code::all().find(|c| c.as_str() == name)
     }
 
     /// True for codes of the run-time traps (warnings about conditions).
     pub fn is_trap(self) -> bool {
         self >= Code::ObjectOnDelete && self <= Code::ExcludesAuthenticated
-    }
-
-    pub(crate) fn of_diagnostic(kind: DiagnosticKind) -> Code {
-        match kind {
-            DiagnosticKind::Syntax => Code::Syntax,
-            DiagnosticKind::NoConfiguration => Code::NoConfiguration,
-            DiagnosticKind::NotAnObject => Code::NotAnObject,
-            DiagnosticKind::SkippedKind => Code::SkippedKind,
-            DiagnosticKind::UnsupportedApiVersion => Code::UnsupportedApiVersion,
-            DiagnosticKind::MissingApiVersion => Code::MissingApiVersion,
-            DiagnosticKind::UnknownField => Code::UnknownField,
-            DiagnosticKind::DuplicateField => Code::DuplicateField,
-            DiagnosticKind::InvalidType => Code::InvalidType,
-            _ => Code::InvalidValue,
-        }
     }
 }
 

@@ -51,6 +51,8 @@ mod position;
 mod report;
 
 pub use finding::{Code, ExprSpan, Finding, Operation, Position, Severity};
+/// The loader's kinds of problem, the findings of [`Code::Load`].
+pub use matchcond_dispatch::load::DiagnosticKind;
 pub use report::{
     modelled_versions, ConditionReport, ConfigurationReport, CostRange, DocumentReport, Linter,
     TextReport, VersionVerdict, WebhookReport, OLDEST_VERSION,

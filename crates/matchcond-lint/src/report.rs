@@ -418,7 +418,7 @@ fn compatibility_finding(verdicts: &[VersionVerdict]) -> Option<Finding> {
 }
 
 fn from_diagnostic(d: &Diagnostic, prefix: &str) -> Finding {
-    let mut f = Finding::new(d.severity(), Code::of_diagnostic(d.kind), d.message.clone())
+    let mut f = Finding::new(d.severity(), Code::Load(d.kind), d.message.clone())
         .at_path(format!("{prefix}{}", d.path));
     f.position = Some(d.position);
     if d.kind == matchcond_dispatch::load::DiagnosticKind::NoConfiguration {
