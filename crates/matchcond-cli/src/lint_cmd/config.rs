@@ -156,7 +156,13 @@ fn entry_lines(text: &str, count: usize) -> Vec<u32> {
 impl LintConfig {
     /// Reads and checks a configuration file.
     pub fn load(path: &Path) -> Result<LintConfig, InputError> {
-        let name = path.display().to_string();
+        // Shown relative to the working folder when it is below it.
+        let name = std::env::current_dir()
+            .ok()
+            .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+            .unwrap_or_else(|| path.to_path_buf())
+            .display()
+            .to_string();
         let text = std::fs::read_to_string(path)
             .map_err(|e| InputError(format!("{name}: cannot read: {e}")))?;
         let form: FileForm = if text.trim().is_empty() {
@@ -212,7 +218,7 @@ impl LintConfig {
 }
 
 /// Removes `.` and resolves `..` lexically.
-fn normalize(p: &Path) -> PathBuf {
+pub fn normalize(p: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in p.components() {
         match c {

@@ -181,6 +181,8 @@ pub struct FileOutcome {
     pub suppressed: Vec<Suppressed>,
     /// Its configurations.
     pub configurations: Vec<ConfigSummary>,
+    /// An unrendered Helm template found in a folder (its syntax error is a note).
+    pub template: bool,
 }
 
 fn old_configurations(path: &str) -> Result<Vec<Configuration>, InputError> {
@@ -227,8 +229,8 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), InputError> {
     Ok(())
 }
 
-/// The inputs: files as given, folders walked.
-fn expand(files: &[String]) -> Vec<Result<String, (String, String)>> {
+/// The inputs: files as given, folders walked (`true`: found in a folder).
+fn expand(files: &[String]) -> Vec<Result<(String, bool), (String, String)>> {
     let mut out = Vec::new();
     for f in files {
         let p = Path::new(f);
@@ -240,10 +242,14 @@ fn expand(files: &[String]) -> Vec<Result<String, (String, String)>> {
                     f.clone(),
                     "the folder holds no .yaml, .yml or .json file".to_owned(),
                 ))),
-                Ok(()) => out.extend(found.into_iter().map(|p| Ok(p.display().to_string()))),
+                Ok(()) => out.extend(
+                    found
+                        .into_iter()
+                        .map(|p| Ok((p.display().to_string(), true))),
+                ),
             }
         } else {
-            out.push(Ok(f.clone()));
+            out.push(Ok((f.clone(), false)));
         }
     }
     out
@@ -352,11 +358,12 @@ fn own_item(
 const HELM_HINT: &str = "this looks like an unrendered Helm template: render it first (helm template RELEASE CHART > rendered.yaml) and lint the output";
 
 /// Lints one text into items.
-fn lint_one(name: String, text: &str, linter: &Linter) -> FileOutcome {
+fn lint_one(name: String, text: &str, linter: &Linter, walked: bool) -> FileOutcome {
     let report = linter.lint_text(text);
     let mut items = Vec::new();
     let mut configurations = Vec::new();
     let helm = text.contains("{{");
+    let mut template = false;
     let mut k = 0;
     for (d, doc) in report.documents.iter().enumerate() {
         for f in &doc.findings {
@@ -392,6 +399,11 @@ fn lint_one(name: String, text: &str, linter: &Linter) -> FileOutcome {
         if helm && matches!(item.code.as_str(), "syntax" | "noConfiguration") {
             item.help = Some(HELM_HINT.to_owned());
             item.json["help"] = json!(HELM_HINT);
+            // A chart's template found in a folder is not an input to lint.
+            if walked && item.code == "syntax" {
+                item.severity = Severity::Note;
+                template = true;
+            }
         }
         items.push(item);
     }
@@ -459,6 +471,7 @@ fn lint_one(name: String, text: &str, linter: &Linter) -> FileOutcome {
         items,
         suppressed,
         configurations,
+        template,
     }
 }
 
@@ -507,6 +520,16 @@ pub fn lint(opts: &Options, paint: Streams) -> Result<u8, InputError> {
         .collect();
     let mut results = Vec::new();
     let mut fail_on_config = None;
+    // The folders linted whole: an allow entry of a configuration file in (or below) one of
+    // them that suppressed nothing is reported (a list of files, as pre-commit passes, may
+    // leave out the file it is for).
+    let walked_roots: Vec<PathBuf> = opts
+        .files
+        .iter()
+        .filter(|f| *f != "-" && Path::new(f).is_dir())
+        .filter_map(|f| std::path::absolute(f).ok())
+        .map(|p| config::normalize(&p))
+        .collect();
     for input in expand(&opts.files) {
         let file = match input {
             Err((name, error)) => {
@@ -518,6 +541,7 @@ pub fn lint(opts: &Options, paint: Streams) -> Result<u8, InputError> {
                         items: Vec::new(),
                         suppressed: Vec::new(),
                         configurations: Vec::new(),
+                        template: false,
                     },
                     None,
                 ));
@@ -525,6 +549,7 @@ pub fn lint(opts: &Options, paint: Streams) -> Result<u8, InputError> {
             }
             Ok(f) => f,
         };
+        let (file, walked) = file;
         let name = input::display_name(&file).to_owned();
         let path = (file != "-").then(|| PathBuf::from(&file));
         let config = configs.for_file(path.as_deref())?;
@@ -540,8 +565,9 @@ pub fn lint(opts: &Options, paint: Streams) -> Result<u8, InputError> {
                 items: Vec::new(),
                 suppressed: Vec::new(),
                 configurations: Vec::new(),
+                template: false,
             },
-            Ok(text) => lint_one(name, &text, &linter),
+            Ok(text) => lint_one(name, &text, &linter, walked),
         };
         if let Some(c) = config {
             if let Some((lc, _)) = configs.loaded.get(c) {
@@ -641,7 +667,12 @@ pub fn lint(opts: &Options, paint: Streams) -> Result<u8, InputError> {
                 .and_then(|v| v.get(e))
                 .copied()
                 .unwrap_or(false);
-            if exercised && uses.get(e).copied().unwrap_or(0) == 0 {
+            let whole = if configs.explicit.is_some() {
+                !walked_roots.is_empty()
+            } else {
+                walked_roots.iter().any(|r| l.dir.starts_with(r))
+            };
+            if whole && exercised && uses.get(e).copied().unwrap_or(0) == 0 {
                 let codes: Vec<String> = entry.codes.iter().map(|c| c.0.clone()).collect();
                 let webhooks: Vec<String> = entry
                     .webhooks
@@ -679,6 +710,7 @@ pub fn lint(opts: &Options, paint: Streams) -> Result<u8, InputError> {
                 items,
                 suppressed: Vec::new(),
                 configurations: Vec::new(),
+                template: false,
             });
         }
     }
@@ -706,9 +738,10 @@ pub fn lint(opts: &Options, paint: Streams) -> Result<u8, InputError> {
     let unusable = configuration_count == 0
         || outcomes.iter().any(|r| {
             r.error.is_some()
-                || r.report
-                    .as_ref()
-                    .is_some_and(|t| t.findings().any(|f| f.code().as_str() == "syntax"))
+                || (!r.template
+                    && r.report
+                        .as_ref()
+                        .is_some_and(|t| t.findings().any(|f| f.code().as_str() == "syntax")))
         });
     let failing = outcomes
         .iter()

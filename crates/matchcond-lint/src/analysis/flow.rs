@@ -970,9 +970,16 @@ impl<'s> Walker<'s> {
                 return;
             }
             (
-                format!("{key}[{n}] fails when the list is absent (\"no such key: {last}\", most objects have no {last}) or has {n} element(s) or fewer (\"index out of bounds: {n}\")"),
                 if n == 0 {
-                    format!("test has({key}) (or size({key}) > 0) first, or read it optionally: {}[?0]", optional_path(&path, None))
+                    format!("{key}[0] fails with \"no such key: {last}\" when the list is absent (the apiserver omits empty lists: most objects have no {last})")
+                } else {
+                    format!("{key}[{n}] fails when the list is absent (\"no such key: {last}\", most objects have no {last}) or has {n} element(s) or fewer (\"index out of bounds: {n}\")")
+                },
+                if n == 0 {
+                    format!(
+                        "test has({key}) (or size({key}) > 0) first, or read it optionally: {}[?0]",
+                        optional_path(&path, None)
+                    )
                 } else {
                     format!("test has({key}) && size({key}) > {n} first, or read it optionally: {}[?{n}]", optional_path(&path, None))
                 },
