@@ -258,3 +258,26 @@ fn junit_is_well_formed_xml() {
         assert_eq!(s.attribute("tests"), Some(n.to_string().as_str()));
     }
 }
+
+/// The pre-commit hooks the repository ships run the command as written.
+#[test]
+fn pre_commit_hooks_run() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.pre-commit-hooks.yaml");
+    let hooks: Vec<serde_json::Value> =
+        serde_yaml_ng::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert!(!hooks.is_empty());
+    for hook in hooks {
+        let entry = hook["entry"].as_str().unwrap();
+        let mut words: Vec<&str> = entry.split_whitespace().collect();
+        assert_eq!(words.remove(0), "matchcond", "{entry}");
+        let clean: Vec<&str> = words
+            .iter()
+            .copied()
+            .chain(["ci/webhooks/clean.yml"])
+            .collect();
+        assert_eq!(run(&clean).code, 0, "{entry}");
+        let traps: Vec<&str> = words.iter().copied().chain(["traps.yaml"]).collect();
+        assert_eq!(run(&traps).code, 1, "{entry}");
+    }
+}
