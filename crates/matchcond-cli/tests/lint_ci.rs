@@ -2,7 +2,12 @@
 //! formats CI systems read (SARIF checked against the published SARIF 2.1.0 schema, JUnit
 //! parsed as XML).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 mod common;
 

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use matchcond::dispatch::load::Severity;
 use serde_json::{json, Value as Json};
 
-use super::{codes, FileOutcome, Item};
+use super::{codes, set, FileOutcome, Item};
 
 /// The SARIF schema a log names.
 const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -63,11 +63,15 @@ fn full_message(i: &Item) -> String {
 }
 
 fn sarif_result(file: &str, i: &Item, rules: &[&str]) -> Json {
-    let mut location = json!({"physicalLocation": {"artifactLocation": {"uri": uri(file)}}});
+    let mut physical = json!({"artifactLocation": {"uri": uri(file)}});
     if let Some(p) = i.position {
-        location["physicalLocation"]["region"] =
-            json!({"startLine": p.line.max(1), "startColumn": p.column.max(1)});
+        set(
+            &mut physical,
+            "region",
+            json!({"startLine": p.line.max(1), "startColumn": p.column.max(1)}),
+        );
     }
+    let location = json!({ "physicalLocation": physical });
     let mut text = full_message(i);
     if let Some(h) = &i.help {
         text.push_str("\nhelp: ");
@@ -81,7 +85,7 @@ fn sarif_result(file: &str, i: &Item, rules: &[&str]) -> Json {
         "properties": {"path": i.path, "webhook": i.webhook.as_ref().map(|(_, n)| n)},
     });
     if let Some(index) = rules.iter().position(|c| *c == i.code) {
-        r["ruleIndex"] = json!(index);
+        set(&mut r, "ruleIndex", json!(index));
     }
     r
 }
@@ -119,12 +123,16 @@ pub fn sarif(outcomes: &[FileOutcome]) -> Json {
         }
         for s in &r.suppressed {
             let mut j = sarif_result(&r.name, &s.item, &rules);
-            j["suppressions"] = json!([{
-                "kind": if s.source == super::Source::Config { "external" } else { "inSource" },
-                "status": "accepted",
-                "justification": s.reason,
-                "location": {"physicalLocation": {"artifactLocation": {"uri": uri(&s.by_file)}}},
-            }]);
+            set(
+                &mut j,
+                "suppressions",
+                json!([{
+                    "kind": if s.source == super::Source::Config { "external" } else { "inSource" },
+                    "status": "accepted",
+                    "justification": s.reason,
+                    "location": {"physicalLocation": {"artifactLocation": {"uri": uri(&s.by_file)}}},
+                }]),
+            );
             results.push(j);
         }
     }

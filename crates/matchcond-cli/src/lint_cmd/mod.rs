@@ -398,7 +398,7 @@ fn lint_one(name: String, text: &str, linter: &Linter, walked: bool) -> FileOutc
         let mut item = finding_item(f, Slot::File, String::new(), None, None);
         if helm && matches!(item.code.as_str(), "syntax" | "noConfiguration") {
             item.help = Some(HELM_HINT.to_owned());
-            item.json["help"] = json!(HELM_HINT);
+            set(&mut item.json, "help", json!(HELM_HINT));
             // A chart's template found in a folder is not an input to lint.
             if walked && item.code == "syntax" {
                 item.severity = Severity::Note;
@@ -922,14 +922,25 @@ fn finding_json(f: &Finding) -> Json {
     })
 }
 
+/// Sets a member of a JSON object (nothing for other values).
+pub(crate) fn set(j: &mut Json, key: &str, value: Json) {
+    if let Some(o) = j.as_object_mut() {
+        o.insert(key.to_owned(), value);
+    }
+}
+
 fn item_json(i: &Item) -> Json {
     let mut j = i.json.clone();
-    j["severity"] = json!(i.severity.as_str());
+    set(&mut j, "severity", json!(i.severity.as_str()));
     if let Some(h) = &i.help {
-        j["help"] = json!(h);
+        set(&mut j, "help", json!(h));
     }
     if i.severity != i.default_severity {
-        j["defaultSeverity"] = json!(i.default_severity.as_str());
+        set(
+            &mut j,
+            "defaultSeverity",
+            json!(i.default_severity.as_str()),
+        );
     }
     j
 }
@@ -1002,10 +1013,14 @@ fn file_json(r: &FileOutcome, _opts: &Options) -> Json {
         .iter()
         .map(|s| {
             let mut j = item_json(&s.item);
-            j["reason"] = json!(s.reason);
-            j["source"] = json!(s.source.as_str());
-            j["suppressedBy"] = json!(s.by);
-            j["webhook"] = json!(s.item.webhook.as_ref().map(|(_, n)| n));
+            set(&mut j, "reason", json!(s.reason));
+            set(&mut j, "source", json!(s.source.as_str()));
+            set(&mut j, "suppressedBy", json!(s.by));
+            set(
+                &mut j,
+                "webhook",
+                json!(s.item.webhook.as_ref().map(|(_, n)| n)),
+            );
             j
         })
         .collect();
