@@ -73,7 +73,8 @@ enum Command {
     /// and warn about the matchConditions traps it accepts.
     #[command(after_help = LINT_HELP)]
     Lint {
-        /// Files of configurations: YAML (several documents) or JSON; `-` for standard input.
+        /// Files of configurations: YAML (several documents) or JSON; `-` for standard input;
+        /// folders are walked for .yaml, .yml and .json files, in sorted order.
         #[arg(required = true, value_name = "FILE")]
         files: Vec<String>,
         /// The stored configurations: validate as an update from them.
@@ -87,7 +88,24 @@ enum Command {
         k8s_version: matchcond::KubeVersion,
         /// The output format.
         #[arg(long, value_enum, default_value = "text")]
-        output: Output,
+        output: lint_cmd::LintOutput,
+        /// Exit 1 when a finding of this severity or worse is reported [default: error, or
+        /// the configuration file's failOn].
+        #[arg(long = "fail-on", value_enum, value_name = "LEVEL")]
+        fail_on: Option<lint_cmd::Level>,
+        /// Set the severity of a finding code (repeatable): `minimumVersion=error`.
+        #[arg(long = "severity", value_name = "CODE=LEVEL", value_parser = lint_cmd::parse_severity)]
+        severity: Vec<String>,
+        /// The lint configuration file [default: .matchcond.yaml in the linted file's folder
+        /// or the nearest folder above].
+        #[arg(long = "lint-config", value_name = "FILE")]
+        lint_config: Option<String>,
+        /// Findings only: no summary, snippets or help.
+        #[arg(long, conflicts_with = "verbose")]
+        quiet: bool,
+        /// Also list the files without findings and the findings suppressed.
+        #[arg(long)]
+        verbose: bool,
     },
     /// Decide, webhook by webhook, which webhooks are called for an AdmissionReview.
     #[command(after_help = MATCH_HELP)]
@@ -138,9 +156,15 @@ const EVAL_HELP: &str = concat!(
 const LINT_HELP: &str = concat!(
     "Every file and document is reported: findings print as FILE:LINE:COLUMN: SEVERITY[CODE]: ...\n",
     "Errors are what the apiserver (or kubectl's strict field validation) refuses; warnings are\n",
-    "the matchConditions traps it accepts; notes are information.\n\n",
-    "Exit codes:\n  0  no error (warnings and notes do not change the exit code)\n  1  errors: the apiserver refuses a configuration (unknown, duplicate or mistyped fields, validation errors)\n  2  unusable input: a file cannot be read, is not YAML/JSON, or holds no webhook configuration; a bad option\n\n",
-    "JSON output (--output json): one object with \"schemaVersion\": 1; its fields are described in crates/matchcond-cli/README.md."
+    "the matchConditions traps it accepts; notes are information. Inputs without a webhook\n",
+    "configuration are a note when another input holds one.\n\n",
+    "Severities per code and allow-lists (each with a reason) come from .matchcond.yaml (found\n",
+    "from each linted file's folder upwards) or --lint-config FILE; a configuration's annotation\n",
+    "matchcond.io/lint-allow and a '# matchcond:allow CODE: REASON' comment on a condition's lines\n",
+    "suppress findings too. A suppression that suppresses nothing is reported (unusedSuppression).\n\n",
+    "Exit codes:\n  0  no finding at or above --fail-on (default: error)\n  1  findings at or above --fail-on (errors: the apiserver refuses a configuration)\n  2  unusable input: a file cannot be read or is not YAML/JSON, no input holds a webhook configuration, a bad option or lint configuration file\n\n",
+    "JSON output (--output json): one object with \"schemaVersion\": 1; its fields are described in crates/matchcond-cli/README.md.\n",
+    "Also: --output sarif (SARIF 2.1.0), github (workflow commands), junit (JUnit XML)."
 );
 
 const MATCH_HELP: &str = concat!(
@@ -208,17 +232,30 @@ fn main() -> ExitCode {
             no_compatibility,
             k8s_version,
             output,
+            fail_on,
+            severity,
+            lint_config,
+            quiet,
+            verbose,
         } => {
             let mut inputs: Vec<(&str, Option<&str>)> =
                 files.iter().map(|f| ("FILE", Some(f.as_str()))).collect();
             inputs.push(("--old", old.as_deref()));
+            inputs.push(("--lint-config", lint_config.as_deref()));
             stdin_once(&inputs).and_then(|()| {
                 lint_cmd::lint(
-                    &files,
-                    old.as_deref(),
-                    !no_compatibility,
-                    k8s_version,
-                    output,
+                    &lint_cmd::Options {
+                        files: files.clone(),
+                        old: old.clone(),
+                        compatibility: !no_compatibility,
+                        version: k8s_version,
+                        output,
+                        fail_on,
+                        severities: severity.clone(),
+                        lint_config: lint_config.clone(),
+                        quiet,
+                        verbose,
+                    },
                     paint,
                 )
             })

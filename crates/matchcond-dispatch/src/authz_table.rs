@@ -8,12 +8,15 @@
 //!   - {user: alice, verb: create, group: "", resource: pods, decision: allow}
 //!   - {verb: "*", resource: secrets, decision: deny, reason: "secrets are off limits"}
 //!   - {resource: configmaps, error: "authorizer unavailable"}
+//!   - {userGroups: [system:masters, breakglass], verbs: [update, patch], decision: allow}
 //! ```
 //!
 //! A rule's fields are `user`, `verb`, `group`, `resource`, `subresource`, `namespace`,
 //! `name`, `path`, `fieldSelector` and `labelSelector`; an absent field or `"*"` matches
-//! anything (see [`StaticRule`] for what each is compared with). A rule gives `decision`
-//! (with an optional `reason`) or `error`.
+//! anything (see [`StaticRule`] for what each is compared with). Two take lists: `verbs`
+//! (the check's verb is one of them) and `userGroups` (the principal has one of these
+//! groups; `group` is the API group). A rule gives `decision` (with an optional `reason`)
+//! or `error`.
 //!
 //! [`AuthorizerTable`] is the serde form (unknown fields are refused, whatever the format
 //! the caller reads); [`AuthorizerTable::to_static_authorizer`] checks what the types do not
@@ -63,6 +66,10 @@ pub struct TableRule {
     pub field_selector: Option<String>,
     /// The label selector text the check carries, compared as written.
     pub label_selector: Option<String>,
+    /// The verbs: the check's verb is one of them.
+    pub verbs: Option<Vec<String>>,
+    /// The principal's groups (not the API group): the principal has one of them.
+    pub user_groups: Option<Vec<String>>,
     /// The decision the rule gives (`allow`, `deny` or `noOpinion`).
     pub decision: Option<String>,
     /// The reason given with `decision`.
@@ -133,6 +140,8 @@ impl TableRule {
         rule.path.clone_from(&self.path);
         rule.field_selector.clone_from(&self.field_selector);
         rule.label_selector.clone_from(&self.label_selector);
+        rule.verbs.clone_from(&self.verbs);
+        rule.user_groups.clone_from(&self.user_groups);
         Ok(rule)
     }
 }
@@ -245,6 +254,57 @@ mod tests {
         }
     }
 
+    /// `userGroups` matches the principal's groups (any of them), `verbs` the check's verb.
+    #[test]
+    fn user_groups_and_lists_of_verbs() {
+        let authz = table(serde_json::json!({
+            "default": "deny",
+            "rules": [
+                {"userGroups": ["system:masters", "breakglass"], "decision": "allow", "reason": "breakglass"},
+                {"verbs": ["get", "list", "watch"], "resource": "pods", "decision": "allow"},
+                {"userGroups": ["*"], "verbs": ["*"], "resource": "secrets", "error": "no secrets"},
+            ],
+        }))
+        .unwrap();
+        let admin = UserInfo::new("root").with_groups(["system:authenticated", "system:masters"]);
+        let oncall = UserInfo::new("bob").with_groups(["breakglass"]);
+        let dev = UserInfo::new("carol").with_groups(["devs"]);
+        let nobody = UserInfo::new("system:anonymous");
+        for (attributes, want) in [
+            (
+                resource(&admin, "delete", "nodes", ""),
+                AuthzResponse::new(AuthzDecision::Allow, "breakglass"),
+            ),
+            (
+                resource(&oncall, "update", "pods", ""),
+                AuthzResponse::new(AuthzDecision::Allow, "breakglass"),
+            ),
+            (
+                resource(&dev, "update", "pods", ""),
+                AuthzResponse::new(AuthzDecision::Deny, ""),
+            ),
+            (
+                resource(&dev, "watch", "pods", ""),
+                AuthzResponse::new(AuthzDecision::Allow, ""),
+            ),
+            (
+                resource(&dev, "get", "secrets", ""),
+                AuthzResponse::error("no secrets"),
+            ),
+            // "*" matches anything, as in the other fields (a principal without groups too).
+            (
+                resource(&nobody, "get", "secrets", ""),
+                AuthzResponse::error("no secrets"),
+            ),
+            (
+                resource(&nobody, "create", "pods", ""),
+                AuthzResponse::new(AuthzDecision::Deny, ""),
+            ),
+        ] {
+            assert_eq!(authz.authorize(&attributes), want, "{attributes:?}");
+        }
+    }
+
     #[test]
     fn an_empty_table_has_no_opinion() {
         let authz = table(serde_json::json!({})).unwrap();
@@ -279,8 +339,8 @@ mod tests {
                 "rules[0] gives `reason` without `decision`",
             ),
             (
-                serde_json::json!({"rules": [{"decision": "allow", "group": "", "verbs": ["get"]}]}),
-                "unknown field `verbs`, expected one of `user`, `verb`, `group`, `resource`, `subresource`, `namespace`, `name`, `path`, `fieldSelector`, `labelSelector`, `decision`, `reason`, `error`",
+                serde_json::json!({"rules": [{"decision": "allow", "group": "", "groups": ["get"]}]}),
+                "unknown field `groups`, expected one of `user`, `verb`, `group`, `resource`, `subresource`, `namespace`, `name`, `path`, `fieldSelector`, `labelSelector`, `verbs`, `userGroups`, `decision`, `reason`, `error`",
             ),
         ] {
             assert_eq!(table(json.clone()).unwrap_err(), message, "{json}");

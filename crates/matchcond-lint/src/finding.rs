@@ -80,12 +80,17 @@ pub enum Code {
     OmittedRequestField,
     /// A map key read without a presence test.
     MapKeyWithoutTest,
-    /// A map that may be absent, read with `in` or an index.
+    /// A map or list that may be absent, read with `in`, an index, a macro, a method or
+    /// `size()`.
     AbsentMap,
+    /// A constant index into a list that may be shorter, or absent.
+    ListIndex,
     /// A condition whose cost can exceed the per-expression limit.
     CostLimit,
     /// Conditions whose costs together can exceed the webhook's budget.
     CostBudget,
+    /// A webhook without rules: it is never called, whatever its conditions say.
+    NoRules,
     /// A condition that is false for every request the rules let through.
     NeverTrue,
     /// A condition that is true for every request the rules let through.
@@ -112,6 +117,8 @@ impl Code {
             Code::OmittedRequestField => "omittedRequestField",
             Code::MapKeyWithoutTest => "mapKeyWithoutTest",
             Code::AbsentMap => "absentMap",
+            Code::ListIndex => "listIndex",
+            Code::NoRules => "noRules",
             Code::CostLimit => "costLimit",
             Code::CostBudget => "costBudget",
             Code::NeverTrue => "neverTrue",
@@ -135,8 +142,10 @@ impl Code {
             Code::OmittedRequestField,
             Code::MapKeyWithoutTest,
             Code::AbsentMap,
+            Code::ListIndex,
             Code::CostLimit,
             Code::CostBudget,
+            Code::NoRules,
             Code::NeverTrue,
             Code::AlwaysTrue,
             Code::ExcludesAuthenticated,

@@ -106,12 +106,6 @@ fn tenancy_deleted_namespaces_and_users_without_extra() {
         summary(&r),
         [
             row(
-                Code::AbsentMap,
-                "webhooks[0].matchConditions[0].expression",
-                "18:47",
-                &[]
-            ),
-            row(
                 Code::ObjectOnDelete,
                 "webhooks[0].matchConditions[0].expression",
                 "18:50",
@@ -324,7 +318,6 @@ fn lint_configuration_without_text() {
     assert_eq!(
         codes,
         [
-            (Code::AbsentMap, None),
             (Code::ObjectOnDelete, None),
             (Code::OmittedRequestField, None),
         ]

@@ -109,6 +109,10 @@ pub(crate) struct Facts {
     old_object: bool,
     /// Paths known present.
     present: Vec<Vec<String>>,
+    /// Lists known to have at least so many elements (by their rendering).
+    sizes: Vec<(String, usize)>,
+    /// Strings known to start with a text (by their rendering).
+    prefixes: Vec<(String, String)>,
 }
 
 impl Facts {
@@ -119,6 +123,8 @@ impl Facts {
             object: false,
             old_object: false,
             present: Vec::new(),
+            sizes: Vec::new(),
+            prefixes: Vec::new(),
         }
     }
 
@@ -135,11 +141,17 @@ impl Facts {
                 present.push(p.clone());
             }
         }
+        let mut sizes = self.sizes.clone();
+        sizes.extend(other.sizes.iter().cloned());
+        let mut prefixes = self.prefixes.clone();
+        prefixes.extend(other.prefixes.iter().cloned());
         Facts {
             worlds: self.worlds.intersect(other.worlds),
             object: self.object || other.object,
             old_object: self.old_object || other.old_object,
             present,
+            sizes,
+            prefixes,
         }
     }
 
@@ -155,7 +167,31 @@ impl Facts {
                 .filter(|p| other.present.contains(p))
                 .cloned()
                 .collect(),
+            sizes: self
+                .sizes
+                .iter()
+                .filter_map(|(k, n)| {
+                    let m = other.min_size(k);
+                    (m > 0).then(|| (k.clone(), m.min(*n)))
+                })
+                .collect(),
+            prefixes: self
+                .prefixes
+                .iter()
+                .filter(|p| other.prefixes.contains(p))
+                .cloned()
+                .collect(),
         }
+    }
+
+    /// The fewest elements the list rendered `key` is known to have.
+    fn min_size(&self, key: &str) -> usize {
+        self.sizes
+            .iter()
+            .filter(|(k, _)| k == key)
+            .map(|(_, n)| *n)
+            .max()
+            .unwrap_or(0)
     }
 
     fn non_null(&self, var: Var) -> bool {
@@ -190,6 +226,20 @@ const ABSENT_MAPS: &[&str] = &[
     "matchLabels",
 ];
 
+/// List members that objects may lack altogether (the apiserver omits empty lists).
+const ABSENT_LISTS: &[&str] = &[
+    "ownerReferences",
+    "finalizers",
+    "tolerations",
+    "initContainers",
+    "ephemeralContainers",
+    "imagePullSecrets",
+    "volumes",
+    "env",
+    "envFrom",
+    "volumeMounts",
+];
+
 /// Members of objects that are maps whose keys are optional: the maps objects may lack,
 /// and `extra`.
 fn is_map_field(name: &str) -> bool {
@@ -220,6 +270,30 @@ fn call<'e>(e: &'e Expr, name: &str) -> Option<&'e [Expr]> {
             function,
             args,
         } if function == name => Some(args),
+        _ => None,
+    }
+}
+
+/// A non-negative integer literal.
+fn int_literal(e: &Expr) -> Option<u64> {
+    match e.kind {
+        ExprKind::Literal(Literal::Int(n)) => u64::try_from(n).ok(),
+        ExprKind::Literal(Literal::Uint(n)) => Some(n),
+        _ => None,
+    }
+}
+
+/// `text.split('sep')`: the text and the separator.
+fn split_call(e: &Expr) -> Option<(&Expr, &str)> {
+    match &e.kind {
+        ExprKind::Call {
+            target: Some(t),
+            function,
+            args,
+        } if function == "split" => match args.as_slice() {
+            [sep] => Some((t, string_literal(sep)?)),
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -537,6 +611,12 @@ impl<'s> Walker<'s> {
                     let when_false = self.facts(c, false).and(&self.facts(f, value));
                     when_true.or(&when_false)
                 }
+                ("_==_" | "_!=_" | "_>_" | "_>=_" | "_<_" | "_<=_", [a, b])
+                    if self.size_comparison(function, a, b, value).is_some() =>
+                {
+                    self.size_comparison(function, a, b, value)
+                        .unwrap_or_else(|| self.all())
+                }
                 ("_==_", [a, b]) => self.equality(a, b, value),
                 ("_!=_", [a, b]) => self.equality(a, b, !value),
                 ("@in", [x, container]) => {
@@ -564,6 +644,19 @@ impl<'s> Walker<'s> {
                 }
                 _ => self.all(),
             },
+            ExprKind::Call {
+                target: Some(t),
+                function,
+                args,
+            } if value && function == "startsWith" => {
+                let mut f = self.all();
+                if let (Some(p), [arg]) = (self.path(t), args.as_slice()) {
+                    if let Some(prefix) = string_literal(arg) {
+                        f.prefixes.push((render_path(&p), prefix.to_owned()));
+                    }
+                }
+                f
+            }
             ExprKind::Literal(Literal::Bool(b)) if *b != value => Facts::worlds(Worlds::NONE),
             _ => self.all(),
         }
@@ -689,7 +782,29 @@ impl<'s> Walker<'s> {
         });
     }
 
-    /// `'k' in m`, `m[k]` or `m.k` on a map member that objects may lack.
+    /// True when the map or list at `path` is known present where `facts` hold: tested, a
+    /// deeper path tested, or the labels of namespaces (which the apiserver sets).
+    fn known_present(&self, path: &[String], facts: &Facts) -> bool {
+        if facts.is_present(path)
+            || facts
+                .present
+                .iter()
+                .any(|p| p.len() > path.len() && p.starts_with(path))
+        {
+            return true;
+        }
+        let labels = path.len() == 3
+            && path.get(1).map(String::as_str) == Some("metadata")
+            && path.get(2).map(String::as_str) == Some("labels");
+        labels
+            && facts
+                .worlds
+                .minus(self.scope.select(|w| w.labelled))
+                .is_empty()
+    }
+
+    /// `'k' in m`, `m[k]`, `m.k`, a macro, a method or `size()` on a map or list member
+    /// that objects may lack.
     fn report_absent_map(
         &mut self,
         map: &[String],
@@ -699,21 +814,21 @@ impl<'s> Walker<'s> {
         facts: &Facts,
     ) -> bool {
         let Some(last) = map.last() else { return false };
-        if map.len() < 2 || !ABSENT_MAPS.contains(&last.as_str()) || self.path_root(map).is_none() {
-            return false;
-        }
-        if facts.is_present(map)
-            || facts
-                .present
-                .iter()
-                .any(|p| p.len() > map.len() && p.starts_with(map))
+        let list = ABSENT_LISTS.contains(&last.as_str());
+        if map.len() < 2
+            || !(list || ABSENT_MAPS.contains(&last.as_str()))
+            || self.path_root(map).is_none()
         {
             return false;
         }
+        if self.known_present(map, facts) {
+            return false;
+        }
         let m = render_path(map);
-        let optional = match key {
-            Some(k) => format!("{}.orValue('')", optional_path(map, Some(k))),
-            None => format!("{}.orValue({{}})", optional_path(map, None)),
+        let optional = match (key, list) {
+            (Some(k), _) => format!("{}.orValue('')", optional_path(map, Some(k))),
+            (None, true) => format!("{}.orValue([])", optional_path(map, None)),
+            (None, false) => format!("{}.orValue({{}})", optional_path(map, None)),
         };
         self.findings.push(Raw {
             code: Code::AbsentMap,
@@ -728,6 +843,156 @@ impl<'s> Walker<'s> {
             worlds: None,
         });
         true
+    }
+
+    /// The rendering of a list expression, for size facts: a path, or `path.split('x')`.
+    fn list_key(&self, e: &Expr) -> Option<String> {
+        if let Some(p) = self.path(e) {
+            return Some(render_path(&p));
+        }
+        let (t, sep) = split_call(e)?;
+        Some(format!(
+            "{}.split({})",
+            render_path(&self.path(t)?),
+            quote(sep)
+        ))
+    }
+
+    /// `size(x)` or `x.size()`: `x`.
+    fn size_operand<'e>(&self, e: &'e Expr) -> Option<&'e Expr> {
+        match &e.kind {
+            ExprKind::Call {
+                target: None,
+                function,
+                args,
+            } if function == "size" => match args.as_slice() {
+                [x] => Some(x),
+                _ => None,
+            },
+            ExprKind::Call {
+                target: Some(t),
+                function,
+                args,
+            } if function == "size" && args.is_empty() => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Facts from `size(x) OP n` (or `n OP size(x)`) having `value`: `x` has at least so
+    /// many elements, and (a path) is present.
+    fn size_comparison(&self, function: &str, a: &Expr, b: &Expr, value: bool) -> Option<Facts> {
+        let (x, op, n) = match (
+            self.size_operand(a),
+            int_literal(b),
+            int_literal(a),
+            self.size_operand(b),
+        ) {
+            (Some(x), Some(n), _, _) => (x, function, n),
+            (_, _, Some(n), Some(x)) => (
+                x,
+                match function {
+                    "_>_" => "_<_",
+                    "_<_" => "_>_",
+                    "_>=_" => "_<=_",
+                    "_<=_" => "_>=_",
+                    other => other,
+                },
+                n,
+            ),
+            _ => return None,
+        };
+        let op = if value {
+            op
+        } else {
+            match op {
+                "_>_" => "_<=_",
+                "_<=_" => "_>_",
+                "_>=_" => "_<_",
+                "_<_" => "_>=_",
+                "_==_" => "_!=_",
+                "_!=_" => "_==_",
+                other => other,
+            }
+        };
+        let min = match op {
+            "_>_" => n.checked_add(1)?,
+            "_>=_" | "_==_" => n,
+            "_!=_" if n == 0 => 1,
+            _ => return None,
+        };
+        let min = usize::try_from(min).ok().filter(|m| *m > 0)?;
+        let mut f = match self.path(x) {
+            Some(p) if p.len() > 1 => self.presence(p),
+            _ => self.all(),
+        };
+        f.sizes.push((self.list_key(x)?, min));
+        Some(f)
+    }
+
+    /// `list[n]` with a constant `n`, where the list may be shorter (a `split`) or absent
+    /// (a list member that objects may lack).
+    fn report_list_index(&mut self, list: &Expr, n: u64, at: usize, facts: &Facts) {
+        let Some(key) = self.list_key(list) else {
+            return;
+        };
+        let known = u64::try_from(facts.min_size(&key)).unwrap_or(u64::MAX);
+        if known > n {
+            return;
+        }
+        let (message, help) = if let Some((text, sep)) = split_call(list) {
+            if n == 0 || sep.is_empty() {
+                return;
+            }
+            // A known prefix with n separators makes n + 1 parts.
+            if let Some(t) = self.path(text).map(|p| render_path(&p)) {
+                let safe = facts.prefixes.iter().any(|(k, prefix)| {
+                    *k == t && u64::try_from(prefix.matches(sep).count()).unwrap_or(0) >= n
+                });
+                if safe {
+                    return;
+                }
+            }
+            (
+                format!("{key}[{n}] fails with \"index out of bounds: {n}\" when the text has fewer than {n} {} separator(s) (for request.userInfo.username: every user but service accounts)", quote(sep)),
+                format!("test size({key}) > {n} (or a prefix with enough separators: startsWith(...)) first, or read it optionally: {key}[?{n}].orValue('')"),
+            )
+        } else {
+            let Some(path) = self.path(list) else { return };
+            let Some(last) = path.last() else { return };
+            if path.len() < 2
+                || !ABSENT_LISTS.contains(&last.as_str())
+                || self.path_root(&path).is_none()
+            {
+                return;
+            }
+            // Present lists are not empty (the apiserver omits empty lists).
+            if n == 0 && self.known_present(&path, facts) {
+                return;
+            }
+            (
+                if n == 0 {
+                    format!("{key}[0] fails with \"no such key: {last}\" when the list is absent (the apiserver omits empty lists: most objects have no {last})")
+                } else {
+                    format!("{key}[{n}] fails when the list is absent (\"no such key: {last}\", most objects have no {last}) or has {n} element(s) or fewer (\"index out of bounds: {n}\")")
+                },
+                if n == 0 {
+                    format!(
+                        "test has({key}) (or size({key}) > 0) first, or read it optionally: {}[?0]",
+                        optional_path(&path, None)
+                    )
+                } else {
+                    format!("test has({key}) && size({key}) > {n} first, or read it optionally: {}[?{n}]", optional_path(&path, None))
+                },
+            )
+        };
+        self.findings.push(Raw {
+            code: Code::ListIndex,
+            offset: at,
+            end: at + 1,
+            message,
+            help: Some(help),
+            worlds: None,
+        });
     }
 
     /// Reports the read of `key` in `map` (written `map[key]` when `indexed`, else `map.key`)
@@ -871,8 +1136,14 @@ impl<'s> Walker<'s> {
             ExprKind::Call {
                 target: Some(t),
                 args,
-                ..
+                function,
             } => {
+                if function == "size" && args.is_empty() && !is_optional_valued(t) {
+                    if let Some(p) = self.path(t) {
+                        let what = format!("{}.size()", render_path(&p));
+                        self.report_absent_map(&p, None, &what, t.offset as usize, facts);
+                    }
+                }
                 self.walk(t, facts);
                 for a in args {
                     self.walk(a, facts);
@@ -891,7 +1162,19 @@ impl<'s> Walker<'s> {
                     self.walk(t, &when_true);
                     self.walk(f, &when_false);
                 }
+                ("size", [x]) => {
+                    if !is_optional_valued(x) {
+                        if let Some(p) = self.path(x) {
+                            let what = format!("size({})", render_path(&p));
+                            self.report_absent_map(&p, None, &what, x.offset as usize, facts);
+                        }
+                    }
+                    self.walk(x, facts);
+                }
                 ("_[_]", [m, k]) => {
+                    if let (Some(n), false) = (int_literal(k), is_optional_valued(m)) {
+                        self.report_list_index(m, n, at, facts);
+                    }
                     if let Some(v) = self.root(m) {
                         let what = match string_literal(k) {
                             Some(s) => format!("{}[{}]", v.name(), quote(s)),
@@ -958,6 +1241,21 @@ impl<'s> Walker<'s> {
                 }
             }
             ExprKind::Comprehension(c) => {
+                if !is_optional_valued(&c.iter_range) {
+                    if let Some(p) = self.path(&c.iter_range) {
+                        let what = format!(
+                            "iterating over {} (all, exists, exists_one, map, filter)",
+                            render_path(&p)
+                        );
+                        self.report_absent_map(
+                            &p,
+                            None,
+                            &what,
+                            c.iter_range.offset as usize,
+                            facts,
+                        );
+                    }
+                }
                 self.walk(&c.iter_range, facts);
                 self.walk(&c.accu_init, facts);
                 let depth = bind_comprehension(&mut self.bound, c);

@@ -142,8 +142,9 @@ pub(crate) fn analyze_configuration(
     let defaulted = config.defaulted();
     let mut findings = Vec::new();
     let mut reports = Vec::new();
+    let mutating = config.hook_kind() == matchcond_dispatch::HookKind::Mutating;
     for (i, hook) in defaulted.webhooks.iter().enumerate() {
-        let (f, r) = analyze_webhook(i, hook, envs);
+        let (f, r) = analyze_webhook(i, hook, mutating, envs);
         findings.extend(f);
         reports.push(r);
     }
@@ -153,10 +154,22 @@ pub(crate) fn analyze_configuration(
 fn analyze_webhook(
     index: usize,
     hook: &WebhookSpec,
+    mutating: bool,
     envs: &Envs<'_>,
 ) -> (Vec<Finding>, WebhookReport) {
     let mut findings = Vec::new();
-    let scope = Scope::of(hook);
+    let scope = Scope::of(hook, mutating);
+    if hook.rules.is_empty() && !hook.match_conditions.is_empty() {
+        findings.push(
+            Finding::new(
+                Severity::Warning,
+                Code::NoRules,
+                "this webhook has no rules: the apiserver never calls it, whatever its matchConditions say",
+            )
+            .at_path(format!("webhooks[{index}].rules"))
+            .with_help("add rules that select the requests the webhook is for (operations, apiGroups, apiVersions, resources)"),
+        );
+    }
     let policy = hook.failure_policy.as_deref().unwrap_or("Fail");
     let env = envs.at(envs.version);
     let mut conditions = Vec::new();

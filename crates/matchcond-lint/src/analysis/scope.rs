@@ -63,6 +63,10 @@ pub(crate) struct World {
     pub(crate) sub: bool,
     /// The resource may be cluster-scoped (no `request.namespace`).
     pub(crate) cluster_scoped: bool,
+    /// The objects always have `metadata.labels`: the rule selects only namespaces, whose
+    /// `kubernetes.io/metadata.name` label the apiserver sets before admission (except on a
+    /// CREATE by `generateName` that a mutating webhook sees).
+    pub(crate) labelled: bool,
 }
 
 /// A set of worlds of a [`Scope`].
@@ -112,8 +116,13 @@ fn rule_worlds(
     resources: &[String],
     scope: Option<&str>,
     index: usize,
+    mutating: bool,
     out: &mut Vec<World>,
 ) {
+    let namespaces = !resources.is_empty()
+        && resources
+            .iter()
+            .all(|r| r.split_once('/').map_or(r.as_str(), |(r, _)| r) == "namespaces");
     let mut main = false;
     let mut sub = false;
     let mut cluster = false;
@@ -155,14 +164,15 @@ fn rule_worlds(
                 rule: index,
                 sub: s,
                 cluster_scoped: cluster,
+                labelled: namespaces && !(mutating && op == Operation::Create),
             });
         }
     }
 }
 
 impl Scope {
-    /// The worlds of a webhook's rules.
-    pub(crate) fn of(hook: &WebhookSpec) -> Scope {
+    /// The worlds of a webhook's rules (`mutating`: of a MutatingWebhookConfiguration).
+    pub(crate) fn of(hook: &WebhookSpec, mutating: bool) -> Scope {
         let mut worlds = Vec::new();
         for (i, rule) in hook.rules.iter().enumerate() {
             rule_worlds(
@@ -170,6 +180,7 @@ impl Scope {
                 rule.resources.as_deref().unwrap_or_default(),
                 rule.scope.as_deref(),
                 i,
+                mutating,
                 &mut worlds,
             );
         }
@@ -177,7 +188,10 @@ impl Scope {
             let mut merged: Vec<World> = Vec::new();
             for w in worlds {
                 match merged.iter_mut().find(|m| m.op == w.op && m.sub == w.sub) {
-                    Some(m) => m.cluster_scoped |= w.cluster_scoped,
+                    Some(m) => {
+                        m.cluster_scoped |= w.cluster_scoped;
+                        m.labelled &= w.labelled;
+                    }
                     None => merged.push(World { rule: 0, ..w }),
                 }
             }
@@ -201,6 +215,7 @@ impl Scope {
                     rule: 0,
                     sub,
                     cluster_scoped: false,
+                    labelled: false,
                 });
             }
         }
@@ -260,7 +275,7 @@ mod tests {
     fn scope(rules: &str) -> Scope {
         let text = format!("apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {{name: x}}\nwebhooks:\n- name: a.b.c\n  rules: {rules}\n");
         let c = load_documents(&text).unwrap().remove(0);
-        Scope::of(&c.webhooks[0])
+        Scope::of(&c.webhooks[0], false)
     }
 
     #[test]

@@ -6,7 +6,10 @@
 //! check does not carry are empty: a path check has an empty group and resource, a resource
 //! check an empty path, a check without selectors empty selector texts. The principal
 //! compared with `user` is the request's user name, or `system:serviceaccount:NS:NAME` after
-//! `authorizer.serviceAccount(NS, NAME)`.
+//! `authorizer.serviceAccount(NS, NAME)`. Two fields take lists: `verbs` (the check's verb
+//! is one of them) and `user_groups` (the principal has one of these groups, as RBAC binds
+//! groups: `system:masters`, a breakglass group, `system:serviceaccounts:NS`); `"*"` in a
+//! list matches anything.
 //!
 //! ```
 //! use matchcond_runtime::authz::{AuthzDecision, StaticAuthorizer, StaticRule};
@@ -58,6 +61,10 @@ pub struct StaticRule {
     pub field_selector: Option<String>,
     /// The label selector text the check carries, compared as written.
     pub label_selector: Option<String>,
+    /// The verbs: the check's verb is one of them.
+    pub verbs: Option<Vec<String>>,
+    /// The principal's groups: the principal has one of them.
+    pub user_groups: Option<Vec<String>>,
     /// The outcome.
     pub outcome: RuleOutcome,
 }
@@ -86,6 +93,8 @@ impl StaticRule {
             path: None,
             field_selector: None,
             label_selector: None,
+            verbs: None,
+            user_groups: None,
             outcome,
         }
     }
@@ -167,8 +176,41 @@ impl StaticRule {
         label_selector
     );
 
+    /// Restricts the rule to checks of one of these verbs.
+    pub fn verbs<I, S>(mut self, verbs: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.verbs = Some(verbs.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Restricts the rule to principals in one of these groups.
+    pub fn user_groups<I, S>(mut self, groups: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.user_groups = Some(groups.into_iter().map(Into::into).collect());
+        self
+    }
+
     /// Whether every field the rule gives matches the check.
     pub fn matches(&self, attributes: &Attributes<'_>) -> bool {
+        if let Some(verbs) = &self.verbs {
+            if !verbs.iter().any(|v| v == "*" || v == attributes.verb) {
+                return false;
+            }
+        }
+        if let Some(groups) = &self.user_groups {
+            if !groups
+                .iter()
+                .any(|g| g == "*" || attributes.user.groups.iter().any(|have| have == g))
+            {
+                return false;
+            }
+        }
         let resource = attributes.resource_attributes();
         fn text(s: Option<&str>) -> &str {
             s.unwrap_or("")

@@ -486,3 +486,129 @@ fn params() {
     assert_eq!(p("[1].all(params, params == 1)"), None);
     assert_eq!(p("object.params == 1"), None);
 }
+
+/// Codes of reads in worlds where `object` is never null (UPDATE only).
+fn on_update(text: &str) -> Vec<(Code, String)> {
+    traps(text, &[Update])
+}
+
+#[test]
+fn absent_maps_and_lists_through_macros_methods_and_size() {
+    for (text, at) in [
+        (
+            "object.metadata.annotations.exists(k, k.startsWith('example.com/'))",
+            ".annotations",
+        ),
+        ("object.metadata.labels.all(k, k != 'x')", ".labels.all("),
+        ("size(object.metadata.labels) > 2", ".labels) > 2"),
+        ("object.metadata.annotations.size() == 0", ".annotations"),
+        ("'x' in object.metadata.finalizers", "in object.me"),
+        (
+            "object.metadata.ownerReferences.exists(r, r.kind == 'Job')",
+            ".ownerRefere",
+        ),
+        (
+            "object.spec.tolerations.map(t, t.key).size() > 0",
+            ".tolerations",
+        ),
+    ] {
+        let found = on_update(text);
+        assert_eq!(found.len(), 1, "{text}: {found:?}");
+        assert_eq!(found[0].0, Code::AbsentMap, "{text}");
+        assert!(found[0].1.starts_with(at), "{text}: {found:?}");
+    }
+    // Guards in any order, optional reads, ternaries.
+    for text in [
+        "has(object.metadata.annotations) && object.metadata.annotations.exists(k, k.startsWith('example.com/'))",
+        "object.metadata.annotations.exists(k, k.startsWith('example.com/')) && has(object.metadata.annotations)",
+        "!has(object.metadata.annotations) || object.metadata.annotations.exists(k, k == 'a')",
+        "has(object.metadata.annotations) ? object.metadata.annotations.exists(k, k == 'a') : false",
+        "object.metadata.?annotations.orValue({}).exists(k, k == 'a')",
+        "'labels' in object.metadata && size(object.metadata.labels) > 1",
+        "has(object.metadata.finalizers) && 'x' in object.metadata.finalizers",
+        "object.metadata.?labels.orValue({}).size() > 0",
+        "[1, 2].exists(x, x == 1) && size([1]) == 1",
+        "object.spec.containers.exists(c, size(c.args) > 0)",
+    ] {
+        assert_eq!(on_update(text), [], "{text}");
+    }
+    // A sibling condition's guard.
+    let scope = Scope::of_operations(&[Update]);
+    let guard = parse(
+        "has(object.metadata.annotations)",
+        &ParserOptions::default(),
+    )
+    .unwrap();
+    let known = Facts::worlds(scope.all()).and(&facts_when_true(&guard.expr, &scope));
+    let read = parse(
+        "object.metadata.annotations.exists(k, k == 'a')",
+        &ParserOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(analyze(&read.expr, &scope, &known), []);
+    assert_eq!(
+        analyze(&read.expr, &scope, &Facts::worlds(scope.all())).len(),
+        1
+    );
+}
+
+#[test]
+fn constant_indexes_into_short_or_absent_lists() {
+    let r = raws(
+        "request.userInfo.username.split(':')[2] == 'kube-system'",
+        &[Update],
+    );
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].code, Code::ListIndex);
+    assert_eq!(
+        r[0].message,
+        "request.userInfo.username.split(':')[2] fails with \"index out of bounds: 2\" when the text has fewer than 2 ':' separator(s) (for request.userInfo.username: every user but service accounts)"
+    );
+    assert_eq!(
+        on_update("object.metadata.ownerReferences[0].kind == 'ReplicaSet'"),
+        [(Code::ListIndex, "[0].kind == ".to_owned())]
+    );
+    assert_eq!(
+        codes("has(object.metadata.ownerReferences) && object.metadata.ownerReferences[1].kind == 'X'", &[Update]),
+        [Code::ListIndex]
+    );
+    for text in [
+        "request.userInfo.username.startsWith('system:serviceaccount:') && request.userInfo.username.split(':')[2] == 'kube-system'",
+        "request.userInfo.username.split(':')[2] == 'kube-system' && request.userInfo.username.startsWith('system:serviceaccount:')",
+        "size(request.userInfo.username.split(':')) > 2 && request.userInfo.username.split(':')[2] == 'a'",
+        "request.userInfo.username.split(':').size() >= 3 ? request.userInfo.username.split(':')[2] == 'a' : false",
+        "request.userInfo.username.split(':')[0] == 'system'",
+        "request.userInfo.username.split(':')[?2].orValue('') == 'a'",
+        "has(object.metadata.ownerReferences) && object.metadata.ownerReferences[0].kind == 'ReplicaSet'",
+        "object.metadata.ownerReferences[0].kind == 'ReplicaSet' && has(object.metadata.ownerReferences)",
+        "has(object.metadata.ownerReferences) && size(object.metadata.ownerReferences) > 1 && object.metadata.ownerReferences[1].kind == 'X'",
+        "object.metadata.?ownerReferences[?0].?kind.orValue('') == 'ReplicaSet'",
+        "object.spec.containers[0].image != ''",
+    ] {
+        assert_eq!(on_update(text), [], "{text}");
+    }
+    // Too short a prefix does not guard.
+    assert_eq!(
+        codes(
+            "request.userInfo.username.startsWith('system:') && request.userInfo.username.split(':')[2] == 'a'",
+            &[Update]
+        ),
+        [Code::ListIndex]
+    );
+}
+
+#[test]
+fn namespaces_have_labels() {
+    let mut s = Scope::of_operations(&[Create, Update]);
+    let text = "'team' in object.metadata.labels";
+    let parsed = parse(text, &ParserOptions::default()).unwrap();
+    let find = |s: &Scope| analyze(&parsed.expr, s, &Facts::worlds(s.all())).len();
+    assert_eq!(find(&s), 1);
+    for w in &mut s.worlds {
+        w.labelled = true;
+    }
+    assert_eq!(find(&s), 0);
+    // A world without the label (a mutating webhook's CREATE) keeps the warning.
+    s.worlds[0].labelled = false;
+    assert_eq!(find(&s), 1);
+}
