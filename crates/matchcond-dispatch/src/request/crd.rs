@@ -94,13 +94,15 @@ impl CustomResourceDefinition {
         let namespaced = match req_str(spec, "scope", "spec.scope")? {
             "Namespaced" => true,
             "Cluster" => false,
-            other => return Err(ManifestError::at(
-                spec.get("scope").unwrap_or(spec),
-                "spec.scope",
-                format!(
+            other => {
+                return Err(ManifestError::at(
+                    spec.get("scope").unwrap_or(spec),
+                    "spec.scope",
+                    format!(
                     "Unsupported value: {other:?}: supported values: \"Cluster\", \"Namespaced\""
                 ),
-            )),
+                ))
+            }
         };
         let versions_node = spec.get("versions");
         let items = match versions_node.map(|n| &n.value) {

@@ -11,6 +11,7 @@
 
 pub mod catalog;
 pub mod crd;
+pub mod manifest;
 
 pub mod namespaces;
 
@@ -23,6 +24,7 @@ use crate::yaml::{read_documents, Node, Position, Value};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub struct ManifestError {
+    kind: ManifestErrorKind,
     position: Option<Position>,
     path: String,
     message: String,
@@ -33,10 +35,22 @@ impl ManifestError {
     /// text), for a field path (`""` for the whole document).
     pub fn new(position: Option<Position>, path: &str, message: impl Into<String>) -> Self {
         ManifestError {
+            kind: ManifestErrorKind::Invalid,
             position,
             path: path.to_owned(),
             message: message.into(),
         }
+    }
+
+    /// The same error, of another kind.
+    pub fn with_kind(mut self, kind: ManifestErrorKind) -> Self {
+        self.kind = kind;
+        self
+    }
+
+    /// What sort of problem it is.
+    pub fn kind(&self) -> ManifestErrorKind {
+        self.kind
     }
 
     /// An error at a node of a document.
@@ -59,6 +73,20 @@ impl ManifestError {
     pub fn message(&self) -> &str {
         &self.message
     }
+}
+
+/// What sort of problem a [`ManifestError`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ManifestErrorKind {
+    /// The text or a field of it is not what it must be.
+    Invalid,
+    /// The manifest's kind is neither built in nor defined by a CustomResourceDefinition
+    /// given.
+    UnknownKind,
+    /// The request's options contradict the manifests (a namespace, an operation that takes
+    /// no old object, …), or the manifests each other.
+    Conflict,
 }
 
 /// `LINE:COLUMN: PATH: MESSAGE` (the parts it has).
