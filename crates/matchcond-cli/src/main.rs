@@ -15,6 +15,7 @@ mod commands;
 mod input;
 mod json_value;
 mod lint_cmd;
+mod request_args;
 
 use std::process::ExitCode;
 
@@ -68,6 +69,8 @@ enum Command {
         /// The output format.
         #[arg(long, value_enum, default_value = "text")]
         output: Output,
+        #[command(flatten)]
+        request: request_args::RequestArgs,
     },
     /// Validate webhook configurations as the apiserver does on create (or update), strictly,
     /// and warn about the matchConditions traps it accepts.
@@ -93,13 +96,13 @@ enum Command {
     #[command(after_help = MATCH_HELP)]
     Match {
         /// Files of configurations (`-` for standard input).
-        #[arg(long = "config", required = true, num_args = 1.., value_name = "FILE")]
+        #[arg(long = "config", required_unless_present = "print_review", num_args = 1.., value_name = "FILE")]
         configs: Vec<String>,
-        /// The AdmissionReview (JSON or YAML).
-        #[arg(long, value_name = "FILE")]
-        review: String,
+        /// The AdmissionReview (JSON or YAML); or build it from manifests (--object …).
+        #[arg(long, value_name = "FILE", required_unless_present_any = ["object", "old_object"])]
+        review: Option<String>,
         /// The labels of every namespace (`k=v,k2=v2`).
-        #[arg(long = "namespace-labels", value_name = "LABELS", default_value = "", value_parser = input::parse_labels)]
+        #[arg(long = "namespace-labels", value_name = "LABELS", default_value = "", value_parser = input::parse_labels, conflicts_with = "namespace_objects")]
         namespace_labels: matchcond::dispatch::Labels,
         /// A static authorizer table (YAML).
         #[arg(long, value_name = "FILE")]
@@ -110,6 +113,8 @@ enum Command {
         /// The output format.
         #[arg(long, value_enum, default_value = "text")]
         output: Output,
+        #[command(flatten)]
+        request: request_args::RequestArgs,
     },
     /// Verify and time the benchmark workload: engine, hand-written floor, cel crate.
     #[command(after_help = BENCH_HELP)]
@@ -171,6 +176,15 @@ fn stdin_once(inputs: &[(&str, Option<&str>)]) -> Result<(), input::InputError> 
     Ok(())
 }
 
+/// Prints a review (`--print-review`), pretty, and gives exit code 0.
+fn print_review(review: &serde_json::Value) -> u8 {
+    outln!(
+        "{}",
+        serde_json::to_string_pretty(review).unwrap_or_default()
+    );
+    0
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -188,20 +202,27 @@ fn main() -> ExitCode {
             authorizer,
             k8s_version,
             output,
-        } => stdin_once(&[
-            ("--review", review.as_deref()),
-            ("--authorizer", authorizer.as_deref()),
-        ])
-        .and_then(|()| {
-            commands::eval(
-                &expr,
-                review.as_deref(),
-                authorizer.as_deref(),
-                k8s_version,
-                output,
-                paint,
-            )
-        }),
+            request,
+        } => {
+            let mut inputs = vec![
+                ("--review", review.as_deref()),
+                ("--authorizer", authorizer.as_deref()),
+            ];
+            inputs.extend(request.inputs());
+            stdin_once(&inputs)
+                .and_then(|()| request_args::resolve(review.as_deref(), &request, k8s_version))
+                .and_then(|resolved| match resolved {
+                    request_args::Resolved::Print(r) => Ok(print_review(&r)),
+                    request_args::Resolved::Request(req) => commands::eval(
+                        &expr,
+                        req,
+                        authorizer.as_deref(),
+                        k8s_version,
+                        output,
+                        paint,
+                    ),
+                })
+        }
         Command::Lint {
             files,
             old,
@@ -230,24 +251,32 @@ fn main() -> ExitCode {
             authorizer,
             k8s_version,
             output,
+            request,
         } => {
             let mut inputs: Vec<(&str, Option<&str>)> = configs
                 .iter()
                 .map(|f| ("--config", Some(f.as_str())))
                 .collect();
-            inputs.push(("--review", Some(review.as_str())));
+            inputs.push(("--review", review.as_deref()));
             inputs.push(("--authorizer", authorizer.as_deref()));
-            stdin_once(&inputs).and_then(|()| {
-                commands::dispatch(
-                    &configs,
-                    &review,
-                    namespace_labels,
-                    authorizer.as_deref(),
-                    k8s_version,
-                    output,
-                    paint,
-                )
-            })
+            inputs.extend(request.inputs());
+            stdin_once(&inputs)
+                .and_then(|()| request_args::resolve(review.as_deref(), &request, k8s_version))
+                .and_then(|resolved| match resolved {
+                    request_args::Resolved::Print(r) => Ok(print_review(&r)),
+                    request_args::Resolved::Request(None) => Err(input::InputError(
+                        "no request: give --review or --object/--old-object".to_owned(),
+                    )),
+                    request_args::Resolved::Request(Some(req)) => commands::dispatch(
+                        &configs,
+                        req,
+                        namespace_labels,
+                        authorizer.as_deref(),
+                        k8s_version,
+                        output,
+                        paint,
+                    ),
+                })
         }
         Command::Bench {
             quick,
