@@ -74,7 +74,7 @@ pub mod load {
 /// Requests built as the apiserver builds them, from manifests: the catalog of API
 /// resources (built in by release, extended by CustomResourceDefinitions), the
 /// CustomResourceDefinition and Namespace loaders, the review builder and the check of
-/// hand-written reviews.
+/// hand-written reviews; and the strict loader of test files (`matchcond test`).
 ///
 /// ```
 /// use matchcond::dispatch::request::{build_review, read_manifests, Catalog, RequestOptions, User};
@@ -102,6 +102,10 @@ pub mod request {
     };
     pub use matchcond_dispatch::request::namespaces::{
         load_namespaces, NamespaceObject, NamespaceSet,
+    };
+    pub use matchcond_dispatch::request::suite::{
+        load_test_file, Expect, Expectation, NamespaceSource, SkipCheck, Source, TestCase,
+        TestFile, CASE_FIELDS, FILE_FIELDS, TEST_API_VERSION, TEST_KIND,
     };
     pub use matchcond_dispatch::request::{
         read_manifests, ManifestError, ManifestErrorKind, Manifests,

@@ -16,6 +16,7 @@ mod input;
 mod json_value;
 mod lint_cmd;
 mod request_args;
+mod test_cmd;
 
 use std::process::ExitCode;
 
@@ -116,6 +117,24 @@ enum Command {
         #[command(flatten)]
         request: request_args::RequestArgs,
     },
+    /// Run test files: cases (a request and what each webhook is expected to do) against
+    /// webhook configurations.
+    #[command(after_help = TEST_HELP)]
+    Test {
+        /// Test files, or folders searched for *.test.yaml and *.test.yml (default: `.`).
+        #[arg(value_name = "PATH")]
+        paths: Vec<String>,
+        /// Run only the cases whose name matches this regular expression.
+        #[arg(long, value_name = "PATTERN")]
+        run: Option<String>,
+        /// Report, per webhook and condition, whether the cases saw it true, false and
+        /// erring, and what no case exercised.
+        #[arg(long)]
+        coverage: bool,
+        /// The output format.
+        #[arg(long, value_enum, default_value = "text")]
+        output: test_cmd::TestOutput,
+    },
     /// Verify and time the benchmark workload: engine, hand-written floor, cel crate.
     #[command(after_help = BENCH_HELP)]
     Bench {
@@ -153,6 +172,14 @@ const MATCH_HELP: &str = concat!(
     "(and in JSON) and decided as if it were stored.\n\n",
     "Exit codes:\n  0  the request is admitted (no webhook rejects it before any call)\n  1  the request is rejected\n  2  unusable input (unreadable files, no configuration, not an admission.k8s.io/v1 AdmissionReview, bad option)\n\n",
     "JSON output (--output json): one object with \"schemaVersion\": 1; its fields are described in crates/matchcond-cli/README.md."
+);
+
+const TEST_HELP: &str = concat!(
+    "Test files are YAML (apiVersion matchcond/v1alpha1, kind Test); their format is described in\n",
+    "crates/matchcond-cli/README.md and by the JSON schema crates/matchcond-cli/test-file.schema.json.\n",
+    "Every problem of every test file is reported with its FILE:LINE:COLUMN, and the other files run.\n\n",
+    "Exit codes:\n  0  every case passed\n  1  a case failed (a webhook did not do what it was expected to)\n  2  unusable input: a test file, configuration or manifest cannot be used, a case's request cannot be built, a bad option\n\n",
+    "JSON output (--output json): one object with \"schemaVersion\": 1; JUnit XML (--output junit): one testsuite per file."
 );
 
 const BENCH_HELP: &str = concat!(
@@ -276,6 +303,31 @@ fn main() -> ExitCode {
                         output,
                         paint,
                     ),
+                })
+        }
+        Command::Test {
+            paths,
+            run,
+            coverage,
+            output,
+        } => {
+            let paths = if paths.is_empty() {
+                vec![".".to_owned()]
+            } else {
+                paths
+            };
+            run.as_deref()
+                .map(regex::Regex::new)
+                .transpose()
+                .map_err(|e| input::InputError(format!("--run: {e}")))
+                .and_then(|run| {
+                    test_cmd::test(&test_cmd::TestOptions {
+                        paths: &paths,
+                        run: run.as_ref(),
+                        coverage,
+                        output,
+                        paint,
+                    })
                 })
         }
         Command::Bench {

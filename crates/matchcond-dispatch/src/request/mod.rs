@@ -14,6 +14,7 @@ pub mod crd;
 pub mod manifest;
 
 pub mod namespaces;
+pub mod suite;
 
 use std::fmt;
 
