@@ -39,6 +39,7 @@ pub mod field;
 pub mod load;
 pub mod names;
 pub mod namespaces;
+pub mod request;
 pub mod resources;
 pub mod rules;
 mod schema;
