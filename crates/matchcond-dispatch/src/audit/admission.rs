@@ -15,20 +15,8 @@ use serde_json::{Map, Value as Json};
 
 use super::event::{Event, Level};
 use crate::dispatch::Attributes;
-use crate::resources::{ResourceMapper, ResourceTable};
+use crate::request::catalog::{Catalog, Operation};
 use crate::types::{Gvk, Gvr};
-
-/// Where the kind a resource serves comes from (the built-in resource catalog, CRDs).
-pub trait ResourceKinds: Send + Sync {
-    /// The kind that `resource`/`subresource` serves, if known.
-    fn kind_of(&self, resource: &Gvr, subresource: &str) -> Option<Gvk>;
-}
-
-impl ResourceKinds for ResourceTable {
-    fn kind_of(&self, resource: &Gvr, subresource: &str) -> Option<Gvk> {
-        self.kind_for(resource, subresource)
-    }
-}
 
 /// Whether an event's request passes through admission.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,44 +34,25 @@ pub enum Passage {
     Forbidden,
 }
 
-/// The admission operation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Operation {
-    /// `CREATE`
-    Create,
-    /// `UPDATE`
-    Update,
-    /// `DELETE`
-    Delete,
-    /// `CONNECT`
-    Connect,
-}
-
-impl Operation {
-    /// The operation as admission names it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Operation::Create => "CREATE",
-            Operation::Update => "UPDATE",
-            Operation::Delete => "DELETE",
-            Operation::Connect => "CONNECT",
-        }
-    }
-}
-
-/// The subresources served by a connecter (`rest.Connecter`): `pods/exec`, `pods/attach`,
-/// `pods/portforward`, `pods/proxy`, `services/proxy`, `nodes/proxy`.
-pub fn is_connect_subresource(group: &str, resource: &str, subresource: &str) -> bool {
-    group.is_empty()
-        && match resource {
-            "pods" => matches!(subresource, "exec" | "attach" | "portforward" | "proxy"),
-            "services" | "nodes" => subresource == "proxy",
-            _ => false,
-        }
+/// True when the catalog serves `resource/subresource` through a connecter
+/// (`pods/exec`, `pods/attach`, `pods/portforward`, `pods/proxy`, `services/proxy`,
+/// `nodes/proxy`): admission sees CONNECT whatever the HTTP method.
+pub fn is_connect(
+    catalog: &Catalog,
+    group: &str,
+    version: &str,
+    resource: &str,
+    sub: &str,
+) -> bool {
+    !sub.is_empty()
+        && catalog
+            .by_resource(group, version, resource)
+            .and_then(|r| r.subresource(sub))
+            .is_some_and(|s| s.operations.contains(&Operation::Connect))
 }
 
 /// Whether the request of an event passes through admission, and with which operation.
-pub fn passage(event: &Event<'_>) -> Passage {
+pub fn passage(event: &Event<'_>, catalog: &Catalog) -> Passage {
     let Some(r) = &event.object_ref else {
         return Passage::NonResource;
     };
@@ -102,7 +71,13 @@ pub fn passage(event: &Event<'_>) -> Passage {
     {
         return Passage::Forbidden;
     }
-    if is_connect_subresource(&r.api_group, &r.resource, &r.subresource) {
+    if is_connect(
+        catalog,
+        &r.api_group,
+        &r.api_version,
+        &r.resource,
+        &r.subresource,
+    ) {
         return Passage::Admitted(Operation::Connect);
     }
     match &*event.verb {
@@ -186,12 +161,12 @@ pub enum NotAdmitted {
 }
 
 /// Builds the AdmissionRequest of an event (see [`AuditRequest`]), the kinds from
-/// `kinds` (then from the recorded object's `apiVersion` and `kind`).
+/// the catalog (then from the recorded object's `apiVersion` and `kind`).
 pub fn admission_request(
     event: &Event<'_>,
-    kinds: &dyn ResourceKinds,
+    catalog: &Catalog,
 ) -> Result<AuditRequest, NotAdmitted> {
-    let (attrs, kind_known) = attributes(event, kinds)?;
+    let (attrs, kind_known) = attributes(event, catalog)?;
     let (object, old_object, options, mut missing) = parts(event, &attrs)?;
     missing.kind = !kind_known;
     let user = user_info(event)?;
@@ -208,17 +183,22 @@ pub fn admission_request(
 
 /// The dispatch attributes of an event whose request passes through admission, and
 /// whether its kind is known.
-pub fn attributes(
-    event: &Event<'_>,
-    kinds: &dyn ResourceKinds,
-) -> Result<(Attributes, bool), NotAdmitted> {
-    let op = match passage(event) {
+pub fn attributes(event: &Event<'_>, catalog: &Catalog) -> Result<(Attributes, bool), NotAdmitted> {
+    let op = match passage(event, catalog) {
         Passage::Admitted(op) => op,
         other => return Err(NotAdmitted::Passage(other)),
     };
     let r = event.object_ref.clone().unwrap_or_default();
     let resource = Gvr::new(&r.api_group, &r.api_version, &r.resource);
-    let mut kind = kinds.kind_of(&resource, &r.subresource);
+    let mut kind = catalog
+        .by_resource(&r.api_group, &r.api_version, &r.resource)
+        .and_then(|res| {
+            if r.subresource.is_empty() {
+                Some(res.gvk())
+            } else {
+                res.subresource(&r.subresource).map(|s| s.kind.clone())
+            }
+        });
     if kind.is_none() && r.subresource.is_empty() && op != Operation::Delete {
         kind = event.request_object.and_then(|o| object_kind(o.get()));
     }

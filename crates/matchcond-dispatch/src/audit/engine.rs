@@ -25,13 +25,14 @@ use matchcond_runtime::activation::{
 use matchcond_runtime::{Activation, Value};
 use serde_json::{Map, Value as Json};
 
-use super::admission::{self, Missing, NotAdmitted, ResourceKinds};
+use super::admission::{self, Missing, NotAdmitted};
 use super::event::Event;
 use crate::dispatch::{
     call_time_check, cel_request, match_namespace, object_labels, Attributes, CompiledHook, Detail,
     Dispatcher, Policy,
 };
 use crate::namespaces::NamespaceLister;
+use crate::request::catalog::Catalog;
 use crate::rules::is_exempt_kind;
 use crate::selector::Selector;
 
@@ -207,11 +208,8 @@ pub(crate) struct Prepared<'e, 'a> {
 
 impl<'e, 'a> Prepared<'e, 'a> {
     /// The event's attributes; an error when it does not pass through admission.
-    pub(crate) fn new(
-        event: &'e Event<'a>,
-        kinds: &dyn ResourceKinds,
-    ) -> Result<Self, NotAdmitted> {
-        let (attrs, kind_known) = admission::attributes(event, kinds)?;
+    pub(crate) fn new(event: &'e Event<'a>, catalog: &Catalog) -> Result<Self, NotAdmitted> {
+        let (attrs, kind_known) = admission::attributes(event, catalog)?;
         Ok(Prepared {
             event,
             attrs,

@@ -16,10 +16,7 @@ pub mod engine;
 pub mod event;
 pub mod replay;
 
-pub use admission::{
-    admission_request, passage, AuditRequest, Missing, NotAdmitted, Operation, Passage,
-    ResourceKinds,
-};
+pub use admission::{admission_request, passage, AuditRequest, Missing, NotAdmitted, Passage};
 pub use engine::{DecisionClass, HookResult, Selection, Side, Verdict};
 pub use event::{Event, EventError, Level, Stage};
 pub use replay::{

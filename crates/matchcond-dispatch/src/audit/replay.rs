@@ -15,11 +15,12 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use super::admission::{Passage, ResourceKinds};
+use super::admission::Passage;
 use super::engine::{DecisionClass, HookResult, Prepared, Selection, Side, Verdict};
 use super::event::Event;
 use crate::dispatch::HookInfo;
 use crate::namespaces::NamespaceLister;
+use crate::request::catalog::Catalog;
 use crate::types::HookKind;
 
 /// One input: a name for reports (a path, `-`) and its bytes (plain or gzip).
@@ -253,11 +254,11 @@ impl ReplayOptions {
     }
 }
 
-/// The configurations to replay through (and an optional baseline), with where kinds and
-/// namespace labels come from.
+/// The configurations to replay through (and an optional baseline), with the resource
+/// catalog (kinds, connect subresources) and where namespace labels come from.
 pub struct Replay {
     sides: Vec<Side>,
-    kinds: Arc<dyn ResourceKinds>,
+    catalog: Arc<Catalog>,
     namespaces: Option<Arc<dyn NamespaceLister + Send + Sync>>,
     /// The union of the webhooks: (identity, position in the current set, in the baseline).
     union: Vec<(HookInfo, Option<usize>, Option<usize>)>,
@@ -269,7 +270,7 @@ impl Replay {
     pub fn new(
         current: Side,
         baseline: Option<Side>,
-        kinds: Arc<dyn ResourceKinds>,
+        catalog: Arc<Catalog>,
         namespaces: Option<Arc<dyn NamespaceLister + Send + Sync>>,
     ) -> Replay {
         let mut union: Vec<(HookInfo, Option<usize>, Option<usize>)> = current
@@ -290,7 +291,7 @@ impl Replay {
         }
         Replay {
             sides,
-            kinds,
+            catalog,
             namespaces,
             union,
         }
@@ -386,7 +387,7 @@ impl Replay {
             };
             out.acc.input.events += 1;
             let final_stage = event.stage.is_final();
-            let passage = super::admission::passage(&event);
+            let passage = super::admission::passage(&event, &self.catalog);
             if !matches!(passage, Passage::Admitted(_)) {
                 if final_stage {
                     let c = &mut out.acc.input;
@@ -418,7 +419,7 @@ impl Replay {
 
     /// Decides one admitted event on every side.
     fn decide(&self, event: &Event<'_>) -> Result<Outcome, super::admission::NotAdmitted> {
-        let mut p = Prepared::new(event, &*self.kinds)?;
+        let mut p = Prepared::new(event, &self.catalog)?;
         let ns = self.namespaces.as_deref();
         let mut results = Vec::with_capacity(self.sides.len());
         for side in &self.sides {

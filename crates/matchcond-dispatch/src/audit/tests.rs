@@ -14,24 +14,8 @@ use serde_json::json;
 use super::*;
 use crate::dispatch::Dispatcher;
 use crate::namespaces::Labels;
-use crate::types::{load_documents, Gvk, Gvr};
-
-/// Kinds for the resources the tests use.
-struct Kinds;
-
-impl ResourceKinds for Kinds {
-    fn kind_of(&self, r: &Gvr, sub: &str) -> Option<Gvk> {
-        let kind = match (r.group.as_str(), r.resource.as_str(), sub) {
-            ("", "pods", "") | ("", "pods", "status") => "Pod",
-            ("", "pods", "exec") => "PodExecOptions",
-            ("", "configmaps", "") => "ConfigMap",
-            ("", "namespaces", "") => "Namespace",
-            ("coordination.k8s.io", "leases", "") => "Lease",
-            _ => return None,
-        };
-        Some(Gvk::new(&r.group, &r.version, kind))
-    }
-}
+use crate::request::catalog::{Catalog, Operation};
+use crate::types::load_documents;
 
 fn event(verb: &str, resource: &str, sub: &str, level: &str, extra: serde_json::Value) -> String {
     let mut e = json!({
@@ -169,7 +153,11 @@ fn the_passage_through_admission_follows_the_verb_and_the_response() {
     for (verb, res, sub, extra, want) in cases {
         let line = event(verb, res, sub, "Metadata", extra.clone());
         let e = Event::from_line(line.as_bytes()).unwrap();
-        assert_eq!(passage(&e), want, "{verb} {res}/{sub} {extra}");
+        assert_eq!(
+            passage(&e, &Catalog::builtin()),
+            want,
+            "{verb} {res}/{sub} {extra}"
+        );
     }
 }
 
@@ -185,7 +173,7 @@ fn the_admission_request_holds_what_the_event_recorded() {
                "impersonatedUser": {"username": "bob", "groups": ["ops"], "extra": {"scopes": ["a"]}}}),
     );
     let e = Event::from_line(line.as_bytes()).unwrap();
-    let r = admission_request(&e, &Kinds).unwrap();
+    let r = admission_request(&e, &Catalog::builtin()).unwrap();
     assert!(r.missing.is_empty(), "{:?}", r.missing);
     assert_eq!(
         r.request,
@@ -204,7 +192,11 @@ fn the_admission_request_holds_what_the_event_recorded() {
     );
     // Metadata level: no object; an update never has its old object.
     let line = event("update", "pods", "", "Metadata", json!({}));
-    let r = admission_request(&Event::from_line(line.as_bytes()).unwrap(), &Kinds).unwrap();
+    let r = admission_request(
+        &Event::from_line(line.as_bytes()).unwrap(),
+        &Catalog::builtin(),
+    )
+    .unwrap();
     assert_eq!(r.missing.names(), ["object", "oldObject"]);
     // A delete at level Request records its options; at Metadata they are missing.
     let opts = json!({"kind": "DeleteOptions", "apiVersion": "meta.k8s.io/v1", "propagationPolicy": "Foreground"});
@@ -215,12 +207,20 @@ fn the_admission_request_holds_what_the_event_recorded() {
         "Request",
         json!({"requestObject": opts}),
     );
-    let r = admission_request(&Event::from_line(line.as_bytes()).unwrap(), &Kinds).unwrap();
+    let r = admission_request(
+        &Event::from_line(line.as_bytes()).unwrap(),
+        &Catalog::builtin(),
+    )
+    .unwrap();
     assert_eq!(r.missing.names(), ["oldObject"]);
     assert_eq!(r.request["options"], opts);
     assert_eq!(r.request["object"], json!(null));
     let line = event("delete", "pods", "", "Metadata", json!({}));
-    let r = admission_request(&Event::from_line(line.as_bytes()).unwrap(), &Kinds).unwrap();
+    let r = admission_request(
+        &Event::from_line(line.as_bytes()).unwrap(),
+        &Catalog::builtin(),
+    )
+    .unwrap();
     assert_eq!(r.missing.names(), ["oldObject", "options"]);
     // A patch's body is the patch, not the object; an unknown resource has no kind.
     let line = event(
@@ -230,12 +230,20 @@ fn the_admission_request_holds_what_the_event_recorded() {
         "Request",
         json!({"requestObject": {"spec": {}}}),
     );
-    let r = admission_request(&Event::from_line(line.as_bytes()).unwrap(), &Kinds).unwrap();
+    let r = admission_request(
+        &Event::from_line(line.as_bytes()).unwrap(),
+        &Catalog::builtin(),
+    )
+    .unwrap();
     assert_eq!(r.missing.names(), ["kind", "object", "oldObject"]);
     // A read has none.
     let line = event("get", "pods", "", "Metadata", json!({}));
     assert_eq!(
-        admission_request(&Event::from_line(line.as_bytes()).unwrap(), &Kinds).unwrap_err(),
+        admission_request(
+            &Event::from_line(line.as_bytes()).unwrap(),
+            &Catalog::builtin()
+        )
+        .unwrap_err(),
         NotAdmitted::Passage(Passage::Read)
     );
 }
@@ -279,7 +287,7 @@ fn decide(
     ns: Option<&(dyn crate::NamespaceLister + Send + Sync)>,
 ) -> Vec<Verdict> {
     let e = Event::from_line(line.as_bytes()).unwrap();
-    let mut p = engine::Prepared::new(&e, &Kinds).unwrap();
+    let mut p = engine::Prepared::new(&e, &Catalog::builtin()).unwrap();
     side.decide(&mut p, ns)
         .unwrap()
         .iter()
@@ -296,7 +304,7 @@ fn decisions_are_three_valued() {
     let meta = event("create", "pods", "", "Metadata", json!({}));
     assert_eq!(decide(&s, &meta, None)[0], Verdict::Undetermined);
     let e = Event::from_line(meta.as_bytes()).unwrap();
-    let mut p = engine::Prepared::new(&e, &Kinds).unwrap();
+    let mut p = engine::Prepared::new(&e, &Catalog::builtin()).unwrap();
     let r = s.decide(&mut p, None).unwrap()[0];
     assert_eq!((r.false_mask, r.error_mask, r.unknown_mask), (0, 0, 0b100));
     // A determined false condition skips whatever the others.
@@ -396,7 +404,12 @@ fn run(replay: &Replay, files: Vec<(&str, Vec<u8>)>) -> ReplayReport {
 }
 
 fn replay(current: &str, baseline: Option<&str>) -> Replay {
-    Replay::new(side(current), baseline.map(side), Arc::new(Kinds), None)
+    Replay::new(
+        side(current),
+        baseline.map(side),
+        Arc::new(Catalog::builtin()),
+        None,
+    )
 }
 
 #[test]
