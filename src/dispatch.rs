@@ -96,6 +96,9 @@ pub mod request {
         ApiResource, ApiSubresource, Catalog, Operation,
     };
     pub use matchcond_dispatch::request::crd::{load_crds, CrdVersion, CustomResourceDefinition};
+    pub use matchcond_dispatch::request::from_audit::{
+        review_from_audit_event, AuditReview, AuditReviewError,
+    };
     pub use matchcond_dispatch::request::manifest::{
         build_review, check_request, BuildError, BuiltReview, RequestOptions, ReviewWarning, Role,
         User,

@@ -100,7 +100,7 @@ enum Command {
         #[arg(long = "config", required_unless_present = "print_review", num_args = 1.., value_name = "FILE")]
         configs: Vec<String>,
         /// The AdmissionReview (JSON or YAML); or build it from manifests (--object …).
-        #[arg(long, value_name = "FILE", required_unless_present_any = ["object", "old_object"])]
+        #[arg(long, value_name = "FILE", required_unless_present_any = ["object", "old_object", "audit_event"])]
         review: Option<String>,
         /// The labels of every namespace (`k=v,k2=v2`).
         #[arg(long = "namespace-labels", value_name = "LABELS", default_value = "", value_parser = input::parse_labels, conflicts_with = "namespace_objects")]
@@ -292,7 +292,8 @@ fn main() -> ExitCode {
                 .and_then(|resolved| match resolved {
                     request_args::Resolved::Print(r) => Ok(print_review(&r)),
                     request_args::Resolved::Request(None) => Err(input::InputError(
-                        "no request: give --review or --object/--old-object".to_owned(),
+                        "no request: give --review, --object/--old-object or --audit-event"
+                            .to_owned(),
                     )),
                     request_args::Resolved::Request(Some(req)) => commands::dispatch(
                         &configs,

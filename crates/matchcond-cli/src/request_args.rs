@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 
 use matchcond::dispatch::load::{Node, Position};
 use matchcond::dispatch::request::{
-    build_review, check_request, load_crds, load_namespaces, read_manifests, BuildError,
-    BuiltReview, Catalog, ManifestError, ManifestErrorKind, NamespaceSet, Operation,
-    RequestOptions, ReviewWarning, Role, User,
+    build_review, check_request, load_crds, load_namespaces, read_manifests,
+    review_from_audit_event, BuildError, BuiltReview, Catalog, ManifestError, ManifestErrorKind,
+    NamespaceSet, Operation, RequestOptions, ReviewWarning, Role, User,
 };
 use matchcond::KubeVersion;
 use serde_json::{json, Value as Json};
@@ -78,6 +78,22 @@ pub struct RequestArgs {
         help_heading = "Request from manifests"
     )]
     pub crds: Vec<String>,
+    /// An audit.k8s.io/v1 Event (Request or RequestResponse level): the request is the one
+    /// the apiserver built for it. One event, or a JSON-lines log with --index.
+    #[arg(
+        long = "audit-event",
+        value_name = "FILE",
+        help_heading = "Request from an audit event"
+    )]
+    pub audit_event: Option<String>,
+    /// Which event of a JSON-lines --audit-event file (0-based, counting non-empty lines).
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "audit_event",
+        help_heading = "Request from an audit event"
+    )]
+    pub index: Option<usize>,
     /// Print the AdmissionReview built (JSON) and stop.
     #[arg(long = "print-review", help_heading = "Request from manifests")]
     pub print_review: bool,
@@ -107,6 +123,7 @@ impl RequestArgs {
         let mut v = vec![
             ("--object", self.object.as_deref()),
             ("--old-object", self.old_object.as_deref()),
+            ("--audit-event", self.audit_event.as_deref()),
         ];
         v.extend(
             self.namespace_objects
@@ -326,9 +343,15 @@ pub fn resolve(
     args: &RequestArgs,
     version: KubeVersion,
 ) -> Result<Resolved, InputError> {
-    if review.is_some() && args.has_manifests() {
+    let sources = [
+        review.is_some(),
+        args.has_manifests(),
+        args.audit_event.is_some(),
+    ];
+    if sources.iter().filter(|s| **s).count() > 1 {
         return Err(InputError(
-            "--review and --object/--old-object both describe the request: give one".to_owned(),
+            "--review, --object/--old-object and --audit-event each describe the request: give one"
+                .to_owned(),
         ));
     }
     let namespaces = if args.namespace_objects.is_empty() {
@@ -364,10 +387,25 @@ pub fn resolve(
             namespaces,
         })));
     }
+    if let Some(path) = &args.audit_event {
+        let (name, review, warnings) =
+            audit_review(path, args.index, &catalog(&args.crds, version)?)?;
+        if args.print_review {
+            return Ok(Resolved::Print(review));
+        }
+        let request = review.get("request").cloned().unwrap_or(Json::Null);
+        return Ok(Resolved::Request(Some(RequestInput {
+            name,
+            request,
+            warnings: warnings.into_iter().map(|w| (None, w)).collect(),
+            namespaces,
+        })));
+    }
     if !args.has_manifests() {
         if args.print_review {
             return Err(InputError(
-                "--print-review needs a request: --object or --old-object".to_owned(),
+                "--print-review needs a request: --review, --object, --old-object or --audit-event"
+                    .to_owned(),
             ));
         }
         return Ok(Resolved::Request(None));
@@ -409,4 +447,48 @@ pub fn print_warnings(input: &RequestInput, paint: crate::color::Streams) {
             )
         );
     }
+}
+
+/// The review of one event of an audit log file: the whole file when it holds one event,
+/// else the non-empty line `index` (required when the file has several). The name is
+/// `FILE:LINE`.
+pub fn audit_review(
+    path: &str,
+    index: Option<usize>,
+    catalog: &Catalog,
+) -> Result<(String, Json, Vec<ReviewWarning>), InputError> {
+    let name = input::display_name(path);
+    let text = input::read_text(path)?;
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .collect();
+    let (at, event) = if lines.len() > 1 && serde_json::from_str::<Json>(&text).is_ok() {
+        // One event written over several lines.
+        (1, text.as_str())
+    } else {
+        let i = match (index, lines.len()) {
+            (Some(i), _) => i,
+            (None, 0 | 1) => 0,
+            (None, n) => {
+                return Err(InputError(format!(
+                    "{name}: {n} audit events: choose one with --index (0 to {})",
+                    n - 1
+                )))
+            }
+        };
+        match lines.get(i) {
+            Some((line, l)) => (line + 1, *l),
+            None => {
+                return Err(InputError(format!(
+                    "{name}: no audit event at --index {i} (the file has {})",
+                    lines.len()
+                )))
+            }
+        }
+    };
+    let built = review_from_audit_event(event.as_bytes(), catalog)
+        .map_err(|e| InputError(format!("{name}:{at}: {e}")))?;
+    Ok((format!("{name}:{at}"), built.review, built.warnings))
 }

@@ -282,3 +282,64 @@ fn a_printed_review_decides_the_same() {
     assert_eq!(a, b);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn requests_from_audit_events() {
+    let mut s = Session::new("request-audit-event");
+    s.run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--audit-event",
+        "audit.jsonl",
+        "--index",
+        "0",
+    ]);
+    // An UPDATE at level Request: the stored object is not in the event.
+    s.run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--audit-event",
+        "audit.jsonl",
+        "--index",
+        "1",
+        "--output",
+        "json",
+    ]);
+    s.run(&[
+        "eval",
+        "request.userInfo.username",
+        "--audit-event",
+        "audit.jsonl",
+        "--index",
+        "1",
+        "--print-review",
+    ]);
+    s.run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--audit-event",
+        "audit.jsonl",
+    ]);
+    s.run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--audit-event",
+        "audit.jsonl",
+        "--index",
+        "2",
+    ]);
+    s.run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--audit-event",
+        "audit.jsonl",
+        "--index",
+        "7",
+    ]);
+    s.check();
+}

@@ -11,6 +11,7 @@
 
 pub mod catalog;
 pub mod crd;
+pub mod from_audit;
 pub mod manifest;
 
 pub mod namespaces;
