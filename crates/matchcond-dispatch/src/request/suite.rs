@@ -635,7 +635,14 @@ pub fn load_test_file(text: &str) -> Result<TestFile, Vec<ManifestError>> {
     }
     if let Some(n) = root.get("kubernetesVersion") {
         match &n.value {
-            Value::String(s) => file.kubernetes_version = Some((s.clone(), n.start)),
+            Value::String(s) if matchcond_compiler::KubeVersion::parse(s).is_some() => {
+                file.kubernetes_version = Some((s.clone(), n.start));
+            }
+            Value::String(s) => r.err(
+                n,
+                "kubernetesVersion",
+                format!("invalid Kubernetes version {s:?} (expected MAJOR.MINOR, e.g. \"1.34\")"),
+            ),
             _ => r.err(
                 n,
                 "kubernetesVersion",
