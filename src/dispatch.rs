@@ -108,7 +108,7 @@ pub mod request {
     };
     pub use matchcond_dispatch::request::suite::{
         load_test_file, Expect, Expectation, NamespaceSource, SkipCheck, Source, TestCase,
-        TestFile, CASE_FIELDS, FILE_FIELDS, TEST_API_VERSION, TEST_KIND,
+        TestFile, CASE_FIELDS, FILE_FIELDS,
     };
     pub use matchcond_dispatch::request::{
         read_manifests, ManifestError, ManifestErrorKind, Manifests,
