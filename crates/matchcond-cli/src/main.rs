@@ -179,7 +179,8 @@ const TEST_HELP: &str = concat!(
     "crates/matchcond-cli/README.md and by the JSON schema crates/matchcond-cli/test-file.schema.json.\n",
     "Every problem of every test file is reported with its FILE:LINE:COLUMN, and the other files run.\n\n",
     "Exit codes:\n  0  every case passed\n  1  a case failed (a webhook did not do what it was expected to)\n  2  unusable input: a test file, configuration or manifest cannot be used, a case's request cannot be built, a bad option\n\n",
-    "JSON output (--output json): one object with \"schemaVersion\": 1; JUnit XML (--output junit): one testsuite per file."
+    "JSON output (--output json): one object with \"schemaVersion\": 1; its fields are described in crates/matchcond-cli/README.md.\n",
+    "JUnit XML (--output junit): one testsuite per test file, one testcase per case."
 );
 
 const BENCH_HELP: &str = concat!(
