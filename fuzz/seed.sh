@@ -18,7 +18,7 @@ suites += sorted(shared.glob("*.yaml")) if shared.is_dir() else []
 reviews = [json.loads(p.read_text()) for p in sorted((root / "examples" / "reviews").glob("*.json"))]
 SEP = b"\0"
 
-corpus = {t: set() for t in ["parse", "check", "eval", "decide", "config"]}
+corpus = {t: set() for t in ["parse", "check", "eval", "decide", "config", "manifest", "testfile"]}
 
 def request_bytes(req):
     return json.dumps(req, separators=(",", ":")).encode()
@@ -65,6 +65,11 @@ for w in webhooks:
     corpus["config"].add(yaml.safe_dump(w, sort_keys=False).encode())
     corpus["config"].add(json.dumps(w).encode())
 corpus["config"].add((root / "examples" / "webhooks.yaml").read_bytes())
+for path in sorted((root / "examples").glob("*.test.yaml")):
+    corpus["testfile"].add(path.read_bytes())
+for path in sorted((root / "examples" / "manifests").glob("*.yaml")):
+    for op in [b"", b"CREATE user=alice", b"UPDATE ns=shop", b"DELETE dry", b"CONNECT sub=exec"]:
+        corpus["manifest"].add(op + SEP + path.read_bytes() + SEP + path.read_bytes())
 
 seeds = root / "fuzz" / "seeds"
 for target, items in corpus.items():

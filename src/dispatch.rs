@@ -70,3 +70,47 @@ pub mod load {
     };
     pub use matchcond_dispatch::yaml::{Node, Position, Style, Value};
 }
+
+/// Requests built as the apiserver builds them, from manifests: the catalog of API
+/// resources (built in by release, extended by CustomResourceDefinitions), the
+/// CustomResourceDefinition and Namespace loaders, the review builder and the check of
+/// hand-written reviews; and the strict loader of test files (`matchcond test`).
+///
+/// ```
+/// use matchcond::dispatch::request::{build_review, read_manifests, Catalog, RequestOptions, User};
+/// use matchcond::KubeVersion;
+///
+/// let pod = read_manifests("apiVersion: v1\nkind: Pod\nmetadata: {generateName: web-, namespace: shop}\n");
+/// let mut options = RequestOptions::default();
+/// options.user = User::new("alice");
+/// let built = build_review(&Catalog::builtin_for(KubeVersion::V1_34), pod.objects.first(), None, &options)
+///     .unwrap();
+/// let request = built.request();
+/// assert_eq!(request["resource"]["resource"], "pods");
+/// assert_eq!(request["namespace"], "shop");
+/// assert!(request.get("name").is_none()); // generateName: the name is not known yet
+/// assert_eq!(request["options"]["kind"], "CreateOptions");
+/// ```
+pub mod request {
+    pub use matchcond_dispatch::request::catalog::{
+        ApiResource, ApiSubresource, Catalog, Operation,
+    };
+    pub use matchcond_dispatch::request::crd::{load_crds, CrdVersion, CustomResourceDefinition};
+    pub use matchcond_dispatch::request::from_audit::{
+        review_from_audit_event, AuditReview, AuditReviewError,
+    };
+    pub use matchcond_dispatch::request::manifest::{
+        build_review, check_request, BuildError, BuiltReview, RequestOptions, ReviewWarning, Role,
+        User,
+    };
+    pub use matchcond_dispatch::request::namespaces::{
+        load_namespaces, NamespaceObject, NamespaceSet,
+    };
+    pub use matchcond_dispatch::request::suite::{
+        load_test_file, Expect, Expectation, NamespaceSource, SkipCheck, Source, TestCase,
+        TestFile, CASE_FIELDS, FILE_FIELDS,
+    };
+    pub use matchcond_dispatch::request::{
+        read_manifests, ManifestError, ManifestErrorKind, Manifests,
+    };
+}

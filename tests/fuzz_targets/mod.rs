@@ -9,6 +9,10 @@
 //! - `eval`: `EXPRESSION \0 JSON`; the JSON is an AdmissionReview or an AdmissionRequest.
 //! - `decide`: `JSON \0 CONDITION \0 CONDITION ...`.
 //! - `config`: YAML or JSON documents of webhook configurations.
+//! - `manifest`: `OPTIONS \0 OBJECT \0 OLD-OBJECT`: OPTIONS is a line of words (an
+//!   operation, `sub=NAME`, `ns=NAME`, `user=NAME`, `dry`), the objects YAML or JSON
+//!   manifests (also read as CustomResourceDefinitions and Namespaces).
+//! - `testfile`: a test file of `matchcond test` (YAML).
 #![allow(dead_code)]
 
 use std::sync::{Arc, OnceLock};
@@ -33,7 +37,9 @@ pub const COST_LIMIT: u64 = PER_CALL_COST_LIMIT / 10;
 pub const OLD_VERSION: KubeVersion = KubeVersion::V1_28;
 
 /// The names of the targets, as directories under `fuzz/regressions/`.
-pub const TARGETS: [&str; 5] = ["parse", "check", "eval", "decide", "config"];
+pub const TARGETS: [&str; 7] = [
+    "parse", "check", "eval", "decide", "config", "manifest", "testfile",
+];
 
 /// Runs the target named `name` on `data`; false for an unknown name.
 pub fn run(name: &str, data: &[u8]) -> bool {
@@ -43,6 +49,8 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "eval" => eval(data),
         "decide" => decide(data),
         "config" => config(data),
+        "manifest" => manifest(data),
+        "testfile" => testfile(data),
         _ => return false,
     }
     true
@@ -264,6 +272,104 @@ pub fn config(data: &[u8]) {
                 let _ = format!("{d:?}").len();
             }
             Err(e) => {
+                let _ = e.to_string();
+            }
+        }
+    }
+}
+
+/// `manifest`: `OPTIONS \0 OBJECT \0 OLD-OBJECT`. The objects are read as manifests, as
+/// CustomResourceDefinitions (added to the catalog) and as Namespaces; the review is built
+/// for every operation (and the one inferred) in the newest release's catalog and in the
+/// catalog of every release. A review built must pass the check of hand-written reviews.
+pub fn manifest(data: &[u8]) {
+    use matchcond::dispatch::request::{
+        build_review, check_request, load_crds, load_namespaces, read_manifests, Catalog,
+        Operation, RequestOptions, User,
+    };
+    let mut parts = data.splitn(3, |b| *b == SEPARATOR);
+    let options = text_of(parts.next().unwrap_or_default());
+    let object = text_of(parts.next().unwrap_or_default());
+    let old = text_of(parts.next().unwrap_or_default());
+    let mut base = RequestOptions::default();
+    for word in options.split_whitespace() {
+        if let Some(v) = word.strip_prefix("sub=") {
+            base.subresource = Some(v.to_owned());
+        } else if let Some(v) = word.strip_prefix("ns=") {
+            base.namespace = Some(v.to_owned());
+        } else if let Some(v) = word.strip_prefix("user=") {
+            base.user = User::new(v);
+        } else if word == "dry" {
+            base.dry_run = true;
+        }
+    }
+    let objects = read_manifests(&object);
+    let olds = read_manifests(&old);
+    for e in objects.errors.iter().chain(&olds.errors) {
+        let _ = e.to_string();
+    }
+    let mut catalogs = [
+        Catalog::builtin_for(KubeVersion::LATEST),
+        Catalog::builtin(),
+    ];
+    for text in [&object, &old] {
+        let (crds, errors) = load_crds(text);
+        for e in &errors {
+            let _ = e.to_string();
+        }
+        for c in &mut catalogs {
+            for crd in &crds {
+                c.add_crd(crd);
+            }
+        }
+        let (namespaces, errors) = load_namespaces(text);
+        let _ = (namespaces.len(), errors.len());
+    }
+    let operations = [
+        None,
+        Some(Operation::Create),
+        Some(Operation::Update),
+        Some(Operation::Delete),
+        Some(Operation::Connect),
+    ];
+    for catalog in &catalogs {
+        for op in operations {
+            let mut o = base.clone();
+            o.operation = op;
+            for (obj, old) in [
+                (objects.objects.first(), None),
+                (objects.objects.first(), olds.objects.first()),
+                (None, olds.objects.first()),
+            ] {
+                match build_review(catalog, obj, old, &o) {
+                    Ok(built) => {
+                        let mut warnings = check_request(built.request(), catalog);
+                        // Without a user, the request has none: the one warning expected.
+                        warnings.retain(|w| {
+                            !(o.user.username.is_empty() && w.path == "request.userInfo.username")
+                        });
+                        assert!(
+                            warnings.is_empty(),
+                            "a built review fails the check: {warnings:?}"
+                        );
+                    }
+                    Err(e) => {
+                        let _ = e.to_string();
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `testfile`: a test file, read strictly; every error rendered.
+pub fn testfile(data: &[u8]) {
+    match matchcond::dispatch::request::load_test_file(&text_of(data)) {
+        Ok(f) => {
+            let _ = format!("{f:?}").len();
+        }
+        Err(errors) => {
+            for e in errors {
                 let _ = e.to_string();
             }
         }

@@ -6,7 +6,8 @@ use matchcond::authz::{AuthzDecision, StaticAuthorizer};
 use matchcond::dispatch::load::Severity;
 use matchcond::dispatch::SkipReason;
 use matchcond::dispatch::{
-    Configuration, Dispatcher, HookKind, HookOutcome, Labels, NamespaceFn, Rejection, Validator,
+    Configuration, Dispatcher, HookKind, HookOutcome, Labels, NamespaceFn, NamespaceLister,
+    Rejection, Validator,
 };
 use matchcond::{
     Activation, CompileOptions, ConditionOutcome, Decision, Environment, KubeVersion, Report,
@@ -18,6 +19,7 @@ use crate::color::{Streams, Tone};
 use crate::input::{self, InputError};
 use crate::json_value;
 use crate::lint_cmd::SCHEMA_VERSION;
+use crate::request_args::{self, RequestInput};
 use crate::Output;
 
 fn authorizer(path: Option<&str>) -> Result<StaticAuthorizer, InputError> {
@@ -39,24 +41,22 @@ fn print_json(value: &Json) {
     outln!("{}", Json::Object(out));
 }
 
-fn review(path: &str) -> Result<Json, InputError> {
-    let r = input::read_review(path)?;
-    for w in &r.warnings {
-        errln!("matchcond: warning: {w}");
-    }
-    Ok(r.request)
-}
-
 /// `matchcond eval`.
 pub fn eval(
     expr: &str,
-    review: Option<&str>,
+    input: Option<RequestInput>,
     authorizer_file: Option<&str>,
     version: KubeVersion,
     output: Output,
     paint: Streams,
 ) -> Result<u8, InputError> {
-    let request = review.map(self::review).transpose()?;
+    if let Some(i) = &input {
+        request_args::print_warnings(i, paint);
+    }
+    let review_warnings = input.as_ref().map_or(Json::Array(Vec::new()), |i| {
+        request_args::warnings_json(&i.name, &i.warnings)
+    });
+    let request = input.map(|i| i.request);
     let authz = authorizer(authorizer_file)?;
     let env = Environment::kubernetes(version);
     let program = match env.compile(expr, &CompileOptions::default()) {
@@ -67,6 +67,7 @@ pub fn eval(
                 Output::Json => print_json(&json!({
                     "result": "compileError",
                     "error": e.to_string(),
+                    "reviewWarnings": review_warnings,
                 })),
             }
             return Ok(1);
@@ -92,6 +93,7 @@ pub fn eval(
                     "valueText": v.to_string(),
                     "type": v.type_name(),
                     "cost": out.cost,
+                    "reviewWarnings": review_warnings,
                 })),
             }
             Ok(0)
@@ -111,6 +113,7 @@ pub fn eval(
                     "result": "evalError",
                     "error": e.to_string(),
                     "cost": out.cost,
+                    "reviewWarnings": review_warnings,
                 })),
             }
             Ok(1)
@@ -211,7 +214,7 @@ fn hook_json(h: &HookOutcome) -> Json {
 /// `matchcond match`.
 pub fn dispatch(
     configs: &[String],
-    review_path: &str,
+    input: RequestInput,
     labels: Labels,
     authorizer_file: Option<&str>,
     version: KubeVersion,
@@ -274,18 +277,23 @@ pub fn dispatch(
             }
         }
     }
-    let request = review(review_path)?;
+    request_args::print_warnings(&input, paint);
+    let request = &input.request;
     let authz = authorizer(authorizer_file)?;
     let dispatcher = Dispatcher::new(&configurations, version).with_authorizer(Arc::new(authz));
-    let namespaces = NamespaceFn(|name: &str| -> Result<Option<Labels>, String> {
+    let any_namespace = NamespaceFn(|name: &str| -> Result<Option<Labels>, String> {
         let mut l = labels.clone();
         l.entry("kubernetes.io/metadata.name".to_owned())
             .or_insert_with(|| name.to_owned());
         Ok(Some(l))
     });
+    let namespaces: &dyn NamespaceLister = match &input.namespaces {
+        Some(set) => set,
+        None => &any_namespace,
+    };
     let result = dispatcher
-        .dispatch(&request, &namespaces)
-        .map_err(|e| InputError(format!("{}: {e}", input::display_name(review_path))))?;
+        .dispatch(request, namespaces)
+        .map_err(|e| InputError(format!("{}: {e}", input.name)))?;
     let admitted = result.rejection.is_none();
     match output {
         Output::Text => {
@@ -355,6 +363,7 @@ pub fn dispatch(
                 "rejection": result.rejection.as_ref().map(rejection_json),
                 "admitted": admitted,
                 "invalidConfigurations": invalid,
+                "reviewWarnings": request_args::warnings_json(&input.name, &input.warnings),
             }));
         }
     }

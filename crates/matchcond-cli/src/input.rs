@@ -69,6 +69,8 @@ pub struct Review {
     pub request: Json,
     /// Warnings (an `admission.k8s.io/v1beta1` review).
     pub warnings: Vec<String>,
+    /// The review's text.
+    pub text: String,
 }
 
 /// Reads an AdmissionReview (JSON or YAML): an `admission.k8s.io/v1` `AdmissionReview`
@@ -110,6 +112,7 @@ pub fn read_review(path: &str) -> Result<Review, InputError> {
         Some(request @ Json::Object(_)) => Ok(Review {
             request: request.clone(),
             warnings,
+            text,
         }),
         _ => Err(InputError(format!(
             "{name}: the AdmissionReview has no \"request\" object"

@@ -15,6 +15,8 @@ mod commands;
 mod input;
 mod json_value;
 mod lint_cmd;
+mod request_args;
+mod test_cmd;
 
 use std::process::ExitCode;
 
@@ -68,6 +70,8 @@ enum Command {
         /// The output format.
         #[arg(long, value_enum, default_value = "text")]
         output: Output,
+        #[command(flatten)]
+        request: request_args::RequestArgs,
     },
     /// Validate webhook configurations as the apiserver does on create (or update), strictly,
     /// and warn about the matchConditions traps it accepts.
@@ -111,13 +115,13 @@ enum Command {
     #[command(after_help = MATCH_HELP)]
     Match {
         /// Files of configurations (`-` for standard input).
-        #[arg(long = "config", required = true, num_args = 1.., value_name = "FILE")]
+        #[arg(long = "config", required_unless_present = "print_review", num_args = 1.., value_name = "FILE")]
         configs: Vec<String>,
-        /// The AdmissionReview (JSON or YAML).
-        #[arg(long, value_name = "FILE")]
-        review: String,
+        /// The AdmissionReview (JSON or YAML); or build it from manifests (--object …).
+        #[arg(long, value_name = "FILE", required_unless_present_any = ["object", "old_object", "audit_event"])]
+        review: Option<String>,
         /// The labels of every namespace (`k=v,k2=v2`).
-        #[arg(long = "namespace-labels", value_name = "LABELS", default_value = "", value_parser = input::parse_labels)]
+        #[arg(long = "namespace-labels", value_name = "LABELS", default_value = "", value_parser = input::parse_labels, conflicts_with = "namespace_objects")]
         namespace_labels: matchcond::dispatch::Labels,
         /// A static authorizer table (YAML).
         #[arg(long, value_name = "FILE")]
@@ -128,6 +132,26 @@ enum Command {
         /// The output format.
         #[arg(long, value_enum, default_value = "text")]
         output: Output,
+        #[command(flatten)]
+        request: request_args::RequestArgs,
+    },
+    /// Run test files: cases (a request and what each webhook is expected to do) against
+    /// webhook configurations.
+    #[command(after_help = TEST_HELP)]
+    Test {
+        /// Test files, or folders searched for *.test.yaml and *.test.yml (default: `.`).
+        #[arg(value_name = "PATH")]
+        paths: Vec<String>,
+        /// Run only the cases whose name matches this regular expression.
+        #[arg(long, value_name = "PATTERN")]
+        run: Option<String>,
+        /// Report, per webhook and condition, whether the cases saw it true, false and
+        /// erring, and what no case exercised.
+        #[arg(long)]
+        coverage: bool,
+        /// The output format.
+        #[arg(long, value_enum, default_value = "text")]
+        output: test_cmd::TestOutput,
     },
     /// Verify and time the benchmark workload: engine, hand-written floor, cel crate.
     #[command(after_help = BENCH_HELP)]
@@ -174,6 +198,15 @@ const MATCH_HELP: &str = concat!(
     "JSON output (--output json): one object with \"schemaVersion\": 1; its fields are described in crates/matchcond-cli/README.md."
 );
 
+const TEST_HELP: &str = concat!(
+    "Test files are YAML (apiVersion matchcond/v1alpha1, kind Test); their format is described in\n",
+    "crates/matchcond-cli/README.md and by the JSON schema crates/matchcond-cli/test-file.schema.json.\n",
+    "Every problem of every test file is reported with its FILE:LINE:COLUMN, and the other files run.\n\n",
+    "Exit codes:\n  0  every case passed\n  1  a case failed (a webhook did not do what it was expected to)\n  2  unusable input: a test file, configuration or manifest cannot be used, a case's request cannot be built, a bad option\n\n",
+    "JSON output (--output json): one object with \"schemaVersion\": 1; its fields are described in crates/matchcond-cli/README.md.\n",
+    "JUnit XML (--output junit): one testsuite per test file, one testcase per case."
+);
+
 const BENCH_HELP: &str = concat!(
     "Exit codes:\n  0  every answer verified\n  1  the engine differs from the expected outcomes\n  2  the workload cannot be loaded\n\n",
     "JSON output (--output json): one object with \"schemaVersion\": 1; its fields are described in crates/matchcond-cli/README.md."
@@ -195,6 +228,15 @@ fn stdin_once(inputs: &[(&str, Option<&str>)]) -> Result<(), input::InputError> 
     Ok(())
 }
 
+/// Prints a review (`--print-review`), pretty, and gives exit code 0.
+fn print_review(review: &serde_json::Value) -> u8 {
+    outln!(
+        "{}",
+        serde_json::to_string_pretty(review).unwrap_or_default()
+    );
+    0
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -212,20 +254,27 @@ fn main() -> ExitCode {
             authorizer,
             k8s_version,
             output,
-        } => stdin_once(&[
-            ("--review", review.as_deref()),
-            ("--authorizer", authorizer.as_deref()),
-        ])
-        .and_then(|()| {
-            commands::eval(
-                &expr,
-                review.as_deref(),
-                authorizer.as_deref(),
-                k8s_version,
-                output,
-                paint,
-            )
-        }),
+            request,
+        } => {
+            let mut inputs = vec![
+                ("--review", review.as_deref()),
+                ("--authorizer", authorizer.as_deref()),
+            ];
+            inputs.extend(request.inputs());
+            stdin_once(&inputs)
+                .and_then(|()| request_args::resolve(review.as_deref(), &request, k8s_version))
+                .and_then(|resolved| match resolved {
+                    request_args::Resolved::Print(r) => Ok(print_review(&r)),
+                    request_args::Resolved::Request(req) => commands::eval(
+                        &expr,
+                        req,
+                        authorizer.as_deref(),
+                        k8s_version,
+                        output,
+                        paint,
+                    ),
+                })
+        }
         Command::Lint {
             files,
             old,
@@ -267,24 +316,58 @@ fn main() -> ExitCode {
             authorizer,
             k8s_version,
             output,
+            request,
         } => {
             let mut inputs: Vec<(&str, Option<&str>)> = configs
                 .iter()
                 .map(|f| ("--config", Some(f.as_str())))
                 .collect();
-            inputs.push(("--review", Some(review.as_str())));
+            inputs.push(("--review", review.as_deref()));
             inputs.push(("--authorizer", authorizer.as_deref()));
-            stdin_once(&inputs).and_then(|()| {
-                commands::dispatch(
-                    &configs,
-                    &review,
-                    namespace_labels,
-                    authorizer.as_deref(),
-                    k8s_version,
-                    output,
-                    paint,
-                )
-            })
+            inputs.extend(request.inputs());
+            stdin_once(&inputs)
+                .and_then(|()| request_args::resolve(review.as_deref(), &request, k8s_version))
+                .and_then(|resolved| match resolved {
+                    request_args::Resolved::Print(r) => Ok(print_review(&r)),
+                    request_args::Resolved::Request(None) => Err(input::InputError(
+                        "no request: give --review, --object/--old-object or --audit-event"
+                            .to_owned(),
+                    )),
+                    request_args::Resolved::Request(Some(req)) => commands::dispatch(
+                        &configs,
+                        req,
+                        namespace_labels,
+                        authorizer.as_deref(),
+                        k8s_version,
+                        output,
+                        paint,
+                    ),
+                })
+        }
+        Command::Test {
+            paths,
+            run,
+            coverage,
+            output,
+        } => {
+            let paths = if paths.is_empty() {
+                vec![".".to_owned()]
+            } else {
+                paths
+            };
+            run.as_deref()
+                .map(regex::Regex::new)
+                .transpose()
+                .map_err(|e| input::InputError(format!("--run: {e}")))
+                .and_then(|run| {
+                    test_cmd::test(&test_cmd::TestOptions {
+                        paths: &paths,
+                        run: run.as_ref(),
+                        coverage,
+                        output,
+                        paint,
+                    })
+                })
         }
         Command::Bench {
             quick,

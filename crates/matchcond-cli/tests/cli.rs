@@ -573,7 +573,7 @@ fn help_version_and_usage_errors() {
     let mut s = Session::new("help");
     s.run(&["--help"]);
     // Every command's help lists its exit codes and points to the JSON schema.
-    for command in ["lint", "match", "eval", "bench"] {
+    for command in ["lint", "match", "eval", "test", "bench"] {
         let r = s.run(&[command, "--help"]);
         assert!(r.stdout.contains("Exit codes:\n  0  "), "{command}");
         assert!(

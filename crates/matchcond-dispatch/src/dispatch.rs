@@ -328,7 +328,7 @@ impl HookOutcome {
 }
 
 /// A decision with its detail, while deciding.
-enum Detail {
+pub(crate) enum Detail {
     Call(Invocation),
     Skip(SkipReason, Option<String>),
     Reject(Rejection),
@@ -350,20 +350,20 @@ pub struct HookInfo {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Policy {
+pub(crate) enum Policy {
     Fail,
     Ignore,
     /// A value validation would reject: errors fall through to "call".
     Other,
 }
 
-struct CompiledHook {
-    info: HookInfo,
-    spec: WebhookSpec,
-    namespace_selector: Result<Selector, String>,
-    object_selector: Result<Selector, String>,
-    conditions: MatchConditions,
-    policy: Policy,
+pub(crate) struct CompiledHook {
+    pub(crate) info: HookInfo,
+    pub(crate) spec: WebhookSpec,
+    pub(crate) namespace_selector: Result<Selector, String>,
+    pub(crate) object_selector: Result<Selector, String>,
+    pub(crate) conditions: MatchConditions,
+    pub(crate) policy: Policy,
 }
 
 /// Decides which webhooks of a set of configurations are called for admission requests.
@@ -514,6 +514,16 @@ impl Dispatcher {
     pub fn with_authorizer(mut self, authorizer: Arc<dyn Authorizer>) -> Self {
         self.authorizer = Some(authorizer);
         self
+    }
+
+    /// The compiled webhooks in dispatch order.
+    pub(crate) fn compiled(&self) -> &[CompiledHook] {
+        &self.hooks
+    }
+
+    /// Whether an authorizer is bound.
+    pub(crate) fn authorizer(&self) -> Option<&Arc<dyn Authorizer>> {
+        self.authorizer.as_ref()
     }
 
     /// The webhooks in dispatch order.
@@ -705,7 +715,7 @@ impl Dispatcher {
         (decision, Some(report.into_owned()))
     }
 
-    fn match_rules(
+    pub(crate) fn match_rules(
         &self,
         h: &CompiledHook,
         attrs: &Attributes,
@@ -782,7 +792,7 @@ fn compile_hook(info: HookInfo, spec: &WebhookSpec, env: &Environment, w: Wordin
 
 /// The labels of an object (`meta.Accessor(obj).GetLabels()`); `None` when it has no
 /// object metadata.
-fn object_labels(object: &Json) -> Option<Labels> {
+pub(crate) fn object_labels(object: &Json) -> Option<Labels> {
     let meta = object.get("metadata")?.as_object()?;
     let mut labels = Labels::new();
     if let Some(Json::Object(m)) = meta.get("labels") {
@@ -798,7 +808,7 @@ fn object_labels(object: &Json) -> Option<Labels> {
     Some(labels)
 }
 
-fn match_namespace(
+pub(crate) fn match_namespace(
     h: &CompiledHook,
     attrs: &Attributes,
     object: Option<&Json>,
@@ -895,7 +905,7 @@ impl CelRequests {
     }
 }
 
-fn cel_request(attrs: &Attributes, kind: &Gvk, original: &Json) -> Json {
+pub(crate) fn cel_request(attrs: &Attributes, kind: &Gvk, original: &Json) -> Json {
     let mut m = Map::new();
     m.insert("kind".into(), kind.to_json());
     m.insert("resource".into(), attrs.resource.to_json());
@@ -944,7 +954,7 @@ fn cel_request(attrs: &Attributes, kind: &Gvk, original: &Json) -> Json {
 }
 
 /// The check made when a webhook is called for a dry run.
-fn call_time_check(h: &CompiledHook, attrs: &Attributes) -> Option<Detail> {
+pub(crate) fn call_time_check(h: &CompiledHook, attrs: &Attributes) -> Option<Detail> {
     if !attrs.dry_run {
         return None;
     }

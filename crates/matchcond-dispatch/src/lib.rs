@@ -15,6 +15,9 @@
 //!   it for an AdmissionRequest: namespaceSelector, objectSelector, rules (exact, then
 //!   equivalent resources from a [`ResourceTable`]), then matchConditions (compiled once),
 //!   and the dry-run check made at call time.
+//! * [`audit`]: audit logs (`audit.k8s.io/v1` events) replayed through configurations:
+//!   each event's AdmissionRequest with what it could not carry, every webhook's decision
+//!   three-valued, streamed over many files on every core.
 //! * [`authz_table`]: the static authorizer's rule table as files write it (the command
 //!   line's `--authorizer` file, a conformance case's `authorizer`), read with serde and
 //!   built into the runtime's `StaticAuthorizer`.
@@ -28,6 +31,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod audit;
 pub mod authz_table;
 pub mod dispatch;
 pub mod error;
@@ -35,6 +39,7 @@ pub mod field;
 pub mod load;
 pub mod names;
 pub mod namespaces;
+pub mod request;
 pub mod resources;
 pub mod rules;
 mod schema;

@@ -441,6 +441,17 @@ impl MatchConditions {
         }
     }
 
+    /// What condition `index` reads: the variable paths of its program (the slot of each
+    /// variable and the leading fields read from it, see `Program::read_paths`); empty for a
+    /// condition that did not compile or an index out of range.
+    #[doc(hidden)]
+    pub fn condition_read_paths(&self, index: usize) -> &[(usize, Vec<Box<str>>)] {
+        match self.conditions.get(index).map(|c| &c.program) {
+            Some(Ok(p)) => p.read_paths(),
+            _ => &[],
+        }
+    }
+
     /// True when some condition reads `authorizer` or `authorizer.requestResource`: a host
     /// need not bind an authorizer (nor clone its `Arc` per request) for the others.
     pub fn uses_authorizer(&self) -> bool {

@@ -66,6 +66,9 @@ pub struct Activation<'a> {
     /// An authorizer bound for the request's user and resource, whose `authorizer` and
     /// `authorizer.requestResource` values are built when first read.
     lazy_authorizer: Option<LazyAuthorizer>,
+    /// `object`/`oldObject` slots (a bit each) whose value is unknown: reading them is an
+    /// evaluation error (see [`Activation::unbind`]).
+    unknown: u8,
 }
 
 /// `authorizer` and `authorizer.requestResource`, built on first use.
@@ -278,6 +281,7 @@ impl<'a> Activation<'a> {
             request,
             index,
             lazy_authorizer: None,
+            unknown: 0,
         }
     }
 
@@ -368,8 +372,30 @@ impl<'a> Activation<'a> {
 
     /// Sets a global slot, growing the slot table as needed (slots beyond the
     /// matchConditions variables hold extra declared variables).
+    /// Makes `object` or `oldObject` unknown: reading it is the error `no such
+    /// attribute(s): object`, which CEL's `&&`, `||` and the comprehension loop conditions
+    /// absorb only where the other operand decides the result. A condition that still
+    /// evaluates to a boolean therefore has the same result whatever the value would have
+    /// been (a replay of requests whose objects were not recorded relies on it). Binding the
+    /// slot with [`Activation::set`] makes it known again; other slots are left as they are.
+    #[doc(hidden)]
+    pub fn unbind(&mut self, slot: usize) {
+        if let (SLOT_OBJECT | SLOT_OLD_OBJECT, Some(g)) = (slot, self.globals.get_mut(slot)) {
+            *g = None;
+            self.unknown |= 1 << slot;
+        }
+    }
+
+    /// True when the slot was made unknown with [`Activation::unbind`].
+    fn is_unknown(&self, slot: usize) -> bool {
+        slot < 8 && self.unknown & (1 << slot) != 0
+    }
+
     #[doc(hidden)]
     pub fn set(&mut self, slot: usize, value: Value<'a>) {
+        if slot < 8 {
+            self.unknown &= !(1u8 << slot);
+        }
         if slot == SLOT_AUTHORIZER || slot == SLOT_REQUEST_RESOURCE {
             // An explicit binding replaces a lazy one (for both variables, which go together).
             if self.lazy_authorizer.is_some() {
@@ -439,6 +465,9 @@ impl<'a> Activation<'a> {
     #[doc(hidden)]
     pub fn json_node_in(&self, lookups: &Lookups<'a>, slot: usize) -> Option<&'a Json> {
         static NULL: Json = Json::Null;
+        if self.is_unknown(slot) {
+            return None;
+        }
         match (self.globals.get(slot)?, slot) {
             (None, SLOT_OBJECT | SLOT_OLD_OBJECT) => match self.index.as_ref() {
                 Some(bound) => Some(
@@ -455,6 +484,9 @@ impl<'a> Activation<'a> {
     /// [`Activation::json_root`], with the request's objects remembered in `lookups`.
     #[doc(hidden)]
     pub fn json_root_in(&self, lookups: &Lookups<'a>, slot: usize) -> Option<JsonRoot<'a>> {
+        if self.is_unknown(slot) {
+            return None;
+        }
         match (self.globals.get(slot)?, slot) {
             (None, SLOT_OBJECT | SLOT_OLD_OBJECT) => match self.json_node_in(lookups, slot)? {
                 Json::Object(m) => Some(JsonRoot::Object(m)),
@@ -475,6 +507,9 @@ impl<'a> Activation<'a> {
     /// selection; `None` for any other value).
     #[doc(hidden)]
     pub fn json_root(&self, slot: usize) -> Option<JsonRoot<'a>> {
+        if self.is_unknown(slot) {
+            return None;
+        }
         match self.globals.get(slot)? {
             Some(Value::Map(Map::Json(m))) => Some(JsonRoot::Object(m)),
             Some(Value::Map(Map::Request(m))) => Some(JsonRoot::Request(m)),
@@ -492,6 +527,9 @@ impl<'a> Activation<'a> {
     #[doc(hidden)]
     pub fn json_node(&self, slot: usize) -> Option<&'a Json> {
         static NULL: Json = Json::Null;
+        if self.is_unknown(slot) {
+            return None;
+        }
         match self.globals.get(slot)? {
             Some(Value::Null) => Some(&NULL),
             Some(_) => None,
@@ -511,6 +549,9 @@ impl<'a> Activation<'a> {
     /// The value of a global slot, if bound.
     #[doc(hidden)]
     pub fn get(&self, slot: usize) -> Option<Value<'a>> {
+        if self.is_unknown(slot) {
+            return None;
+        }
         match self.globals.get(slot) {
             Some(Some(v)) => Some(v.clone()),
             Some(None) => match slot {
@@ -645,5 +686,30 @@ mod tests {
         let resource = crate::authz::RequestResource::from_request(&req);
         assert_eq!((resource.group, resource.resource), ("g", "ws"));
         assert_eq!(resource.subresource, "status");
+    }
+}
+
+#[cfg(test)]
+mod unbind_tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn an_unbound_object_reads_as_unbound_until_set_again() {
+        let req = serde_json::json!({"object": {"a": 1}, "oldObject": {"b": 2}});
+        let mut act = Activation::from_request(&req);
+        act.unbind(SLOT_OBJECT);
+        assert!(act.get(SLOT_OBJECT).is_none());
+        assert!(act.json_node(SLOT_OBJECT).is_none());
+        assert!(act.json_root(SLOT_OBJECT).is_none());
+        let lookups = Lookups::new();
+        assert!(act.json_node_in(&lookups, SLOT_OBJECT).is_none());
+        assert!(act.json_root_in(&lookups, SLOT_OBJECT).is_none());
+        // Others are untouched; unbinding another slot does nothing.
+        assert!(act.get(SLOT_OLD_OBJECT).is_some());
+        act.unbind(SLOT_REQUEST);
+        assert!(act.get(SLOT_REQUEST).is_some());
+        act.set(SLOT_OBJECT, Value::Null);
+        assert!(matches!(act.get(SLOT_OBJECT), Some(Value::Null)));
     }
 }

@@ -1,0 +1,345 @@
+//! `match` and `eval` on requests built from manifests (`--object`, `--operation`,
+//! `--user`, `--namespace-object`, `--crd`, `--print-review`), and the warnings about
+//! hand-written reviews.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+mod common;
+
+use common::{json, run, Session};
+
+#[test]
+fn match_from_manifests() {
+    let mut s = Session::new("request-match");
+    s.run(&[
+        "match",
+        "--config",
+        "scoped.yaml",
+        "--object",
+        "pod.yaml",
+        "--user",
+        "alice",
+        "--group",
+        "dev",
+        "--namespace-object",
+        "namespaces.yaml",
+    ]);
+    // The user is an administrator: the condition skips the webhook.
+    s.run(&[
+        "match",
+        "--config",
+        "scoped.yaml",
+        "--object",
+        "pod.yaml",
+        "--user",
+        "root",
+        "--group",
+        "system:masters",
+        "--namespace-object",
+        "namespaces.yaml",
+    ]);
+    // A namespace that does not exist.
+    s.run(&[
+        "match",
+        "--config",
+        "scoped.yaml",
+        "--object",
+        "pod.yaml",
+        "-n",
+        "shop",
+        "--user",
+        "alice",
+        "--namespace-object",
+        "widget.yaml",
+    ]);
+    // UPDATE from two manifests; DELETE; exec.
+    s.run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--object",
+        "pod.yaml",
+        "--old-object",
+        "pod-old.yaml",
+        "--user",
+        "alice",
+        "--output",
+        "json",
+    ]);
+    s.run(&[
+        "match",
+        "--config",
+        "scoped.yaml",
+        "--old-object",
+        "pod.yaml",
+        "--user",
+        "alice",
+        "--namespace-object",
+        "namespaces.yaml",
+    ]);
+    s.run(&[
+        "match",
+        "--config",
+        "scoped.yaml",
+        "--object",
+        "pod.yaml",
+        "--subresource",
+        "exec",
+        "--user",
+        "alice",
+        "--namespace-object",
+        "namespaces.yaml",
+    ]);
+    s.check();
+}
+
+#[test]
+fn print_review() {
+    let mut s = Session::new("request-print-review");
+    s.run(&[
+        "match",
+        "--object",
+        "pod.yaml",
+        "--user",
+        "alice",
+        "--group",
+        "dev",
+        "--extra",
+        "scopes=read",
+        "--uid",
+        "u-1",
+        "--dry-run",
+        "--print-review",
+    ]);
+    s.run(&[
+        "eval",
+        "request.subResource",
+        "--object",
+        "pod.yaml",
+        "--subresource",
+        "exec",
+        "--user",
+        "alice",
+        "--print-review",
+    ]);
+    s.run(&[
+        "match",
+        "--object",
+        "widget.yaml",
+        "--crd",
+        "widget-crd.yaml",
+        "--user",
+        "alice",
+        "--operation",
+        "delete",
+        "--print-review",
+    ]);
+    s.check();
+}
+
+#[test]
+fn bad_requests() {
+    let mut s = Session::new("request-errors");
+    s.run(&["match", "--config", "webhooks.yaml", "--review", "pod.yaml"]);
+    s.run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--object",
+        "pod.yaml",
+        "-n",
+        "dev",
+    ]);
+    s.run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--object",
+        "pod.yaml",
+        "--old-object",
+        "pod-old.yaml",
+        "--operation",
+        "CREATE",
+    ]);
+    s.run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--object",
+        "widget.yaml",
+    ]);
+    s.run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--object",
+        "namespaces.yaml",
+    ]);
+    s.run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--object",
+        "bad-manifests.yaml",
+    ]);
+    s.run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--object",
+        "pod.yaml",
+        "--namespace-object",
+        "bad-manifests.yaml",
+        "--crd",
+        "pod.yaml",
+    ]);
+    s.run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--object",
+        "pod.yaml",
+        "--subresource",
+        "exec",
+        "--operation",
+        "CREATE",
+    ]);
+    s.run(&[
+        "eval",
+        "true",
+        "--object",
+        "pod.yaml",
+        "--operation",
+        "PATCH",
+    ]);
+    s.check();
+}
+
+#[test]
+fn hand_written_reviews_are_checked() {
+    let mut s = Session::new("request-review-warnings");
+    s.run(&[
+        "match",
+        "--config",
+        "scoped.yaml",
+        "--review",
+        "review-incomplete.yaml",
+    ]);
+    s.run(&[
+        "eval",
+        "request.namespace",
+        "--review",
+        "review-incomplete.yaml",
+        "--output",
+        "json",
+    ]);
+    s.check();
+}
+
+/// The review printed is the review built: deciding on it gives the same outcome.
+#[test]
+fn a_printed_review_decides_the_same() {
+    let args = [
+        "--config",
+        "scoped.yaml",
+        "--user",
+        "alice",
+        "--namespace-labels",
+        "env=prod",
+    ];
+    let printed = run(&[
+        "match",
+        "--object",
+        "pod.yaml",
+        "--user",
+        "alice",
+        "--print-review",
+    ]);
+    assert_eq!(printed.code, 0);
+    let dir = std::env::temp_dir().join(format!("matchcond-review-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("review.json");
+    std::fs::write(&file, &printed.stdout).unwrap();
+    let file = file.display().to_string();
+    let mut from_review = vec!["match", "--review", file.as_str(), "--output", "json"];
+    from_review.extend(
+        args.iter()
+            .copied()
+            .filter(|a| *a != "--user" && *a != "alice"),
+    );
+    let mut from_object = vec!["match", "--object", "pod.yaml", "--output", "json"];
+    from_object.extend(args);
+    let a = run(&from_review);
+    let b = run(&from_object);
+    assert_eq!(a.code, b.code);
+    let (mut a, mut b) = (json(&a.stdout), json(&b.stdout));
+    a["reviewWarnings"] = serde_json::Value::Null;
+    b["reviewWarnings"] = serde_json::Value::Null;
+    assert_eq!(a, b);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn requests_from_audit_events() {
+    let mut s = Session::new("request-audit-event");
+    s.run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--audit-event",
+        "audit.jsonl",
+        "--index",
+        "0",
+    ]);
+    // An UPDATE at level Request: the stored object is not in the event.
+    s.run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--audit-event",
+        "audit.jsonl",
+        "--index",
+        "1",
+        "--output",
+        "json",
+    ]);
+    s.run(&[
+        "eval",
+        "request.userInfo.username",
+        "--audit-event",
+        "audit.jsonl",
+        "--index",
+        "1",
+        "--print-review",
+    ]);
+    s.run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--audit-event",
+        "audit.jsonl",
+    ]);
+    s.run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--audit-event",
+        "audit.jsonl",
+        "--index",
+        "2",
+    ]);
+    s.run(&[
+        "match",
+        "--config",
+        "webhooks.yaml",
+        "--audit-event",
+        "audit.jsonl",
+        "--index",
+        "7",
+    ]);
+    s.check();
+}

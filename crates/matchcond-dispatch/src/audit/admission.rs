@@ -1,0 +1,451 @@
+//! From an audit event to the AdmissionRequest the apiserver built for it: which events
+//! pass through admission, their operation, kind, resource, name, namespace and user, the
+//! objects and options the event recorded, and what it could not carry ([`Missing`]).
+//!
+//! How the apiserver derives them: the request info (`RequestInfoFactory`) gives the verb,
+//! resource, subresource, namespace and name the event's `verb` and `objectRef` record;
+//! the REST handlers turn them into admission attributes: `create` is `CREATE`, `update`
+//! and `patch` are `UPDATE` (`CREATE` when the update created the object: response 201),
+//! `delete` and `deletecollection` are `DELETE`, and the connect subresources (`exec`,
+//! `attach`, `portforward`, `proxy`) are `CONNECT` whatever the HTTP method. Reads (`get`,
+//! `list`, `watch`) never reach admission; neither do requests refused by authentication
+//! (response 401) or authorization (annotation `authorization.k8s.io/decision: forbid`).
+
+use serde_json::{Map, Value as Json};
+
+use super::event::{Event, Level};
+use crate::dispatch::Attributes;
+use crate::request::catalog::{Catalog, Operation};
+use crate::types::{Gvk, Gvr};
+
+/// Whether an event's request passes through admission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Passage {
+    /// It does, with this operation.
+    Admitted(Operation),
+    /// A read (`get`, `list`, `watch`, …): admission is not called.
+    Read,
+    /// A request for a non-resource URL (no `objectRef`).
+    NonResource,
+    /// Refused by authentication (response 401) before admission.
+    Unauthenticated,
+    /// Refused by authorization (`authorization.k8s.io/decision: forbid`) before admission.
+    Forbidden,
+}
+
+/// True when the catalog serves `resource/subresource` through a connecter
+/// (`pods/exec`, `pods/attach`, `pods/portforward`, `pods/proxy`, `services/proxy`,
+/// `nodes/proxy`): admission sees CONNECT whatever the HTTP method.
+pub fn is_connect(
+    catalog: &Catalog,
+    group: &str,
+    version: &str,
+    resource: &str,
+    sub: &str,
+) -> bool {
+    !sub.is_empty()
+        && catalog
+            .by_resource(group, version, resource)
+            .and_then(|r| r.subresource(sub))
+            .is_some_and(|s| s.operations.contains(&Operation::Connect))
+}
+
+/// Whether the request of an event passes through admission, and with which operation.
+pub fn passage(event: &Event<'_>, catalog: &Catalog) -> Passage {
+    let Some(r) = &event.object_ref else {
+        return Passage::NonResource;
+    };
+    if r.resource.is_empty() {
+        return Passage::NonResource;
+    }
+    let status = event.response_status.as_ref().map_or(0, |s| s.code);
+    if status == 401 {
+        return Passage::Unauthenticated;
+    }
+    if event
+        .annotations
+        .as_ref()
+        .and_then(|a| a.authorization_decision.as_deref())
+        == Some("forbid")
+    {
+        return Passage::Forbidden;
+    }
+    if is_connect(
+        catalog,
+        &r.api_group,
+        &r.api_version,
+        &r.resource,
+        &r.subresource,
+    ) {
+        return Passage::Admitted(Operation::Connect);
+    }
+    match &*event.verb {
+        "create" => Passage::Admitted(Operation::Create),
+        "update" | "patch" if status == 201 => Passage::Admitted(Operation::Create),
+        "update" | "patch" => Passage::Admitted(Operation::Update),
+        "delete" | "deletecollection" => Passage::Admitted(Operation::Delete),
+        _ => Passage::Read,
+    }
+}
+
+/// The members of the AdmissionRequest that an event could not carry. A condition that
+/// reads one of them has no determined result from the event alone.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Missing {
+    /// `object`: not recorded (level `Metadata`, a patch whose body is the patch, the
+    /// options of a CONNECT).
+    pub object: bool,
+    /// `oldObject`: the stored object before an UPDATE or DELETE (no level records it).
+    pub old_object: bool,
+    /// `options`: a DELETE's options at level `Metadata` (its body is not recorded).
+    pub options: bool,
+    /// `kind` and `requestKind`: the resource is in no catalog and the event records no
+    /// object that names its kind.
+    pub kind: bool,
+}
+
+impl Missing {
+    /// True when nothing is missing.
+    pub fn is_empty(&self) -> bool {
+        *self == Missing::default()
+    }
+
+    /// The names of the missing members, as the AdmissionRequest names them.
+    pub fn names(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        for (set, name) in [
+            (self.kind, "kind"),
+            (self.object, "object"),
+            (self.old_object, "oldObject"),
+            (self.options, "options"),
+        ] {
+            if set {
+                out.push(name);
+            }
+        }
+        out
+    }
+}
+
+/// An event's AdmissionRequest: the request as the apiserver builds it for matchConditions
+/// (`request` members; `object` and `oldObject` beside it, null where the operation has
+/// none), with what the event could not carry.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct AuditRequest {
+    /// The AdmissionRequest (JSON, as in an AdmissionReview's `request`); `uid` is the
+    /// event's `auditID`. A missing member is absent (a missing object reads as null if the
+    /// request is evaluated as it is: see [`Missing`]).
+    pub request: Json,
+    /// What the event could not carry.
+    pub missing: Missing,
+}
+
+/// Why an event has no AdmissionRequest.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum NotAdmitted {
+    /// The request does not pass through admission.
+    #[error("the request does not pass through admission ({0:?})")]
+    Passage(Passage),
+    /// The event's user or recorded object is not valid JSON of its type.
+    #[error("invalid {field}: {message}")]
+    Invalid {
+        /// The event member (`user`, `requestObject`).
+        field: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// Builds the AdmissionRequest of an event (see [`AuditRequest`]), the kinds from
+/// the catalog (then from the recorded object's `apiVersion` and `kind`).
+pub fn admission_request(
+    event: &Event<'_>,
+    catalog: &Catalog,
+) -> Result<AuditRequest, NotAdmitted> {
+    let (attrs, kind_known) = attributes(event, catalog)?;
+    let (object, old_object, options, mut missing) = parts(event, &attrs)?;
+    missing.kind = !kind_known;
+    let user = user_info(event)?;
+    let mut m = Map::new();
+    m.insert("uid".into(), Json::String(event.audit_id.to_string()));
+    insert_attributes(&mut m, &attrs, &attrs.kind, user, options);
+    m.insert("object".into(), object.unwrap_or(Json::Null));
+    m.insert("oldObject".into(), old_object.unwrap_or(Json::Null));
+    Ok(AuditRequest {
+        request: Json::Object(m),
+        missing,
+    })
+}
+
+/// The dispatch attributes of an event whose request passes through admission, and
+/// whether its kind is known.
+pub fn attributes(event: &Event<'_>, catalog: &Catalog) -> Result<(Attributes, bool), NotAdmitted> {
+    let op = match passage(event, catalog) {
+        Passage::Admitted(op) => op,
+        other => return Err(NotAdmitted::Passage(other)),
+    };
+    let r = event.object_ref.clone().unwrap_or_default();
+    let resource = Gvr::new(&r.api_group, &r.api_version, &r.resource);
+    let mut kind = catalog
+        .by_resource(&r.api_group, &r.api_version, &r.resource)
+        .and_then(|res| {
+            if r.subresource.is_empty() {
+                Some(res.gvk())
+            } else {
+                res.subresource(&r.subresource).map(|s| s.kind.clone())
+            }
+        });
+    if kind.is_none() && r.subresource.is_empty() && op != Operation::Delete {
+        kind = event.request_object.and_then(|o| object_kind(o.get()));
+    }
+    let kind_known = kind.is_some();
+    let namespace =
+        if r.namespace.is_empty() && r.api_group.is_empty() && r.resource == "namespaces" {
+            r.name.to_string()
+        } else {
+            r.namespace.to_string()
+        };
+    let attrs = Attributes {
+        kind: kind.unwrap_or_default(),
+        resource,
+        subresource: r.subresource.to_string(),
+        name: r.name.to_string(),
+        namespace,
+        operation: op.as_str().to_owned(),
+        dry_run: query_values(&event.request_uri, "dryRun").next().is_some(),
+    };
+    Ok((attrs, kind_known))
+}
+
+/// The `apiVersion` and `kind` an object names.
+fn object_kind(raw: &str) -> Option<Gvk> {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct TypeMeta<'a> {
+        #[serde(borrow, default)]
+        api_version: std::borrow::Cow<'a, str>,
+        #[serde(borrow, default)]
+        kind: std::borrow::Cow<'a, str>,
+    }
+    let t: TypeMeta<'_> = serde_json::from_str(raw).ok()?;
+    if t.kind.is_empty() || t.api_version.is_empty() {
+        return None;
+    }
+    let (group, version) = match t.api_version.split_once('/') {
+        Some((g, v)) => (g, v),
+        None => ("", &*t.api_version),
+    };
+    Some(Gvk::new(group, version, &t.kind))
+}
+
+/// The `object`, `oldObject` and `options` an event records for its request (`None` where
+/// missing or null), and what is missing.
+#[allow(clippy::type_complexity)]
+pub(crate) fn parts(
+    event: &Event<'_>,
+    attrs: &Attributes,
+) -> Result<(Option<Json>, Option<Json>, Option<Json>, Missing), NotAdmitted> {
+    let mut missing = Missing::default();
+    let body =
+        if event.level >= Level::Request {
+            match event.request_object {
+                Some(raw) => Some(serde_json::from_str::<Json>(raw.get()).map_err(|e| {
+                    NotAdmitted::Invalid {
+                        field: "requestObject",
+                        message: e.to_string(),
+                    }
+                })?),
+                None => None,
+            }
+        } else {
+            None
+        };
+    let (object, old_object, options) = match attrs.operation.as_str() {
+        "CREATE" => {
+            let object = if event.verb == "patch" { None } else { body };
+            missing.object = object.is_none();
+            (
+                object,
+                None,
+                Some(options_from_query(event, "CreateOptions")),
+            )
+        }
+        "UPDATE" => {
+            let object = if event.verb == "update" { body } else { None };
+            missing.object = object.is_none();
+            missing.old_object = true;
+            (
+                object,
+                None,
+                Some(options_from_query(event, "UpdateOptions")),
+            )
+        }
+        "DELETE" => {
+            missing.old_object = true;
+            let options = match body {
+                Some(b) => Some(b),
+                None if event.level >= Level::Request => {
+                    Some(options_from_query(event, "DeleteOptions"))
+                }
+                None => {
+                    missing.options = true;
+                    None
+                }
+            };
+            (None, None, options)
+        }
+        _ => {
+            missing.object = true;
+            (None, None, None)
+        }
+    };
+    Ok((object, old_object, options, missing))
+}
+
+/// The user admission sees, as the AdmissionRequest's `userInfo`.
+pub(crate) fn user_info(event: &Event<'_>) -> Result<Json, NotAdmitted> {
+    match event.effective_user() {
+        Some(raw) => {
+            let user: Json = serde_json::from_str(raw.get()).map_err(|e| NotAdmitted::Invalid {
+                field: "user",
+                message: e.to_string(),
+            })?;
+            if user.is_object() {
+                Ok(user)
+            } else {
+                Err(NotAdmitted::Invalid {
+                    field: "user",
+                    message: "not an object".to_owned(),
+                })
+            }
+        }
+        None => Ok(Json::Object(Map::new())),
+    }
+}
+
+/// Writes the request members of the attributes (kind as `kind`), the user and the options.
+pub(crate) fn insert_attributes(
+    m: &mut Map<String, Json>,
+    attrs: &Attributes,
+    kind: &Gvk,
+    user: Json,
+    options: Option<Json>,
+) {
+    m.insert("kind".into(), kind.to_json());
+    m.insert("resource".into(), attrs.resource.to_json());
+    if !attrs.subresource.is_empty() {
+        m.insert(
+            "subResource".into(),
+            Json::String(attrs.subresource.clone()),
+        );
+    }
+    m.insert("requestKind".into(), attrs.kind.to_json());
+    m.insert("requestResource".into(), attrs.resource.to_json());
+    if !attrs.subresource.is_empty() {
+        m.insert(
+            "requestSubResource".into(),
+            Json::String(attrs.subresource.clone()),
+        );
+    }
+    if !attrs.name.is_empty() {
+        m.insert("name".into(), Json::String(attrs.name.clone()));
+    }
+    if !attrs.namespace.is_empty() {
+        m.insert("namespace".into(), Json::String(attrs.namespace.clone()));
+    }
+    m.insert("operation".into(), Json::String(attrs.operation.clone()));
+    let user = match user {
+        Json::Object(u) => u
+            .into_iter()
+            .filter(|(_, v)| match v {
+                Json::Null => false,
+                Json::String(s) => !s.is_empty(),
+                Json::Array(a) => !a.is_empty(),
+                Json::Object(o) => !o.is_empty(),
+                _ => true,
+            })
+            .collect(),
+        _ => Map::new(),
+    };
+    m.insert("userInfo".into(), Json::Object(user));
+    m.insert("dryRun".into(), Json::Bool(attrs.dry_run));
+    if let Some(o) = options {
+        m.insert("options".into(), o);
+    }
+}
+
+/// The options of a create, update or delete as the handler decodes them from the query
+/// (`dryRun`, `fieldManager`, `fieldValidation`; `gracePeriodSeconds` and
+/// `propagationPolicy` of a delete), with their `apiVersion` and `kind`.
+fn options_from_query(event: &Event<'_>, kind: &str) -> Json {
+    let uri = &*event.request_uri;
+    let mut m = Map::new();
+    m.insert("kind".into(), Json::String(kind.to_owned()));
+    m.insert(
+        "apiVersion".into(),
+        Json::String("meta.k8s.io/v1".to_owned()),
+    );
+    let dry: Vec<Json> = query_values(uri, "dryRun").map(Json::String).collect();
+    if !dry.is_empty() {
+        m.insert("dryRun".into(), Json::Array(dry));
+    }
+    let names: &[&str] = if kind == "DeleteOptions" {
+        &["propagationPolicy"]
+    } else {
+        &["fieldManager", "fieldValidation"]
+    };
+    for name in names {
+        if let Some(v) = query_values(uri, name).next() {
+            m.insert((*name).to_owned(), Json::String(v));
+        }
+    }
+    if kind == "DeleteOptions" {
+        if let Some(n) = query_values(uri, "gracePeriodSeconds")
+            .next()
+            .and_then(|v| v.parse::<i64>().ok())
+        {
+            m.insert("gracePeriodSeconds".into(), Json::from(n));
+        }
+    }
+    Json::Object(m)
+}
+
+/// The values of a query parameter of a request URI, percent-decoded.
+pub(crate) fn query_values<'u>(uri: &'u str, key: &'u str) -> impl Iterator<Item = String> + 'u {
+    let query = uri.split_once('?').map_or("", |(_, q)| q);
+    let query = query.split_once('#').map_or(query, |(q, _)| q);
+    query.split('&').filter_map(move |pair| {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        (percent_decode(k) == key).then(|| percent_decode(v))
+    })
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let hex = bytes
+                    .get(i + 1..i + 3)
+                    .and_then(|h| std::str::from_utf8(h).ok())
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
+                if let Some(v) = hex {
+                    out.push(v);
+                    i += 3;
+                    continue;
+                }
+                out.push(b);
+            }
+            _ => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}

@@ -1,0 +1,672 @@
+//! Test files: configurations and cases — a request given by manifests and options or by
+//! a review — with the outcome expected of each webhook. Read strictly with positions:
+//! unknown, duplicate and mistyped fields are errors with their path and `line:column`,
+//! and every error of a file is reported.
+//!
+//! ```yaml
+//! apiVersion: matchcond/v1alpha1
+//! kind: Test
+//! configurations: [webhooks.yaml]      # paths relative to the test file
+//! kubernetesVersion: "1.34"            # optional (default: the newest modelled)
+//! crds: [crds.yaml]                    # optional CustomResourceDefinition files
+//! namespaces:                          # optional: the namespaces that exist
+//! - {name: shop, labels: {env: prod}}  #   short form, a Namespace manifest, or a file
+//! authorizer: {default: allow}         # optional: a table inline or a file
+//! cases:
+//! - name: alice creates a pod in shop
+//!   object: pod.yaml                   # a file or an inline manifest
+//!   user: alice
+//!   groups: [dev]
+//!   expect:
+//!     pods.example.com: called
+//!     team.example.com: {skipped: {condition: payments-team}}
+//!     prod.example.com: {skipped: namespaceSelector}
+//!     strict.example.com: {rejected: "pods \"web-0\" is forbidden: …"}
+//! ```
+
+use std::collections::BTreeMap;
+
+use crate::dispatch::SkipReason;
+use crate::request::catalog::Operation;
+use crate::request::manifest::{RequestOptions, User};
+use crate::request::ManifestError;
+use crate::yaml::{read_documents, Node, Position, Value};
+
+/// The `apiVersion` of test files.
+pub const TEST_API_VERSION: &str = "matchcond/v1alpha1";
+/// The `kind` of test files.
+pub const TEST_KIND: &str = "Test";
+
+/// The fields of a test file.
+pub const FILE_FIELDS: &[&str] = &[
+    "apiVersion",
+    "kind",
+    "name",
+    "configurations",
+    "kubernetesVersion",
+    "crds",
+    "namespaces",
+    "authorizer",
+    "cases",
+];
+
+/// The fields of a case.
+pub const CASE_FIELDS: &[&str] = &[
+    "name",
+    "object",
+    "oldObject",
+    "review",
+    "operation",
+    "subresource",
+    "namespace",
+    "user",
+    "groups",
+    "uid",
+    "extra",
+    "dryRun",
+    "namespaces",
+    "authorizer",
+    "expect",
+];
+
+/// The skip checks an expectation may name.
+pub const SKIP_CHECKS: &[&str] = &[
+    "exemptKind",
+    "namespaceSelector",
+    "objectSelector",
+    "rules",
+    "matchConditions",
+    "sideEffectsUnsetIgnored",
+];
+
+/// A file, or a document written inline.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Source {
+    /// A path relative to the test file.
+    File(String),
+    /// An inline document (positions are the test file's).
+    Inline(Node),
+}
+
+/// A namespace given in a test file.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NamespaceSource {
+    /// A file of Namespace manifests.
+    File(String),
+    /// `{name, labels}`.
+    Short {
+        /// The name.
+        name: String,
+        /// The labels.
+        labels: BTreeMap<String, String>,
+    },
+    /// A Namespace manifest.
+    Manifest(Node),
+}
+
+/// What a webhook is expected to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Expectation {
+    /// Called.
+    Called,
+    /// Skipped, by any check (`None`) or by this one.
+    Skipped(Option<SkipCheck>),
+    /// The request is rejected, with this message when given.
+    Rejected(Option<String>),
+}
+
+/// The check an expected skip names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SkipCheck {
+    /// A check before the conditions, or the conditions' failure under
+    /// `failurePolicy: Ignore` (`matchConditions`).
+    Reason(SkipReason),
+    /// This condition was false.
+    Condition(String),
+}
+
+/// One expectation of a case.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Expect {
+    /// The webhook: its name, or `<configuration>/<webhook>/<n>`.
+    pub webhook: String,
+    /// What it is expected to do.
+    pub expectation: Expectation,
+    /// Where the expectation is written.
+    pub position: Position,
+}
+
+/// One case.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct TestCase {
+    /// Its name.
+    pub name: String,
+    /// Where it starts.
+    pub position: Position,
+    /// The request's object.
+    pub object: Option<Source>,
+    /// The stored object.
+    pub old_object: Option<Source>,
+    /// A whole AdmissionReview instead of manifests.
+    pub review: Option<Source>,
+    /// The request's options (operation, subresource, namespace, user, dry run).
+    pub options: RequestOptions,
+    /// The namespaces of this case (instead of the file's).
+    pub namespaces: Option<Vec<NamespaceSource>>,
+    /// The authorizer of this case (instead of the file's).
+    pub authorizer: Option<Source>,
+    /// The expectations, in order.
+    pub expect: Vec<Expect>,
+}
+
+/// A test file.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct TestFile {
+    /// Its name, when given.
+    pub name: Option<String>,
+    /// Files of configurations.
+    pub configurations: Vec<String>,
+    /// The Kubernetes version (`MAJOR.MINOR`), with its position.
+    pub kubernetes_version: Option<(String, Position)>,
+    /// CustomResourceDefinition files.
+    pub crds: Vec<String>,
+    /// The namespaces that exist (`None`: every namespace exists, with only its name label).
+    pub namespaces: Option<Vec<NamespaceSource>>,
+    /// The authorizer.
+    pub authorizer: Option<Source>,
+    /// The cases.
+    pub cases: Vec<TestCase>,
+}
+
+struct Reader {
+    errors: Vec<ManifestError>,
+}
+
+impl Reader {
+    fn err(&mut self, node: &Node, path: &str, message: impl Into<String>) {
+        self.errors.push(ManifestError::at(node, path, message));
+    }
+
+    /// Unknown and duplicate fields of a mapping.
+    fn fields(&mut self, node: &Node, path: &str, allowed: &[&str]) -> bool {
+        let Value::Map(entries) = &node.value else {
+            self.err(
+                node,
+                path,
+                format!("must be an object, not {}", node.describe()),
+            );
+            return false;
+        };
+        let mut seen: Vec<String> = Vec::new();
+        for (k, _) in entries {
+            let key = k.key_text().unwrap_or_default().into_owned();
+            let at = join(path, &key);
+            if !allowed.contains(&key.as_str()) {
+                self.err(
+                    k,
+                    &at,
+                    format!("unknown field {key:?} (known: {})", allowed.join(", ")),
+                );
+            } else if seen.contains(&key) {
+                self.err(k, &at, format!("duplicate field {key:?}"));
+            }
+            seen.push(key);
+        }
+        true
+    }
+
+    fn string(&mut self, node: &Node, key: &str, path: &str) -> Option<String> {
+        let n = node.get(key)?;
+        match &n.value {
+            Value::String(s) => Some(s.clone()),
+            Value::Null => None,
+            _ => {
+                self.err(
+                    n,
+                    &join(path, key),
+                    format!("must be a string, not {}", n.describe()),
+                );
+                None
+            }
+        }
+    }
+
+    fn strings(&mut self, node: &Node, key: &str, path: &str) -> Vec<String> {
+        let Some(n) = node.get(key) else {
+            return Vec::new();
+        };
+        let at = join(path, key);
+        match &n.value {
+            Value::Seq(items) => items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, item)| match &item.value {
+                    Value::String(s) => Some(s.clone()),
+                    _ => {
+                        self.err(
+                            item,
+                            &format!("{at}[{i}]"),
+                            format!("must be a string, not {}", item.describe()),
+                        );
+                        None
+                    }
+                })
+                .collect(),
+            Value::Null => Vec::new(),
+            _ => {
+                self.err(
+                    n,
+                    &at,
+                    format!("must be a list of strings, not {}", n.describe()),
+                );
+                Vec::new()
+            }
+        }
+    }
+
+    fn source(&mut self, node: &Node, key: &str, path: &str) -> Option<Source> {
+        let n = node.get(key)?;
+        match &n.value {
+            Value::String(s) => Some(Source::File(s.clone())),
+            Value::Map(_) => Some(Source::Inline(n.clone())),
+            Value::Null => None,
+            _ => {
+                self.err(
+                    n,
+                    &join(path, key),
+                    format!(
+                        "must be a file name or an inline object, not {}",
+                        n.describe()
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn namespaces(&mut self, node: &Node, path: &str) -> Option<Vec<NamespaceSource>> {
+        let n = node.get("namespaces")?;
+        let at = join(path, "namespaces");
+        let Value::Seq(items) = &n.value else {
+            self.err(n, &at, format!("must be a list, not {}", n.describe()));
+            return None;
+        };
+        let mut out = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let at = format!("{at}[{i}]");
+            match &item.value {
+                Value::String(s) => out.push(NamespaceSource::File(s.clone())),
+                Value::Map(_) if item.get("kind").is_some() => {
+                    out.push(NamespaceSource::Manifest(item.clone()));
+                }
+                Value::Map(_) => {
+                    self.fields(item, &at, &["name", "labels"]);
+                    let Some(name) = self.string(item, "name", &at).filter(|s| !s.is_empty())
+                    else {
+                        self.err(item, &join(&at, "name"), "Required value");
+                        continue;
+                    };
+                    match crate::request::string_map(item, "labels", &join(&at, "labels")) {
+                        Ok(labels) => out.push(NamespaceSource::Short { name, labels }),
+                        Err(e) => self.errors.push(e),
+                    }
+                }
+                _ => self.err(
+                    item,
+                    &at,
+                    format!(
+                        "must be a file name, {{name, labels}} or a Namespace manifest, not {}",
+                        item.describe()
+                    ),
+                ),
+            }
+        }
+        Some(out)
+    }
+
+    fn expectation(&mut self, node: &Node, path: &str) -> Option<Expectation> {
+        let check = |reader: &mut Reader, n: &Node, at: &str| -> Option<Option<SkipCheck>> {
+            match &n.value {
+                Value::Null => Some(None),
+                Value::String(s) => match skip_reason(s) {
+                    Some(r) => Some(Some(SkipCheck::Reason(r))),
+                    None => {
+                        reader.err(
+                            n,
+                            at,
+                            format!(
+                                "unknown check {s:?} (known: {}, or {{condition: NAME}})",
+                                SKIP_CHECKS.join(", ")
+                            ),
+                        );
+                        None
+                    }
+                },
+                Value::Map(_) => {
+                    reader.fields(n, at, &["condition"]);
+                    reader
+                        .string(n, "condition", at)
+                        .map(|c| Some(SkipCheck::Condition(c)))
+                        .or_else(|| {
+                            reader.err(n, &join(at, "condition"), "Required value");
+                            None
+                        })
+                }
+                _ => {
+                    reader.err(
+                        n,
+                        at,
+                        format!(
+                            "must be a check name or {{condition: NAME}}, not {}",
+                            n.describe()
+                        ),
+                    );
+                    None
+                }
+            }
+        };
+        match &node.value {
+            Value::String(s) => match s.as_str() {
+                "called" => Some(Expectation::Called),
+                "skipped" => Some(Expectation::Skipped(None)),
+                "rejected" => Some(Expectation::Rejected(None)),
+                other => {
+                    self.err(
+                        node,
+                        path,
+                        format!("unknown outcome {other:?} (expected called, skipped or rejected)"),
+                    );
+                    None
+                }
+            },
+            Value::Map(entries) => {
+                if !self.fields(node, path, &["called", "skipped", "rejected"]) {
+                    return None;
+                }
+                if entries.len() != 1 {
+                    self.err(node, path, "give exactly one of called, skipped, rejected");
+                    return None;
+                }
+                let (k, v) = entries.first()?;
+                let key = k.key_text().unwrap_or_default().into_owned();
+                let at = join(path, &key);
+                match key.as_str() {
+                    "called" => match v.value {
+                        Value::Bool(true) | Value::Null => Some(Expectation::Called),
+                        _ => {
+                            self.err(v, &at, "must be true");
+                            None
+                        }
+                    },
+                    "skipped" => check(self, v, &at).map(Expectation::Skipped),
+                    "rejected" => match &v.value {
+                        Value::Null | Value::Bool(true) => Some(Expectation::Rejected(None)),
+                        Value::String(m) => Some(Expectation::Rejected(Some(m.clone()))),
+                        _ => {
+                            self.err(v, &at, format!("must be the message, not {}", v.describe()));
+                            None
+                        }
+                    },
+                    _ => None,
+                }
+            }
+            _ => {
+                self.err(
+                    node,
+                    path,
+                    format!(
+                        "must be called, skipped, rejected or an object, not {}",
+                        node.describe()
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn case(&mut self, node: &Node, path: &str, index: usize) -> Option<TestCase> {
+        if !self.fields(node, path, CASE_FIELDS) {
+            return None;
+        }
+        let before = self.errors.len();
+        let name = self
+            .string(node, "name", path)
+            .unwrap_or_else(|| format!("case {}", index + 1));
+        let object = self.source(node, "object", path);
+        let old_object = self.source(node, "oldObject", path);
+        let review = self.source(node, "review", path);
+        if review.is_some() && (object.is_some() || old_object.is_some()) {
+            if let Some(n) = node.get("review") {
+                self.err(
+                    n,
+                    &join(path, "review"),
+                    "a case gives a review or manifests (object, oldObject), not both",
+                );
+            }
+        }
+        if review.is_none() && object.is_none() && old_object.is_none() {
+            self.err(
+                node,
+                path,
+                "a case needs a request: object, oldObject or review",
+            );
+        }
+        let mut options = RequestOptions::default();
+        if let Some(op) = self.string(node, "operation", path) {
+            match Operation::parse(&op) {
+                Some(o) => options.operation = Some(o),
+                None => {
+                    if let Some(n) = node.get("operation") {
+                        self.err(n, &join(path, "operation"), format!("unknown operation {op:?} (expected CREATE, UPDATE, DELETE or CONNECT)"));
+                    }
+                }
+            }
+        }
+        options.subresource = self.string(node, "subresource", path);
+        options.namespace = self.string(node, "namespace", path);
+        let mut user = User::new(&self.string(node, "user", path).unwrap_or_default());
+        user.groups = self.strings(node, "groups", path);
+        user.uid = self.string(node, "uid", path).unwrap_or_default();
+        if let Some(n) = node.get("extra") {
+            let at = join(path, "extra");
+            match &n.value {
+                Value::Map(entries) => {
+                    for (k, v) in entries {
+                        let key = k.key_text().unwrap_or_default().into_owned();
+                        let values = match &v.value {
+                            Value::String(s) => vec![s.clone()],
+                            Value::Seq(_) => self.strings(n, &key, &at),
+                            _ => {
+                                self.err(
+                                    v,
+                                    &join(&at, &key),
+                                    format!(
+                                        "must be a string or a list of strings, not {}",
+                                        v.describe()
+                                    ),
+                                );
+                                Vec::new()
+                            }
+                        };
+                        user.extra.insert(key, values);
+                    }
+                }
+                Value::Null => {}
+                _ => self.err(n, &at, format!("must be an object, not {}", n.describe())),
+            }
+        }
+        options.user = user;
+        if let Some(n) = node.get("dryRun") {
+            match n.value {
+                Value::Bool(b) => options.dry_run = b,
+                Value::Null => {}
+                _ => self.err(
+                    n,
+                    &join(path, "dryRun"),
+                    format!("must be a boolean, not {}", n.describe()),
+                ),
+            }
+        }
+        let namespaces = self.namespaces(node, path);
+        let authorizer = self.source(node, "authorizer", path);
+        let mut expect = Vec::new();
+        match node.get("expect") {
+            Some(n) => {
+                let at = join(path, "expect");
+                match &n.value {
+                    Value::Map(entries) if !entries.is_empty() => {
+                        let mut seen = Vec::new();
+                        for (k, v) in entries {
+                            let webhook = k.key_text().unwrap_or_default().into_owned();
+                            let p = join(&at, &webhook);
+                            if seen.contains(&webhook) {
+                                self.err(k, &p, format!("duplicate webhook {webhook:?}"));
+                                continue;
+                            }
+                            seen.push(webhook.clone());
+                            if let Some(e) = self.expectation(v, &p) {
+                                expect.push(Expect {
+                                    webhook,
+                                    expectation: e,
+                                    position: k.start,
+                                });
+                            }
+                        }
+                    }
+                    _ => self.err(
+                        n,
+                        &at,
+                        "must map webhook names to outcomes (called, skipped, rejected)",
+                    ),
+                }
+            }
+            None => self.err(
+                node,
+                &join(path, "expect"),
+                "Required value: what each webhook is expected to do",
+            ),
+        }
+        (self.errors.len() == before).then_some(TestCase {
+            name,
+            position: node.start,
+            object,
+            old_object,
+            review,
+            options,
+            namespaces,
+            authorizer,
+            expect,
+        })
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// A skip check by its key ([`SkipReason::key`]; `matchConditions` too).
+pub fn skip_reason(key: &str) -> Option<SkipReason> {
+    Some(match key {
+        "exemptKind" => SkipReason::ExemptKind,
+        "namespaceSelector" => SkipReason::NamespaceSelector,
+        "objectSelector" => SkipReason::ObjectSelector,
+        "rules" => SkipReason::Rules,
+        "matchConditions" | "matchCondition" => SkipReason::MatchConditions,
+        "sideEffectsUnsetIgnored" => SkipReason::SideEffectsUnsetIgnored,
+        _ => return None,
+    })
+}
+
+/// Reads a test file strictly. The file is returned only when it has no error; every error
+/// is reported.
+pub fn load_test_file(text: &str) -> Result<TestFile, Vec<ManifestError>> {
+    let docs = read_documents(text);
+    let mut r = Reader { errors: Vec::new() };
+    if let Some(e) = docs.error {
+        return Err(vec![ManifestError::new(
+            Some(e.position),
+            "",
+            format!("not YAML: {}", e.message),
+        )]);
+    }
+    let mut roots = docs.documents.into_iter().filter_map(|d| d.root);
+    let Some(root) = roots.next() else {
+        return Err(vec![ManifestError::new(None, "", "empty test file")]);
+    };
+    if let Some(extra) = roots.next() {
+        r.err(&extra, "", "a test file holds one document");
+    }
+    if !r.fields(&root, "", FILE_FIELDS) {
+        return Err(r.errors);
+    }
+    match (r.string(&root, "apiVersion", ""), r.string(&root, "kind", "")) {
+        (Some(v), Some(k)) if v == TEST_API_VERSION && k == TEST_KIND => {}
+        (v, k) => r.err(
+            root.get("apiVersion").unwrap_or(&root),
+            "apiVersion",
+            format!(
+                "not a test file: apiVersion {:?}, kind {:?} (expected apiVersion {TEST_API_VERSION}, kind {TEST_KIND})",
+                v.unwrap_or_default(),
+                k.unwrap_or_default()
+            ),
+        ),
+    }
+    let mut file = TestFile {
+        name: r.string(&root, "name", ""),
+        configurations: r.strings(&root, "configurations", ""),
+        crds: r.strings(&root, "crds", ""),
+        ..TestFile::default()
+    };
+    if file.configurations.is_empty() && !r.errors.iter().any(|e| e.path() == "configurations") {
+        r.err(
+            root.get("configurations").unwrap_or(&root),
+            "configurations",
+            "Required value: the files of the webhook configurations tested",
+        );
+    }
+    if let Some(n) = root.get("kubernetesVersion") {
+        match &n.value {
+            Value::String(s) if matchcond_compiler::KubeVersion::parse(s).is_some() => {
+                file.kubernetes_version = Some((s.clone(), n.start));
+            }
+            Value::String(s) => r.err(
+                n,
+                "kubernetesVersion",
+                format!("invalid Kubernetes version {s:?} (expected MAJOR.MINOR, e.g. \"1.34\")"),
+            ),
+            _ => r.err(
+                n,
+                "kubernetesVersion",
+                format!("must be a string such as \"1.34\" (quoted: 1.30 unquoted is the number 1.3), not {}", n.describe()),
+            ),
+        }
+    }
+    file.namespaces = r.namespaces(&root, "");
+    file.authorizer = r.source(&root, "authorizer", "");
+    match root.get("cases").map(|n| (n, &n.value)) {
+        Some((_, Value::Seq(items))) if !items.is_empty() => {
+            for (i, item) in items.iter().enumerate() {
+                if let Some(c) = r.case(item, &format!("cases[{i}]"), i) {
+                    file.cases.push(c);
+                }
+            }
+        }
+        Some((n, _)) => r.err(n, "cases", "must be a non-empty list of cases"),
+        None => r.err(&root, "cases", "Required value"),
+    }
+    if r.errors.is_empty() {
+        Ok(file)
+    } else {
+        r.errors.sort_by_key(ManifestError::position);
+        Err(r.errors)
+    }
+}
