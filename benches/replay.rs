@@ -13,7 +13,7 @@
 use std::hint::black_box;
 use std::sync::Arc;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_main, Criterion, Throughput};
 use matchcond::dispatch::audit::{parse_only, Replay, ReplayOptions, Side, Source};
 use matchcond::dispatch::request::Catalog;
 use matchcond::dispatch::{load_documents, Dispatcher};
@@ -59,5 +59,10 @@ fn replay(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, replay);
+/// The replay group, with criterion's settings from the command line.
+fn benches() {
+    let mut c = Criterion::default().configure_from_args();
+    replay(&mut c);
+}
+
 criterion_main!(benches);

@@ -299,7 +299,8 @@ pub fn audit(data: &[u8]) {
         }
     }
     let configs = load_documents(include_str!("../../examples/webhooks.yaml")).unwrap_or_default();
-    let side = || Side::new(Dispatcher::new(&configs, KubeVersion::LATEST).with_authorizer(authorizer()));
+    let side =
+        || Side::new(Dispatcher::new(&configs, KubeVersion::LATEST).with_authorizer(authorizer()));
     let replay = Replay::new(
         side(),
         Some(side()),
@@ -308,10 +309,19 @@ pub fn audit(data: &[u8]) {
     );
     for threads in [1, 2] {
         let source = Source::new("fuzz", Box::new(std::io::Cursor::new(data.to_vec())));
-        let options = ReplayOptions::default().with_threads(threads).with_pending_limit(4);
+        let options = ReplayOptions::default()
+            .with_threads(threads)
+            .with_pending_limit(4);
         let report = replay.run(vec![source], options, &|_| {});
         let gzip = data.starts_with(&[0x1f, 0x8b]);
-        assert!(gzip || report.input.events == events, "{} != {events}", report.input.events);
-        assert!(report.webhooks.iter().all(|w| w.changes.is_empty()), "a baseline equal to the configurations changes nothing");
+        assert!(
+            gzip || report.input.events == events,
+            "{} != {events}",
+            report.input.events
+        );
+        assert!(
+            report.webhooks.iter().all(|w| w.changes.is_empty()),
+            "a baseline equal to the configurations changes nothing"
+        );
     }
 }

@@ -217,11 +217,11 @@ pub fn read_order(files: &[String]) -> Vec<String> {
     }
     let mut order: Vec<usize> = (0..files.len()).collect();
     order.sort_by(|&a, &b| {
-        let (ga, ka) = &keys[a];
-        let (gb, kb) = &keys[b];
-        let pa = groups.iter().position(|g| g == ga);
-        let pb = groups.iter().position(|g| g == gb);
-        (pa, ka.1, &ka.2, ka.3).cmp(&(pb, kb.1, &kb.2, kb.3))
+        let at = |i: usize| {
+            keys.get(i)
+                .map(|(g, k)| (groups.iter().position(|x| x == g), k.1, k.2.clone(), k.3))
+        };
+        at(a).cmp(&at(b))
     });
     order
         .into_iter()
@@ -334,7 +334,7 @@ fn group(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -823,46 +823,6 @@ th,td{border:1px solid #ccc;padding:2px 8px;text-align:right}th{background:#f4f4
     page
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rotated_files_are_read_oldest_first() {
-        let files: Vec<String> = [
-            "/var/log/audit.log",
-            "/var/log/audit-2024-05-02T00-00-00.000.log.gz",
-            "/var/log/audit-2024-05-01T00-00-00.000.log",
-            "other.log",
-            "kube.log.1",
-            "kube.log.2.gz",
-            "kube.log",
-        ]
-        .map(String::from)
-        .to_vec();
-        assert_eq!(
-            read_order(&files),
-            [
-                "/var/log/audit-2024-05-01T00-00-00.000.log",
-                "/var/log/audit-2024-05-02T00-00-00.000.log.gz",
-                "/var/log/audit.log",
-                "other.log",
-                "kube.log.2.gz",
-                "kube.log.1",
-                "kube.log",
-            ]
-        );
-    }
-
-    #[test]
-    fn minutes_are_written_as_utc_times() {
-        assert_eq!(minute_text(0), "1970-01-01T00:00Z");
-        assert_eq!(minute_text(1_714_566_840 / 60), "2024-05-01T12:34Z");
-        assert_eq!(group(1_234_567), "1,234,567");
-        assert_eq!(group(12), "12");
-    }
-}
-
 /// One level's figures of `matchcond bench --replay`.
 struct LevelFigures {
     level: &'static str,
@@ -996,4 +956,44 @@ pub fn bench(quick: bool, output: crate::Output) -> Result<u8, InputError> {
         ),
     }
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rotated_files_are_read_oldest_first() {
+        let files: Vec<String> = [
+            "/var/log/audit.log",
+            "/var/log/audit-2024-05-02T00-00-00.000.log.gz",
+            "/var/log/audit-2024-05-01T00-00-00.000.log",
+            "other.log",
+            "kube.log.1",
+            "kube.log.2.gz",
+            "kube.log",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            read_order(&files),
+            [
+                "/var/log/audit-2024-05-01T00-00-00.000.log",
+                "/var/log/audit-2024-05-02T00-00-00.000.log.gz",
+                "/var/log/audit.log",
+                "other.log",
+                "kube.log.2.gz",
+                "kube.log.1",
+                "kube.log",
+            ]
+        );
+    }
+
+    #[test]
+    fn minutes_are_written_as_utc_times() {
+        assert_eq!(minute_text(0), "1970-01-01T00:00Z");
+        assert_eq!(minute_text(1_714_566_840 / 60), "2024-05-01T12:34Z");
+        assert_eq!(group(1_234_567), "1,234,567");
+        assert_eq!(group(12), "12");
+    }
 }
