@@ -61,6 +61,60 @@ pub use matchcond_dispatch::{
     ResourceMapper, ResourceTable, SkipReason, Validator, WebhookSpec,
 };
 
+/// Audit logs replayed through configurations: what a change of matchConditions does to a
+/// cluster's recorded traffic before it is applied.
+///
+/// * [`Event`](audit::Event) reads one line of an `audit.k8s.io/v1` log;
+///   [`passage`](audit::passage) tells whether its request passes through admission, and
+///   [`admission_request`](audit::admission_request) builds the AdmissionRequest the
+///   apiserver built for it, with what the event could not carry
+///   ([`Missing`](audit::Missing): the object at level `Metadata`, the old object always).
+/// * [`Replay`](audit::Replay) streams logs (plain or gzip, several files in order) through
+///   one set of configurations, or two to compare, on every core, one request per
+///   `auditID`, and counts per webhook what its rules and selectors let through, what each
+///   condition skipped, calls, errors by failurePolicy and undetermined decisions: a
+///   decision depending on what the event lacks is never guessed.
+///
+/// ```
+/// use std::sync::Arc;
+/// use matchcond::dispatch::audit::{Replay, ReplayOptions, Side, Source};
+/// use matchcond::dispatch::request::Catalog;
+/// use matchcond::dispatch::{load_documents, Dispatcher};
+/// use matchcond::KubeVersion;
+///
+/// let configs = load_documents(r#"
+/// kind: ValidatingWebhookConfiguration
+/// metadata: {name: pods}
+/// webhooks:
+/// - name: pods.example.com
+///   sideEffects: None
+///   admissionReviewVersions: [v1]
+///   clientConfig: {url: "https://example.com"}
+///   rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]
+///   matchConditions:
+///   - {name: not-system, expression: "request.namespace != 'kube-system'"}
+///   - {name: web, expression: "object.metadata.labels.app == 'web'"}
+/// "#).unwrap();
+/// let side = Side::new(Dispatcher::new(&configs, KubeVersion::V1_34));
+/// let replay = Replay::new(side, None, Arc::new(Catalog::builtin()), None);
+/// let log = r#"{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"a1","stage":"ResponseComplete","verb":"create","user":{"username":"alice"},"objectRef":{"resource":"pods","namespace":"kube-system","apiVersion":"v1"},"requestReceivedTimestamp":"2024-05-01T12:00:00.000000Z"}
+/// {"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"a2","stage":"ResponseComplete","verb":"create","user":{"username":"alice"},"objectRef":{"resource":"pods","namespace":"shop","apiVersion":"v1"},"requestReceivedTimestamp":"2024-05-01T12:00:01.000000Z"}
+/// "#;
+/// let source = Source::new("audit.log", Box::new(std::io::Cursor::new(log)));
+/// let report = replay.run(vec![source], ReplayOptions::default(), &|_| {});
+/// let counts = report.webhooks[0].current.as_ref().unwrap();
+/// assert_eq!(counts.conditions[0].skipped, 1); // kube-system: exact at any level
+/// assert_eq!(counts.undetermined, 1); // shop: the label is not in a Metadata event
+/// ```
+pub mod audit {
+    pub use matchcond_dispatch::audit::{
+        admission_request, parse_only, passage, AuditRequest, BadInput, Change, ConditionCounts,
+        DecisionClass, Event, EventError, HookCounts, InputCounts, Level, Missing, NotAdmitted,
+        Passage, Progress, Replay, ReplayOptions, ReplayReport, Sample, Side, Source, Stage,
+        WebhookReport,
+    };
+}
+
 /// The strict, positioned loader: every document and configuration of a text, with the
 /// problems found reading it (`line:column` and path).
 pub mod load {

@@ -13,6 +13,7 @@
 //!   operation, `sub=NAME`, `ns=NAME`, `user=NAME`, `dry`), the objects YAML or JSON
 //!   manifests (also read as CustomResourceDefinitions and Namespaces).
 //! - `testfile`: a test file of `matchcond test` (YAML).
+//! - `audit`: an audit log (JSON lines, possibly gzip).
 #![allow(dead_code)]
 
 use std::sync::{Arc, OnceLock};
@@ -37,8 +38,8 @@ pub const COST_LIMIT: u64 = PER_CALL_COST_LIMIT / 10;
 pub const OLD_VERSION: KubeVersion = KubeVersion::V1_28;
 
 /// The names of the targets, as directories under `fuzz/regressions/`.
-pub const TARGETS: [&str; 7] = [
-    "parse", "check", "eval", "decide", "config", "manifest", "testfile",
+pub const TARGETS: [&str; 8] = [
+    "parse", "check", "eval", "decide", "config", "manifest", "testfile", "audit",
 ];
 
 /// Runs the target named `name` on `data`; false for an unknown name.
@@ -51,6 +52,7 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "config" => config(data),
         "manifest" => manifest(data),
         "testfile" => testfile(data),
+        "audit" => audit(data),
         _ => return false,
     }
     true
@@ -373,5 +375,59 @@ pub fn testfile(data: &[u8]) {
                 let _ = e.to_string();
             }
         }
+    }
+}
+
+/// `audit`: the bytes are an audit log. Each line is read as an event and, when it is one,
+/// converted to its AdmissionRequest; then the whole log is replayed (plain or gzip, on one
+/// worker and on two) through `examples/webhooks.yaml` against itself as a baseline. The
+/// counts must add up: no event is lost, every bad line is counted.
+pub fn audit(data: &[u8]) {
+    use matchcond::dispatch::audit::{
+        admission_request, passage, Event, Replay, ReplayOptions, Side, Source,
+    };
+    use matchcond::dispatch::request::Catalog;
+    static CATALOG: OnceLock<Arc<Catalog>> = OnceLock::new();
+    let catalog = CATALOG.get_or_init(|| Arc::new(Catalog::builtin()));
+    let mut events = 0u64;
+    for line in data.split(|b| *b == b'\n') {
+        if let Ok(e) = Event::from_line(line) {
+            events += 1;
+            let _ = passage(&e, catalog);
+            match admission_request(&e, catalog) {
+                Ok(r) => {
+                    let _ = (r.request.to_string(), r.missing.names());
+                }
+                Err(e) => {
+                    let _ = e.to_string();
+                }
+            }
+        }
+    }
+    let configs = load_documents(include_str!("../../examples/webhooks.yaml")).unwrap_or_default();
+    let side =
+        || Side::new(Dispatcher::new(&configs, KubeVersion::LATEST).with_authorizer(authorizer()));
+    let replay = Replay::new(
+        side(),
+        Some(side()),
+        Arc::clone(catalog),
+        Some(Arc::new(AnyNamespace(Default::default()))),
+    );
+    for threads in [1, 2] {
+        let source = Source::new("fuzz", Box::new(std::io::Cursor::new(data.to_vec())));
+        let options = ReplayOptions::default()
+            .with_threads(threads)
+            .with_pending_limit(4);
+        let report = replay.run(vec![source], options, &|_| {});
+        let gzip = data.starts_with(&[0x1f, 0x8b]);
+        assert!(
+            gzip || report.input.events == events,
+            "{} != {events}",
+            report.input.events
+        );
+        assert!(
+            report.webhooks.iter().all(|w| w.changes.is_empty()),
+            "a baseline equal to the configurations changes nothing"
+        );
     }
 }

@@ -1,5 +1,6 @@
 //! The benchmark workload of matchcond (kept in `crates/matchcond-bench/workload` and
-//! compiled in, the same files as the shared copy `../shared/bench`): loading it, the engine's side ([`engine`]), a hand-written Rust floor doing the same
+//! compiled in, the same files as the shared copy `../shared/bench`): loading it, a generator of
+//! realistic audit logs for the replay benchmark ([`audit_log`]), the engine's side ([`engine`]), a hand-written Rust floor doing the same
 //! checks ([`floor`]), the `cel` crate as a baseline ([`celcrate`]), the workload's mock
 //! authorizer ([`authz`]) and the timing harness behind `matchcond bench` ([`harness`]).
 //!
@@ -9,6 +10,7 @@
 //! command and of the benchmarks; it is not part of the engine. To use the engine, use the
 //! `matchcond` crate (the facade at the root of the workspace).
 
+pub mod audit_log;
 pub mod authz;
 #[cfg(feature = "cel-baseline")]
 pub mod celcrate;

@@ -15,6 +15,7 @@ mod commands;
 mod input;
 mod json_value;
 mod lint_cmd;
+mod replay_cmd;
 mod request_args;
 mod test_cmd;
 
@@ -153,6 +154,10 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         output: test_cmd::TestOutput,
     },
+    /// Replay audit logs through webhook configurations: what each webhook is called for,
+    /// what each condition skips, and (with --baseline) which decisions change.
+    #[command(after_help = replay_cmd::HELP)]
+    Replay(replay_cmd::ReplayArgs),
     /// Verify and time the benchmark workload: engine, hand-written floor, cel crate.
     #[command(after_help = BENCH_HELP)]
     Bench {
@@ -165,6 +170,10 @@ enum Command {
         /// A workload directory in the same layout (default: the built-in workload).
         #[arg(long, value_name = "DIR")]
         workload: Option<String>,
+        /// Time the audit-log replay instead: generated logs (Metadata and RequestResponse
+        /// levels) through examples/webhooks.yaml beside the plain parse of their lines.
+        #[arg(long, conflicts_with = "workload")]
+        replay: bool,
     },
 }
 
@@ -369,10 +378,31 @@ fn main() -> ExitCode {
                     })
                 })
         }
+        Command::Replay(args) => {
+            let mut inputs: Vec<(&str, Option<&str>)> = Vec::new();
+            for (name, files) in [
+                ("--audit", &args.audit),
+                ("--config", &args.configs),
+                ("--baseline", &args.baseline),
+                ("--crd", &args.crds),
+                ("--namespace-object", &args.namespace_objects),
+            ] {
+                inputs.extend(files.iter().map(|f| (name, Some(f.as_str()))));
+            }
+            inputs.push(("--authorizer", args.authorizer.as_deref()));
+            stdin_once(&inputs).and_then(|()| replay_cmd::run(&args, paint))
+        }
+        Command::Bench {
+            quick,
+            output,
+            replay: true,
+            ..
+        } => replay_cmd::bench(quick, output),
         Command::Bench {
             quick,
             output,
             workload,
+            replay: false,
         } => bench::bench(quick, output, workload.as_deref()),
     };
     out::flush();

@@ -20,8 +20,8 @@ pub use admission::{admission_request, passage, AuditRequest, Missing, NotAdmitt
 pub use engine::{DecisionClass, HookResult, Selection, Side, Verdict};
 pub use event::{Event, EventError, Level, Stage};
 pub use replay::{
-    BadInput, Change, ConditionCounts, HookCounts, InputCounts, Progress, Replay, ReplayOptions,
-    ReplayReport, Sample, Source, WebhookReport,
+    parse_only, BadInput, Change, ConditionCounts, HookCounts, InputCounts, Progress, Replay,
+    ReplayOptions, ReplayReport, Sample, Source, WebhookReport,
 };
 
 #[cfg(test)]

@@ -462,6 +462,52 @@ impl Replay {
     }
 }
 
+/// The floor a replay is measured against: the same reading (chunks of lines, gzip, on
+/// `options.threads` workers), each line parsed into an [`Event`] and nothing more.
+/// Returns the events parsed and the lines that were not events.
+pub fn parse_only(sources: Vec<Source>, options: ReplayOptions) -> (u64, u64) {
+    let threads = options.threads.max(1);
+    let bytes = Arc::new(AtomicU64::new(0));
+    let lines = AtomicU64::new(0);
+    let (chunk_tx, chunk_rx) = mpsc::sync_channel::<Chunk>(threads * 2);
+    let chunk_rx = Mutex::new(chunk_rx);
+    let events = AtomicU64::new(0);
+    let bad = AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        let (bytes, lines) = (&bytes, &lines);
+        scope.spawn(move || read_sources(sources, options, &chunk_tx, bytes, lines));
+        for _ in 0..threads {
+            let (rx, events, bad) = (&chunk_rx, &events, &bad);
+            scope.spawn(move || loop {
+                let next = match rx.lock() {
+                    Ok(r) => r.recv(),
+                    Err(_) => return,
+                };
+                let Ok(chunk) = next else { return };
+                let (mut ok, mut failed) = (0, chunk.bad.len() as u64);
+                let mut start = 0usize;
+                for &end in &chunk.ends {
+                    let line = chunk.data.get(start..end).unwrap_or_default();
+                    start = end;
+                    if line.iter().all(u8::is_ascii_whitespace) {
+                        continue;
+                    }
+                    match Event::from_line(line) {
+                        Ok(e) => {
+                            std::hint::black_box(&e);
+                            ok += 1;
+                        }
+                        Err(_) => failed += 1,
+                    }
+                }
+                events.fetch_add(ok, Ordering::Relaxed);
+                bad.fetch_add(failed, Ordering::Relaxed);
+            });
+        }
+    });
+    (events.into_inner(), bad.into_inner())
+}
+
 fn sample(event: &Event<'_>, attrs: &crate::dispatch::Attributes) -> Sample {
     #[derive(serde::Deserialize)]
     struct User {
