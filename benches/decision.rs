@@ -3,7 +3,8 @@
 //!
 //! * `set/<set>/<request>/parsed` and `.../raw`: one decision of a condition set, from
 //!   the parsed request (activation or conversion included) and from the file's bytes
-//!   (`serde_json::from_slice` of the whole AdmissionReview included);
+//!   (`serde_json::from_slice` of the whole AdmissionReview included), the raw group with
+//!   its own floor `validate`: one `serde_json` pass that only validates the bytes;
 //! * `kube/typical3/pod-create`: the kube-rs road beside the raw-bytes road: from the
 //!   review's bytes as a kube-rs server receives them (serde into
 //!   `AdmissionReview<DynamicObject>`, then `KubeRequest` and the decision), kube's
@@ -35,7 +36,7 @@ use criterion::{criterion_main, BenchmarkId, Criterion, Throughput};
 use matchcond::Environment;
 use matchcond_bench::celcrate::{CelCondition, CelCrate, CelSet};
 use matchcond_bench::engine::{EngineCondition, EngineSet};
-use matchcond_bench::floor::Floor;
+use matchcond_bench::floor::{validate_raw, Floor};
 use matchcond_bench::workload::{data_size, GROWTH_CONDITIONS, GROWTH_KEYS};
 use matchcond_bench::{DecisionClass, Outcome, Workload};
 
@@ -106,6 +107,10 @@ fn sets(c: &mut Criterion) {
             });
             g.bench_function("cel_crate", |b| {
                 b.iter(|| black_box(s.cel.decide_raw(black_box(raw))))
+            });
+            // The floor of the road from bytes: one pass that only validates them.
+            g.bench_function("validate", |b| {
+                b.iter(|| black_box(validate_raw(black_box(raw))))
             });
             g.finish();
         }

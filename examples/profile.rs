@@ -2,14 +2,14 @@
 //!
 //! ```text
 //! cargo run --release --example profile -- compile [ITERATIONS]
-//! cargo run --release --example profile -- set SET REQUEST [ITERATIONS] [floor|raw]
+//! cargo run --release --example profile -- set SET REQUEST [ITERATIONS] [floor|raw|validate]
 //! ```
 //!
 //! `compile` compiles a typical condition. `set` decides a condition set of the benchmark
 //! workload on one of its requests (`set typical3 pod-create`, `set heavy
 //! large-configmap-create 20`): with the engine from the parsed request (the workload's mock
 //! authorizer bound when a condition reads it), with the hand-written floor (`floor`), or
-//! from the review's bytes (`raw`, beside `serde_json::from_slice` alone). `PROFILE_ONLY=i`
+//! from the review's bytes (`raw`, beside one `serde_json` pass that only validates them). `PROFILE_ONLY=i`
 //! keeps condition `i` of the set alone.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -67,12 +67,16 @@ fn set(set: &str, request: &str, n: u32, mode: Option<&str>) {
             let (per, last) = timed(n, || floor.decide(black_box(req)));
             println!("{set} on {request} (floor): {last:?}, {per:?} per decision");
         }
+        Some("validate") => {
+            let (per, last) = timed(n, || matchcond_bench::floor::validate_raw(black_box(bytes)));
+            println!("{request}: one validating serde_json pass: {last:?}, {per:?} per pass");
+        }
         Some("raw") => {
             let (raw, last) = timed(n, || c.decide_review(black_box(bytes), FailurePolicy::Fail));
-            let (parse, _) = timed(n, || {
-                black_box(serde_json::from_slice::<serde_json::Value>(black_box(bytes)).is_ok())
+            let (validate, _) = timed(n, || {
+                black_box(matchcond_bench::floor::validate_raw(black_box(bytes)))
             });
-            println!("{set} on {request} from bytes: {last:?}, {raw:?} per decision; serde_json::from_slice alone {parse:?}");
+            println!("{set} on {request} from bytes: {last:?}, {raw:?} per decision; one validating serde_json pass {validate:?}");
         }
         _ => {
             let authorizer: Option<Arc<dyn Authorizer>> = c
@@ -104,7 +108,7 @@ fn main() {
             arg(4),
         ),
         _ => {
-            eprintln!("usage: profile compile [ITERATIONS] | profile set SET REQUEST [ITERATIONS] [floor|raw]");
+            eprintln!("usage: profile compile [ITERATIONS] | profile set SET REQUEST [ITERATIONS] [floor|raw|validate]");
             std::process::exit(2);
         }
     }

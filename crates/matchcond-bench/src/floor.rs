@@ -95,6 +95,13 @@ pub const NAMED: [(Named, &str, &str); 20] = [
     (Named::AuthzNotBreakglass, "authz-not-breakglass", "!authorizer.group('admissionregistration.k8s.io').resource('validatingwebhookconfigurations').name('policy.example.com').check('breakglass').allowed()"),
 ];
 
+/// The floor of deciding from an AdmissionReview's bytes: one `serde_json` pass over the
+/// same bytes that only validates them (every token read, strings checked, nothing built).
+/// Whatever an engine does from bytes, it reads them at least this once.
+pub fn validate_raw(raw: &[u8]) -> bool {
+    serde_json::from_slice::<serde::de::IgnoredAny>(raw).is_ok()
+}
+
 /// The regular expression of `corporate-human-user`.
 pub const CORPORATE_USER_PATTERN: &str = r"^[a-z0-9._-]+@example\.com$";
 

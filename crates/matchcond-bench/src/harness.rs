@@ -2,7 +2,9 @@
 //! (every condition on every request, and every set's decision) against
 //! `expected-outcomes.json`, then times, per set × request and on the parsed request,
 //! one decision of the engine (activation included), of the floor and of the `cel`
-//! crate (conversion included): the median of several batches, in ns per decision.
+//! crate (conversion included): the median of several batches, in ns per decision. From
+//! the review's bytes ([`run_raw`]), it times the engine's road from bytes beside its floor,
+//! one `serde_json` pass that only validates the same bytes.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -14,7 +16,7 @@ use matchcond::Environment;
 
 use crate::celcrate::{CelCrate, CelSet};
 use crate::engine::EngineSet;
-use crate::floor::Floor;
+use crate::floor::{validate_raw, Floor};
 use crate::workload::{ConditionSpec, DecisionClass, Outcome, Workload};
 
 /// How long to measure.
@@ -101,6 +103,21 @@ pub struct Row {
     /// The cel crate; `None` when it cannot run the set (a condition it cannot compile,
     /// or a result that differs from the expected one).
     pub cel_crate: Option<Timing>,
+}
+
+/// One set × request decided from the review's bytes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawRow {
+    /// The set.
+    pub set: String,
+    /// The request.
+    pub request: String,
+    /// The engine from the bytes: the review read (only what the conditions read is
+    /// built), then decided.
+    pub engine: Timing,
+    /// The floor: one `serde_json` pass that only validates the bytes
+    /// ([`crate::floor::validate_raw`]).
+    pub floor: Timing,
 }
 
 /// What was checked against `expected-outcomes.json`.
@@ -412,4 +429,43 @@ pub fn run(
         }
     }
     rows
+}
+
+/// Times every set × request from the review's bytes: the engine's road from bytes
+/// (verified to give the decision of the parsed request) beside one `serde_json` pass that
+/// only validates the bytes. `progress` sees each row as it is measured.
+pub fn run_raw(
+    p: &Prepared,
+    options: &Options,
+    mut progress: impl FnMut(&RawRow),
+) -> Result<Vec<RawRow>, HarnessError> {
+    let w = &p.workload;
+    let mut rows = Vec::new();
+    for s in &p.sets {
+        for r in &w.requests {
+            let raw = r.raw.as_slice();
+            let parsed = DecisionClass::of_decision(&s.engine.decide(&r.request));
+            let from_bytes = s
+                .engine
+                .decide_raw(raw)
+                .map(|d| DecisionClass::of_decision(&d));
+            if from_bytes != Some(parsed) || !validate_raw(raw) {
+                return Err(HarnessError(format!(
+                    "set {} on {}: the decision from the review's bytes differs from the parsed request's",
+                    s.name, r.name
+                )));
+            }
+            let engine = measure(options, || s.engine.decide_raw(raw));
+            let floor = measure(options, || validate_raw(raw));
+            let row = RawRow {
+                set: s.name.clone(),
+                request: r.name.clone(),
+                engine,
+                floor,
+            };
+            progress(&row);
+            rows.push(row);
+        }
+    }
+    Ok(rows)
 }

@@ -1,10 +1,11 @@
 //! `matchcond bench`: the benchmark workload (built in, or `--workload DIR`), verified against
 //! its expected outcomes, then timed per condition set × request for the engine, the
-//! hand-written floor and the `cel` crate (see the `matchcond-bench` crate).
+//! hand-written floor and the `cel` crate (see the `matchcond-bench` crate); then, from the
+//! review's bytes, the engine beside one `serde_json` pass that only validates them.
 
 use std::path::Path;
 
-use matchcond_bench::harness::{self, Options, Prepared, Row, Timing};
+use matchcond_bench::harness::{self, Options, Prepared, RawRow, Row, Timing};
 use matchcond_bench::Workload;
 use serde_json::{json, Value as Json};
 
@@ -61,14 +62,46 @@ pub fn bench(quick: bool, output: Output, workload: Option<&str>) -> Result<u8, 
                 rows.len(),
                 options.batches
             );
+            outln!();
+            outln!("from the review's bytes, beside one serde_json pass that only validates them");
+            outln!(
+                "{:<8} {:<24} {:>11} {:>11} {:>12}",
+                "set",
+                "request",
+                "engine",
+                "validate",
+                "engine/floor"
+            );
+            let raw = match harness::run_raw(&prepared, &options, |r| outln!("{}", raw_text_row(r)))
+            {
+                Ok(raw) => raw,
+                Err(e) => {
+                    errln!("matchcond bench: {e}");
+                    return Ok(1);
+                }
+            };
+            outln!();
+            outln!(
+                "{} rows; ns per decision from the AdmissionReview's bytes, median of {} batches.",
+                raw.len(),
+                options.batches
+            );
         }
         Output::Json => {
             let rows = harness::run(&prepared, &verification, &options, |_| {});
+            let raw = match harness::run_raw(&prepared, &options, |_| {}) {
+                Ok(raw) => raw,
+                Err(e) => {
+                    errln!("matchcond bench: {e}");
+                    return Ok(1);
+                }
+            };
             outln!(
                 "{}",
                 serde_json::json!({
                     "schemaVersion": crate::lint_cmd::SCHEMA_VERSION,
                     "rows": json_rows(&rows),
+                    "rawRows": json_raw_rows(&raw),
                 })
             );
         }
@@ -131,6 +164,34 @@ fn text_row(r: &Row) -> String {
         t(r.cel_crate),
         ratio(e, f),
         ratio(c, e)
+    )
+}
+
+fn raw_text_row(r: &RawRow) -> String {
+    format!(
+        "{:<8} {:<24} {:>11} {:>11} {:>12}",
+        r.set,
+        r.request,
+        human_ns(r.engine.median_ns),
+        human_ns(r.floor.median_ns),
+        ratio(Some(r.engine.median_ns), Some(r.floor.median_ns))
+    )
+}
+
+/// The rows from the review's bytes: `{"set", "request", "engine_ns", "floor_ns"}`
+/// (medians in ns; the floor is one `serde_json` pass that only validates the bytes).
+pub fn json_raw_rows(rows: &[RawRow]) -> Json {
+    Json::Array(
+        rows.iter()
+            .map(|r| {
+                json!({
+                    "set": r.set,
+                    "request": r.request,
+                    "engine_ns": r.engine.median_ns.round() as u64,
+                    "floor_ns": r.floor.median_ns.round() as u64,
+                })
+            })
+            .collect(),
     )
 }
 

@@ -104,6 +104,23 @@ fn quick_json_rows_for_every_set_and_request() {
     assert!(rows.iter().all(|r| !r["floor_ns"].is_null()));
     let cel = cel_built(&r.stderr);
     assert!(rows.iter().all(|r| r["cel_crate_ns"].is_null() != cel));
+    // From the bytes: every set and request again, beside the validating pass.
+    let raw = out["rawRows"].as_array().unwrap();
+    assert_eq!(raw.len(), 16);
+    for row in raw {
+        let mut keys: Vec<&str> = row
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        keys.sort_unstable();
+        assert_eq!(keys, ["engine_ns", "floor_ns", "request", "set"], "{row}");
+        assert!(row["engine_ns"].as_u64().unwrap() > 0, "{row}");
+        assert!(row["floor_ns"].as_u64().unwrap() > 0, "{row}");
+    }
+    assert_eq!(raw[0]["set"], "typical3");
+    assert_eq!(raw[0]["request"], "pod-create");
 }
 
 #[test]
@@ -160,6 +177,28 @@ fn quick_text_table() {
     }
     assert_eq!(lines[14], "");
     assert!(lines[15].starts_with("12 rows; ns per decision, median of 3 batches"));
+    assert_eq!(lines[16], "");
+    assert_eq!(
+        lines[17],
+        "from the review's bytes, beside one serde_json pass that only validates them"
+    );
+    let header: Vec<&str> = lines[18].split_whitespace().collect();
+    assert_eq!(
+        header,
+        ["set", "request", "engine", "validate", "engine/floor"]
+    );
+    for line in &lines[19..31] {
+        let row: Vec<&str> = line.split_whitespace().collect();
+        // set, request, engine and validate (value + unit each), the ratio.
+        assert_eq!(row.len(), 7, "{row:?}");
+        assert!(row[6].ends_with('×'), "{row:?}");
+    }
+    assert_eq!(
+        &lines[19].split_whitespace().collect::<Vec<_>>()[..2],
+        ["typical3", "pod-create"]
+    );
+    assert_eq!(lines[31], "");
+    assert!(lines[32].starts_with("12 rows; ns per decision from the AdmissionReview's bytes"));
     std::fs::remove_dir_all(dir).unwrap();
 }
 

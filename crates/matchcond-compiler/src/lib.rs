@@ -205,7 +205,7 @@ impl Program {
                 cost,
             };
         }
-        self.evaluate_general(activation, cost_limit)
+        self.evaluate_general_in(activation, lookups, cost_limit)
     }
 
     /// The fast tier alone: the boolean result and cost, or `None` when the program has no
@@ -248,6 +248,27 @@ impl Program {
                 memos: self.memos,
             },
             activation,
+            cost_limit,
+        )
+    }
+
+    /// [`Program::evaluate_general`], reading `object` and `oldObject` through the lookups
+    /// of the decision (those the fast tier or the other conditions already made).
+    #[doc(hidden)]
+    pub fn evaluate_general_in<'a>(
+        &'a self,
+        activation: &Activation<'a>,
+        lookups: &Lookups<'a>,
+        cost_limit: Option<u64>,
+    ) -> Evaluation<'a> {
+        matchcond_runtime::evaluate_in(
+            &self.root,
+            Frame {
+                locals: self.locals,
+                memos: self.memos,
+            },
+            activation,
+            Some(lookups),
             cost_limit,
         )
     }

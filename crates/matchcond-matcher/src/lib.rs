@@ -316,19 +316,75 @@ pub fn aggregate_messages(messages: &[String]) -> String {
     }
 }
 
-/// `expression '<expression>' resulted in error: <error>`, the apiserver's message for a
-/// condition that failed (built without the formatting machinery: the decision of a request
-/// that makes conditions fail, a DELETE's null `object`, builds one per condition).
-fn error_message(expression: &str, e: &matchcond_runtime::EvalError) -> String {
-    const BEFORE: &str = "expression '";
-    const AFTER: &str = "' resulted in error: ";
-    let mut m =
-        String::with_capacity(BEFORE.len() + expression.len() + AFTER.len() + e.message().len());
-    m.push_str(BEFORE);
-    m.push_str(expression);
-    m.push_str(AFTER);
-    m.push_str(e.message());
-    m
+/// Why a condition failed, kept as its parts: the apiserver's text is written only when
+/// someone reads it (a rejection's message, an explanation), not for a decision that
+/// ignores it (`failurePolicy: Ignore`, a false condition that skips anyway).
+enum Failure<'a> {
+    /// The condition did not compile: `compilation error: <error>`.
+    Compile(&'a CompileError),
+    /// The evaluation failed: `expression '<expression>' resulted in error: <error>`.
+    Eval(&'a str, matchcond_runtime::EvalError),
+    /// The value is not a bool (possible only for conditions compiled without the type
+    /// checker): `expression '<expression>' resulted in error: expected a bool, got <type>`.
+    NotBool(&'a str, &'static str),
+}
+
+impl fmt::Display for Failure<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const BEFORE: &str = "expression '";
+        const AFTER: &str = "' resulted in error: ";
+        match self {
+            Failure::Compile(e) => write!(f, "compilation error: {e}"),
+            Failure::Eval(expression, e) => {
+                f.write_str(BEFORE)?;
+                f.write_str(expression)?;
+                f.write_str(AFTER)?;
+                f.write_str(e.message())
+            }
+            Failure::NotBool(expression, type_name) => {
+                f.write_str(BEFORE)?;
+                f.write_str(expression)?;
+                f.write_str(AFTER)?;
+                f.write_str("expected a bool, got ")?;
+                f.write_str(type_name)
+            }
+        }
+    }
+}
+
+impl Failure<'_> {
+    /// The text, written once into a string of the right size where the size is known
+    /// (the common case: an evaluation error), without the formatting machinery.
+    fn text(&self) -> String {
+        match self {
+            Failure::Eval(expression, e) => {
+                const BEFORE: &str = "expression '";
+                const AFTER: &str = "' resulted in error: ";
+                let mut m = String::with_capacity(
+                    BEFORE.len() + expression.len() + AFTER.len() + e.message().len(),
+                );
+                m.push_str(BEFORE);
+                m.push_str(expression);
+                m.push_str(AFTER);
+                m.push_str(e.message());
+                m
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
+/// The apiserver's aggregated message of failures ([`aggregate_messages`] of their texts),
+/// written only for a decision that reports it.
+fn aggregate_failures(failures: &[Failure<'_>]) -> String {
+    match failures {
+        [] => String::new(),
+        [one] => one.text(),
+        many => {
+            let texts: Vec<String> = many.iter().map(Failure::text).collect();
+            aggregate_messages(&texts)
+        }
+    }
 }
 
 /// One condition's outcome in [`MatchConditions::run`].
@@ -336,7 +392,7 @@ enum Step<'a> {
     /// A boolean, with the cost.
     Bool(bool, u64),
     /// An error or a value that is not a boolean, with the cost.
-    Other(Result<Value<'a>, String>, u64),
+    Failed(Failure<'a>, u64),
     /// The shared budget ran out (the condition's cost).
     OutOfBudget(u64),
 }
@@ -527,7 +583,7 @@ impl MatchConditions {
             let p = match &c.program {
                 Ok(p) => p,
                 Err(e) => {
-                    sink(i, Step::Other(Err(format!("compilation error: {e}")), 0));
+                    sink(i, Step::Failed(Failure::Compile(e), 0));
                     continue;
                 }
             };
@@ -540,7 +596,7 @@ impl MatchConditions {
                 sink(i, Step::Bool(b, cost));
                 continue;
             }
-            let Evaluation { result, cost } = p.evaluate_general(activation, limit);
+            let Evaluation { result, cost } = p.evaluate_general_in(activation, &lookups, limit);
             if cost > remaining {
                 sink(i, Step::OutOfBudget(cost));
                 return false;
@@ -548,8 +604,11 @@ impl MatchConditions {
             remaining -= cost;
             match result {
                 Ok(Value::Bool(b)) => sink(i, Step::Bool(b, cost)),
-                Ok(other) => sink(i, Step::Other(Ok(other), cost)),
-                Err(e) => sink(i, Step::Other(Err(error_message(&c.expression, &e)), cost)),
+                Ok(other) => sink(
+                    i,
+                    Step::Failed(Failure::NotBool(&c.expression, other.type_name()), cost),
+                ),
+                Err(e) => sink(i, Step::Failed(Failure::Eval(&c.expression, e), cost)),
             }
         }
         true
@@ -558,7 +617,7 @@ impl MatchConditions {
     /// Decides whether the webhook must be called.
     pub fn decide(&self, activation: &Activation<'_>, policy: FailurePolicy) -> Decision<'_> {
         let mut first_false: Option<usize> = None;
-        let mut errors: Vec<String> = Vec::new();
+        let mut failures: Vec<Failure<'_>> = Vec::new();
         let completed = self.run(activation, |i, step| match step {
             Step::Bool(false, _) => {
                 if first_false.is_none() {
@@ -566,30 +625,16 @@ impl MatchConditions {
                 }
             }
             Step::Bool(true, _) | Step::OutOfBudget(_) => {}
-            Step::Other(Ok(other), _) => errors.push(self.not_bool(i, &other)),
-            Step::Other(Err(e), _) => errors.push(e),
+            Step::Failed(failure, _) => failures.push(failure),
         });
-        self.conclude(completed, first_false, &errors, policy)
-    }
-
-    /// The error of a condition whose value is not a bool (possible only for conditions
-    /// compiled without the type checker).
-    fn not_bool(&self, i: usize, value: &Value<'_>) -> String {
-        format!(
-            "expression '{}' resulted in error: expected a bool, got {}",
-            self.conditions
-                .get(i)
-                .map(|c| c.expression.as_str())
-                .unwrap_or(""),
-            value.type_name()
-        )
+        self.conclude(completed, first_false, &failures, policy)
     }
 
     fn conclude(
         &self,
         completed: bool,
         first_false: Option<usize>,
-        errors: &[String],
+        failures: &[Failure<'_>],
         policy: FailurePolicy,
     ) -> Decision<'_> {
         if !completed {
@@ -608,10 +653,10 @@ impl MatchConditions {
                     .map(|c| Cow::Borrowed(c.name.as_str())),
             };
         }
-        if !errors.is_empty() {
+        if !failures.is_empty() {
             return match policy {
                 FailurePolicy::Fail => Decision::Reject {
-                    message: aggregate_messages(errors),
+                    message: aggregate_failures(failures),
                 },
                 FailurePolicy::Ignore => Decision::Skip { condition: None },
             };
@@ -632,7 +677,7 @@ impl MatchConditions {
             })
             .collect();
         let mut first_false = None;
-        let mut errors = Vec::new();
+        let mut failures = Vec::new();
         let mut total = 0u64;
         let completed = self.run(activation, |i, step| {
             let (outcome, cost) = match step {
@@ -642,14 +687,10 @@ impl MatchConditions {
                     }
                     (ConditionOutcome::Value(b), cost)
                 }
-                Step::Other(Ok(other), cost) => {
-                    let e = self.not_bool(i, &other);
-                    errors.push(e.clone());
-                    (ConditionOutcome::Error(e), cost)
-                }
-                Step::Other(Err(e), cost) => {
-                    errors.push(e.clone());
-                    (ConditionOutcome::Error(e), cost)
+                Step::Failed(failure, cost) => {
+                    let text = failure.text();
+                    failures.push(failure);
+                    (ConditionOutcome::Error(text), cost)
                 }
                 Step::OutOfBudget(cost) => (ConditionOutcome::Error(OUT_OF_BUDGET.into()), cost),
             };
@@ -659,7 +700,7 @@ impl MatchConditions {
                 r.cost = cost;
             }
         });
-        let decision = self.conclude(completed, first_false, &errors, policy);
+        let decision = self.conclude(completed, first_false, &failures, policy);
         Report {
             decision,
             conditions: results,

@@ -12,7 +12,10 @@ use std::sync::{Arc, LazyLock};
 
 use serde_json::Value as Json;
 
-use crate::authz::{authorizer_values, Authorizer, RequestResource, UserInfo};
+use crate::authz::{
+    authorizer_value, authorizer_values, request_resource_value, Authorizer, RequestResource,
+    UserInfo,
+};
 use crate::value::{json_member, Map, Value};
 
 /// The global variable slots of the matchConditions environment, in slot order.
@@ -71,17 +74,20 @@ pub struct Activation<'a> {
     unknown: u8,
 }
 
-/// `authorizer` and `authorizer.requestResource`, built on first use.
+/// `authorizer` and `authorizer.requestResource`, each built on first use (the preset
+/// resource check only for the conditions that read it; it shares the principal of
+/// `authorizer`).
 #[derive(Clone)]
 struct LazyAuthorizer {
     authorizer: Arc<dyn Authorizer>,
-    values: std::sync::OnceLock<(Value<'static>, Value<'static>)>,
+    principal: std::sync::OnceLock<Value<'static>>,
+    request_resource: std::sync::OnceLock<Value<'static>>,
 }
 
 impl std::fmt::Debug for LazyAuthorizer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LazyAuthorizer")
-            .field("built", &self.values.get().is_some())
+            .field("built", &self.principal.get().is_some())
             .finish()
     }
 }
@@ -306,24 +312,30 @@ impl<'a> Activation<'a> {
         }
         self.lazy_authorizer = Some(LazyAuthorizer {
             authorizer,
-            values: std::sync::OnceLock::new(),
+            principal: std::sync::OnceLock::new(),
+            request_resource: std::sync::OnceLock::new(),
         });
     }
 
     /// The lazily bound authorizer's values (built on first call).
     fn authorizer_value(&self, slot: usize) -> Option<Value<'a>> {
         let lazy = self.lazy_authorizer.as_ref()?;
-        let (authz, resource) = lazy.values.get_or_init(|| {
+        let authz = lazy.principal.get_or_init(|| {
             let user = match self.request.get("userInfo") {
                 Some(u) => UserInfo::from_json(u),
                 None => UserInfo::default(),
             };
-            let resource = RequestResource::from_request(self.request);
-            authorizer_values(user, Arc::clone(&lazy.authorizer), &resource)
+            authorizer_value(user, Arc::clone(&lazy.authorizer))
         });
         match slot {
             SLOT_AUTHORIZER => Some(authz.clone()),
-            SLOT_REQUEST_RESOURCE => Some(resource.clone()),
+            SLOT_REQUEST_RESOURCE => Some(
+                lazy.request_resource
+                    .get_or_init(|| {
+                        request_resource_value(authz, &RequestResource::from_request(self.request))
+                    })
+                    .clone(),
+            ),
             _ => None,
         }
     }
@@ -459,6 +471,20 @@ impl<'a> Activation<'a> {
             return None;
         }
         lookups.get(bound.map, index)
+    }
+
+    /// [`Activation::get`], with the request's objects remembered in `lookups` (the
+    /// general evaluator after the fast tier of the same decision found them).
+    #[doc(hidden)]
+    pub fn get_in(&self, lookups: &Lookups<'a>, slot: usize) -> Option<Value<'a>> {
+        match (self.globals.get(slot), slot, self.index.as_ref()) {
+            (Some(None), SLOT_OBJECT | SLOT_OLD_OBJECT, Some(bound)) => Some(
+                lookups
+                    .get(bound.map, REQUEST_FIELDS.len() + slot)
+                    .map_or(Value::Null, Value::from_json),
+            ),
+            _ => self.get(slot),
+        }
     }
 
     /// [`Activation::json_node`], with the request's objects remembered in `lookups`.

@@ -34,12 +34,109 @@ pub enum ErrorKind {
     Other,
 }
 
+/// The most bytes of a message kept inline in an [`EvalError`] (no allocation): the size of
+/// the error stays that of a static or boxed text.
+const INLINE: usize = 22;
+
+/// An error's message: static text, short text kept inline (`no such key: metadata`, the
+/// error of a field of `null`, is made without allocating), or owned text.
+#[derive(Clone)]
+pub(crate) enum Text {
+    Static(&'static str),
+    Inline(u8, [u8; INLINE]),
+    Owned(Box<str>),
+}
+
+impl Text {
+    /// `a` then `b`, inline when it fits.
+    fn concat(a: &str, b: &str) -> Text {
+        let len = a.len() + b.len();
+        if len <= INLINE {
+            let mut buf = [0u8; INLINE];
+            let (head, tail) = buf.split_at_mut(a.len());
+            head.copy_from_slice(a.as_bytes());
+            if let Some(t) = tail.get_mut(..b.len()) {
+                t.copy_from_slice(b.as_bytes());
+            }
+            // `len` fits in a byte: it is at most INLINE.
+            return Text::Inline(len as u8, buf);
+        }
+        let mut m = String::with_capacity(len);
+        m.push_str(a);
+        m.push_str(b);
+        Text::Owned(m.into_boxed_str())
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        match self {
+            Text::Static(s) => s,
+            // Whole UTF-8 texts were copied in: the prefix is always valid.
+            Text::Inline(len, buf) => buf
+                .get(..usize::from(*len))
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .unwrap_or(""),
+            Text::Owned(s) => s,
+        }
+    }
+
+    /// The text as a `String`.
+    pub(crate) fn into_owned(self) -> String {
+        match self {
+            Text::Owned(s) => s.into_string(),
+            other => other.as_str().to_owned(),
+        }
+    }
+}
+
+impl From<Cow<'static, str>> for Text {
+    fn from(c: Cow<'static, str>) -> Text {
+        match c {
+            Cow::Borrowed(s) => Text::Static(s),
+            Cow::Owned(s) if s.len() <= INLINE => Text::concat(&s, ""),
+            Cow::Owned(s) => Text::Owned(s.into_boxed_str()),
+        }
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq for Text {
+    fn eq(&self, other: &Text) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Text {}
+
+impl PartialEq<&str> for Text {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl std::fmt::Display for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// An error raised while evaluating an expression. The message follows cel-go's wording.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct EvalError {
     pub(crate) kind: ErrorKind,
-    pub(crate) message: Cow<'static, str>,
+    pub(crate) message: Text,
 }
 
 impl EvalError {
@@ -53,11 +150,11 @@ impl EvalError {
         &self.message
     }
 
-    /// An error with a message.
+    /// An error with a message (kept inline when short).
     pub fn new(kind: ErrorKind, message: impl Into<Cow<'static, str>>) -> Self {
         EvalError {
             kind,
-            message: message.into(),
+            message: Text::from(message.into()),
         }
     }
 
@@ -79,11 +176,10 @@ impl EvalError {
 
     /// `no such key: <field>` for a field name.
     pub fn no_such_field_key(field: &str) -> Self {
-        const PREFIX: &str = "no such key: ";
-        let mut m = String::with_capacity(PREFIX.len() + field.len());
-        m.push_str(PREFIX);
-        m.push_str(field);
-        EvalError::new(ErrorKind::NoSuchKey, m)
+        EvalError {
+            kind: ErrorKind::NoSuchKey,
+            message: Text::concat("no such key: ", field),
+        }
     }
 
     /// `no such overload: f(t1, t2)`: no overload of a function takes values of these types
@@ -150,5 +246,39 @@ impl EvalError {
             ErrorKind::CostLimitExceeded,
             "operation cancelled: actual cost limit exceeded",
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn messages_short_and_long_read_back_whole() {
+        for field in [
+            "",
+            "metadata",
+            "abcdefghi",
+            "abcdefghij",
+            "labels-é-x",
+            "a much longer field name",
+        ] {
+            let e = EvalError::no_such_field_key(field);
+            assert_eq!(e.message(), format!("no such key: {field}"));
+            assert_eq!(e.to_string(), format!("no such key: {field}"));
+            assert_eq!(e.clone(), e);
+        }
+        let short = EvalError::new(ErrorKind::Other, format!("{}", 12));
+        assert!(matches!(short.message, Text::Inline(2, _)));
+        assert_eq!(short.message(), "12");
+        let long = EvalError::new(ErrorKind::Other, "x".repeat(40));
+        assert_eq!(long.message(), "x".repeat(40));
+        assert_eq!(long.message.clone().into_owned(), "x".repeat(40));
+        assert_eq!(EvalError::overflow().message, "integer overflow");
+        assert_eq!(
+            std::mem::size_of::<EvalError>(),
+            std::mem::size_of::<(ErrorKind, Cow<'static, str>)>()
+        );
     }
 }

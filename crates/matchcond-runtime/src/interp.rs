@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
-use crate::activation::Activation;
+use crate::activation::{Activation, Lookups, SLOT_OBJECT, SLOT_OLD_OBJECT};
 use crate::cost;
 use crate::error::{ErrorKind, EvalError};
 use crate::libraries;
@@ -54,8 +54,21 @@ pub fn evaluate<'a>(
     activation: &Activation<'a>,
     cost_limit: Option<u64>,
 ) -> Evaluation<'a> {
+    evaluate_in(root, frame, activation, None, cost_limit)
+}
+
+/// [`evaluate`], reading `object` and `oldObject` through the lookups of the decision
+/// (shared with the fast tier and the other conditions) when given.
+pub fn evaluate_in<'a>(
+    root: &'a Node,
+    frame: Frame,
+    activation: &Activation<'a>,
+    lookups: Option<&Lookups<'a>>,
+    cost_limit: Option<u64>,
+) -> Evaluation<'a> {
     let mut it = Interp {
         act: activation,
+        lookups,
         locals: Vec::new(),
         memo: SmallVec::new(),
         cost: 0,
@@ -88,6 +101,8 @@ type R<'a> = Result<Value<'a>, EvalError>;
 
 struct Interp<'a, 'v> {
     act: &'v Activation<'a>,
+    /// The decision's lookups of the request's members, if shared.
+    lookups: Option<&'v Lookups<'a>>,
     locals: Vec<R<'a>>,
     memo: Memo<'a>,
     cost: u64,
@@ -382,7 +397,13 @@ impl<'a> Interp<'a, '_> {
     fn root_value(&mut self, root: &'a AttrRoot) -> (R<'a>, bool) {
         match root {
             AttrRoot::Global(slot) => {
-                let v = match self.act.get(*slot) {
+                let found = match self.lookups {
+                    Some(l) if matches!(*slot, SLOT_OBJECT | SLOT_OLD_OBJECT) => {
+                        self.act.get_in(l, *slot)
+                    }
+                    _ => self.act.get(*slot),
+                };
+                let v = match found {
                     Some(v) => Ok(v),
                     None => Err(no_such_attribute(
                         crate::activation::MATCH_CONDITION_VARIABLES

@@ -29,5 +29,5 @@ pub use authz::{
     Attributes, Authorizer, AuthzDecision, AuthzResponse, StaticAuthorizer, StaticRule, UserInfo,
 };
 pub use error::{ErrorKind, EvalError};
-pub use interp::{evaluate, Evaluation, Frame};
+pub use interp::{evaluate, evaluate_in, Evaluation, Frame};
 pub use value::Value;

@@ -222,13 +222,7 @@ impl UserInfo {
     /// Reads an AdmissionRequest's `userInfo` (`username`, `uid`, `groups`, `extra`);
     /// missing or malformed fields are empty.
     pub fn from_json(user_info: &Json) -> Self {
-        let text = |k: &str| {
-            user_info
-                .get(k)
-                .and_then(Json::as_str)
-                .unwrap_or("")
-                .to_owned()
-        };
+        let text = |v: &Json| v.as_str().unwrap_or("").to_owned();
         let strings = |v: &Json| -> Vec<String> {
             v.as_array()
                 .map(|a| {
@@ -239,16 +233,22 @@ impl UserInfo {
                 })
                 .unwrap_or_default()
         };
-        UserInfo {
-            name: text("username"),
-            uid: text("uid"),
-            groups: user_info.get("groups").map(strings).unwrap_or_default(),
-            extra: user_info
-                .get("extra")
-                .and_then(Json::as_object)
-                .map(|m| m.iter().map(|(k, v)| (k.clone(), strings(v))).collect())
-                .unwrap_or_default(),
+        let mut user = UserInfo::default();
+        // One pass over the members rather than a lookup for each.
+        for (k, v) in user_info.as_object().into_iter().flatten() {
+            match k.as_str() {
+                "username" => user.name = text(v),
+                "uid" => user.uid = text(v),
+                "groups" => user.groups = strings(v),
+                "extra" => {
+                    if let Some(m) = v.as_object() {
+                        user.extra = m.iter().map(|(k, v)| (k.clone(), strings(v))).collect();
+                    }
+                }
+                _ => {}
+            }
         }
+        user
     }
 }
 
@@ -841,7 +841,28 @@ pub fn authorizer_values(
     request: &RequestResource<'_>,
 ) -> (Value<'static>, Value<'static>) {
     let authz = AuthorizerValue::new(user, authorizer);
-    let check = ResourceCheck {
+    let check = preset_check(&authz, request);
+    (
+        Value::Opaque(Arc::new(authz)),
+        Value::Opaque(Arc::new(check)),
+    )
+}
+
+/// The value of `authorizer.requestResource` for the principal of an `authorizer` value
+/// (see [`authorizer_values`]); `null` when `authz` is not one.
+pub fn request_resource_value(authz: &Value<'_>, request: &RequestResource<'_>) -> Value<'static> {
+    match authz {
+        Value::Opaque(o) => match o.as_any().downcast_ref::<AuthorizerValue>() {
+            Some(a) => Value::Opaque(Arc::new(preset_check(a, request))),
+            None => Value::Null,
+        },
+        _ => Value::Null,
+    }
+}
+
+/// The resource check preset with the request's resource, for a principal.
+fn preset_check(authz: &AuthorizerValue, request: &RequestResource<'_>) -> ResourceCheck {
+    ResourceCheck {
         subresource: text(request.subresource),
         namespace: text(request.namespace),
         name: text(request.name),
@@ -850,11 +871,7 @@ pub fn authorizer_values(
             text(request.group),
             text(request.resource),
         )
-    };
-    (
-        Value::Opaque(Arc::new(authz)),
-        Value::Opaque(Arc::new(check)),
-    )
+    }
 }
 
 #[cfg(test)]
