@@ -100,14 +100,15 @@
 #![forbid(unsafe_code)]
 
 pub use matchcond_compiler::{
-    CompileError, CompileOptions, EnvMode, Environment, KubeVersion, ParseKubeVersionError,
-    Program, PER_CALL_COST_LIMIT,
+    ClusterVersion, CompileError, CompileOptions, EnvMode, Environment, KubeVersion,
+    ParseKubeVersionError, Program, PER_CALL_COST_LIMIT,
 };
 pub use matchcond_front::{Issue, Issues, Type};
 pub use matchcond_matcher::{
     aggregate_messages, ConditionError, ConditionOutcome, ConditionResult, ConditionsError,
-    Decision, FailurePolicy, MatchCondition, MatchConditions, ParseFailurePolicyError, Report,
-    ReviewError, MATCH_CONDITIONS_BUDGET, MAX_MATCH_CONDITIONS,
+    Decision, FailurePolicy, IgnoredError, MatchCondition, MatchConditions,
+    ParseFailurePolicyError, Report, ReviewError, Skip, MATCH_CONDITIONS_BUDGET,
+    MAX_MATCH_CONDITIONS,
 };
 pub use matchcond_runtime::{Activation, ErrorKind, EvalError, Evaluation, Value};
 
@@ -119,6 +120,8 @@ pub mod kube;
 pub mod limits;
 #[cfg(feature = "lint")]
 pub mod lint;
+#[cfg(feature = "runtime")]
+pub mod runtime;
 pub mod value;
 
 /// The README's examples, compiled and run as doc tests (they use every feature).
@@ -140,6 +143,7 @@ mod tests {
         is_error::<crate::ReviewError>();
         is_error::<crate::ParseKubeVersionError>();
         is_error::<crate::ParseFailurePolicyError>();
+        is_error::<crate::IgnoredError<'static>>();
         is_error::<crate::authz::SelectorError>();
         #[cfg(feature = "dispatch")]
         {
