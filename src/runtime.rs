@@ -101,12 +101,32 @@ struct Kind {
     relist: Option<BTreeMap<String, Arc<Entry>>>,
 }
 
+/// The configurations of both kinds.
+#[derive(Default)]
+struct Kinds {
+    mutating: Kind,
+    validating: Kind,
+}
+
+impl Kinds {
+    fn of(&mut self, kind: HookKind) -> &mut Kind {
+        match kind {
+            HookKind::Mutating => &mut self.mutating,
+            HookKind::Validating => &mut self.validating,
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Kind> {
+        [&self.mutating, &self.validating].into_iter()
+    }
+}
+
 /// A dispatcher kept in step with the cluster's webhook configurations (see the
 /// [module](self) docs).
 pub struct LiveDispatcher {
     current: ArcSwap<Dispatcher>,
-    /// Writers only: the configurations of each kind (mutating, validating).
-    state: Mutex<[Kind; 2]>,
+    /// Writers only: the configurations of each kind.
+    state: Mutex<Kinds>,
     env: Environment,
     version: KubeVersion,
     resources: Arc<dyn ResourceMapper + Send + Sync>,
@@ -216,7 +236,7 @@ impl LiveDispatcher {
     pub fn apply(&self, kind: HookKind, event: Event<Configuration>) -> Applied {
         let mut state = self.lock();
         let mut applied = Applied::default();
-        let slot = &mut state[index(kind)];
+        let slot = state.of(kind);
         match event {
             Event::Apply(c) => {
                 let entry = self.entry(&slot.live, kind, c, &mut applied);
@@ -306,7 +326,7 @@ impl LiveDispatcher {
     }
 
     /// Swaps in a dispatcher over the configurations in force.
-    fn rebuild(&self, state: &[Kind; 2]) {
+    fn rebuild(&self, state: &Kinds) {
         let compiled = state
             .iter()
             .flat_map(|k| k.live.values())
@@ -318,7 +338,7 @@ impl LiveDispatcher {
         self.current.store(Arc::new(d));
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, [Kind; 2]> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Kinds> {
         // A panic while applying leaves the configurations in force as they were.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -336,13 +356,6 @@ fn problems_of(e: &Entry) -> ConfigurationProblems {
 /// change (metadata such as resourceVersion or managedFields does not count).
 fn same(old: &Configuration, new: &Configuration, kind: HookKind) -> bool {
     old.webhooks == new.webhooks && old.name() == new.name() && old.kind == kind
-}
-
-fn index(kind: HookKind) -> usize {
-    match kind {
-        HookKind::Mutating => 0,
-        HookKind::Validating => 1,
-    }
 }
 
 fn map_event<K>(event: Event<K>, f: impl Fn(K) -> Configuration) -> Event<Configuration> {
