@@ -117,6 +117,42 @@ fn sets(c: &mut Criterion) {
     }
 }
 
+/// The cost of the apiserver's metrics (feature `metrics`): a decision plain and recorded,
+/// on a call (typical3 / pod-create: the clock read, nothing observed) and on a rejection
+/// (typical3 / configmap-delete: time and errors observed).
+fn metrics(c: &mut Criterion) {
+    use matchcond::dispatch::HookKind;
+    use matchcond::metrics::MatchConditionMetrics;
+    use matchcond::FailurePolicy;
+
+    let w = workload();
+    let s = compile_sets(&w)
+        .into_iter()
+        .find(|s| s.name == "typical3")
+        .unwrap();
+    let metrics = MatchConditionMetrics::new();
+    let hook = metrics.webhook("typical3.example.com", HookKind::Validating);
+    let conditions = s.engine.conditions();
+    for request in ["pod-create", "configmap-delete"] {
+        let req = &w.request(request).unwrap().request;
+        let operation = req["operation"].as_str().unwrap().to_owned();
+        let mut g = c.benchmark_group(format!("metrics/typical3/{request}"));
+        g.bench_function("plain", |b| {
+            b.iter(|| {
+                let act = s.engine.activation(black_box(req));
+                black_box(conditions.decide(&act, FailurePolicy::Fail));
+            })
+        });
+        g.bench_function("metrics", |b| {
+            b.iter(|| {
+                let act = s.engine.activation(black_box(req));
+                black_box(hook.decide(conditions, &act, FailurePolicy::Fail, &operation));
+            })
+        });
+        g.finish();
+    }
+}
+
 /// The kube-rs road on typical3 / pod-create, beside the raw-bytes road.
 fn kube(c: &mut Criterion) {
     use criterion::BatchSize;
@@ -345,14 +381,14 @@ mod group {
     //! The benchmark groups (criterion's macro generates undocumented items).
     #![allow(missing_docs)]
     use super::settings::with_times;
-    use super::{compile, growth, kube, sets, throughput};
+    use super::{compile, growth, kube, metrics, sets, throughput};
     use criterion::criterion_group;
     use std::time::Duration;
 
     criterion_group! {
         name = benches;
         config = with_times(Duration::from_millis(500), Duration::from_secs(2));
-        targets = sets, kube, compile, growth, throughput
+        targets = sets, kube, metrics, compile, growth, throughput
     }
 }
 

@@ -52,13 +52,9 @@ pub fn answer(
             continue;
         };
         let mut response = allowed.clone();
-        let word = match (&outcome.decision, &outcome.rejection) {
+        let word = match (&outcome.decision, outcome.rejection()) {
             (Decision::Call, _) => format!("{}: call", hook.name),
-            (Decision::Skip { .. }, _) => format!(
-                "{}: skip: {}",
-                hook.name,
-                outcome.skip_text().unwrap_or_default()
-            ),
+            (Decision::Skip(skip), _) => format!("{}: skip: {skip}", hook.name),
             (Decision::Reject { message }, rejection) => {
                 response = response.deny(message);
                 if let Some(r) = rejection {

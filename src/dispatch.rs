@@ -11,16 +11,17 @@
 //! * Dispatch: [`Dispatcher`] decides which webhooks the apiserver calls for a request —
 //!   namespaceSelector, objectSelector, rules, then matchConditions — for every webhook in
 //!   dispatch order ([`Dispatcher::dispatch`]) or for one webhook by name
-//!   ([`Dispatcher::decide_webhook`]). Each [`HookOutcome`] carries the matcher's
-//!   [`Decision`](crate::Decision), with the [`Invocation`], [`SkipReason`] or [`Rejection`]
-//!   that goes with it.
+//!   ([`Dispatcher::decide_webhook`]). Each [`HookOutcome`] carries the same
+//!   [`Decision`](crate::Decision) as a webhook's conditions decide — a skip says which
+//!   check skipped it ([`Skip`](crate::Skip)) — with the [`Invocation`] of a call or the
+//!   [`Rejection`] of a reject.
 //!
 //! A dispatcher compiles matchConditions as the apiserver treats a stored configuration:
 //! a condition that does not compile is a `compilation error` when deciding (validate first
 //! to refuse it).
 //!
 //! ```
-//! use matchcond::dispatch::{load_documents, AnyNamespace, Dispatcher, SkipReason, Validator};
+//! use matchcond::dispatch::{load_documents, AnyNamespace, Dispatcher, Validator};
 //! use matchcond::{Decision, KubeVersion};
 //!
 //! let configs = load_documents(r#"
@@ -50,15 +51,14 @@
 //!     .decide_webhook("pods.policy.example.com", &request, &namespaces)
 //!     .unwrap()
 //!     .unwrap();
-//! assert_eq!(outcome.decision, Decision::Skip { condition: Some("not-kube-system".into()) });
-//! assert_eq!(outcome.skip_reason, Some(SkipReason::MatchConditions));
+//! assert_eq!(outcome.decision, Decision::skip_condition("not-kube-system"));
 //! ```
 
 pub use matchcond_dispatch::{
     load_documents, parse_documents, AnyNamespace, Attributes, BadValue, Configuration, Dispatch,
     Dispatcher, ErrorType, FieldError, Gvk, Gvr, HookInfo, HookKind, HookOutcome, Invocation,
     Labels, LoadError, NamespaceFn, NamespaceLister, NoNamespaces, Rejection, RequestError,
-    ResourceMapper, ResourceTable, SkipReason, Validator, WebhookSpec,
+    ResourceMapper, ResourceTable, Validator, WebhookSpec,
 };
 
 /// Audit logs replayed through configurations: what a change of matchConditions does to a

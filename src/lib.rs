@@ -19,6 +19,23 @@
 //! | configurations to check in CI (feature `lint`) | [`lint::Linter`] |
 //! | conditions that call `authorizer` | [`authz::Authorizer`] (yours) or [`authz::StaticAuthorizer`] |
 //! | one CEL expression | [`Environment::compile`], [`Program::evaluate`] |
+//! | the cluster's own objects | see [below](#from-the-clusters-own-objects) |
+//!
+//! ## From the cluster's own objects
+//!
+//! | the cluster gives | you use |
+//! | --- | --- |
+//! | its version (`/version`'s `gitVersion`, `v1.38.1`) | [`KubeVersion::for_cluster`]: the model to use, flagged when the cluster is newer than the newest model ([`KubeVersion`]'s `FromStr` is strict) |
+//! | one `ValidatingWebhook` / `MutatingWebhook` (k8s-openapi) | `WebhookConditions::from_validating` / `from_mutating` (features `dispatch` or `kube`) |
+//! | a `ValidatingWebhookConfiguration` / `MutatingWebhookConfiguration` | [`dispatch::Configuration`]`::from_validating` / `from_mutating`, then [`dispatch::Dispatcher`] (feature `dispatch`) |
+//! | watcher or reflector events of both configuration kinds | [`runtime::LiveDispatcher`][live]: recompiles what changed, swaps the set atomically (feature `runtime`) |
+//! | a reflector's `Store<Namespace>` | [`runtime::StoreNamespaces`][store], the namespaces of namespaceSelectors (feature `runtime`) |
+//! | a webhook's `failurePolicy` field | [`FailurePolicy::from_field`] (`Fail` when unset) |
+//!
+//! Every road answers with one verdict, [`Decision`]: `Call`, `Reject` with the apiserver's
+//! text, or `Skip` with its [`Skip`] reason — the false condition, the dispatcher's check,
+//! or the error `failurePolicy: Ignore` swallowed ([`IgnoredError`]: which condition, the
+//! apiserver's text), ready to log or count without evaluating again.
 //!
 //! Compiling is strict: [`MatchConditions::compile`] refuses conditions that do not compile
 //! and names each of them ([`ConditionsError`]). The apiserver is lenient with a
@@ -81,7 +98,9 @@
 //! ## Features
 //!
 //! `dispatch`, `lint` and `tz` (IANA time zones) are on by default; `kube` adds the
-//! [`kube`][kube-module] module. With `default-features = false` the core — compile, decide
+//! [`kube`][kube-module] module, `runtime` the [`runtime`][runtime-module] module (kube-runtime's
+//! events and stores), `metrics` the `metrics` module (the apiserver's matchConditions
+//! metrics in a prometheus-client registry). With `default-features = false` the core — compile, decide
 //! over JSON — needs neither k8s-openapi nor a YAML parser nor time-zone data. No feature chooses
 //! k8s-openapi's Kubernetes version: the final binary does.
 //!
@@ -94,20 +113,27 @@
 #![cfg_attr(feature = "kube", doc = "[kube-module]: kube")]
 #![cfg_attr(feature = "kube", doc = "[kube-request]: kube::KubeRequest")]
 #![cfg_attr(feature = "kube", doc = "[kube-webhook]: kube::WebhookConditions")]
+#![cfg_attr(feature = "runtime", doc = "[runtime-module]: runtime")]
+#![cfg_attr(feature = "runtime", doc = "[live]: runtime::LiveDispatcher")]
+#![cfg_attr(feature = "runtime", doc = "[store]: runtime::StoreNamespaces")]
+#![cfg_attr(not(feature = "runtime"), doc = "[runtime-module]: #features")]
+#![cfg_attr(not(feature = "runtime"), doc = "[live]: #features")]
+#![cfg_attr(not(feature = "runtime"), doc = "[store]: #features")]
 #![cfg_attr(not(feature = "kube"), doc = "[kube-module]: #features")]
 #![cfg_attr(not(feature = "kube"), doc = "[kube-request]: #features")]
 #![cfg_attr(not(feature = "kube"), doc = "[kube-webhook]: #features")]
 #![forbid(unsafe_code)]
 
 pub use matchcond_compiler::{
-    CompileError, CompileOptions, EnvMode, Environment, KubeVersion, ParseKubeVersionError,
-    Program, PER_CALL_COST_LIMIT,
+    ClusterVersion, CompileError, CompileOptions, EnvMode, Environment, KubeVersion,
+    ParseKubeVersionError, Program, PER_CALL_COST_LIMIT,
 };
 pub use matchcond_front::{Issue, Issues, Type};
 pub use matchcond_matcher::{
     aggregate_messages, ConditionError, ConditionOutcome, ConditionResult, ConditionsError,
-    Decision, FailurePolicy, MatchCondition, MatchConditions, ParseFailurePolicyError, Report,
-    ReviewError, MATCH_CONDITIONS_BUDGET, MAX_MATCH_CONDITIONS,
+    Decision, FailurePolicy, IgnoredError, MatchCondition, MatchConditions,
+    ParseFailurePolicyError, Report, ReviewError, Skip, MATCH_CONDITIONS_BUDGET,
+    MAX_MATCH_CONDITIONS,
 };
 pub use matchcond_runtime::{Activation, ErrorKind, EvalError, Evaluation, Value};
 
@@ -119,6 +145,10 @@ pub mod kube;
 pub mod limits;
 #[cfg(feature = "lint")]
 pub mod lint;
+#[cfg(feature = "metrics")]
+pub mod metrics;
+#[cfg(feature = "runtime")]
+pub mod runtime;
 pub mod value;
 
 /// The README's examples, compiled and run as doc tests (they use every feature).
@@ -140,6 +170,7 @@ mod tests {
         is_error::<crate::ReviewError>();
         is_error::<crate::ParseKubeVersionError>();
         is_error::<crate::ParseFailurePolicyError>();
+        is_error::<crate::IgnoredError<'static>>();
         is_error::<crate::authz::SelectorError>();
         #[cfg(feature = "dispatch")]
         {

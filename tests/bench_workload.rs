@@ -12,7 +12,7 @@
 use std::sync::Arc;
 
 use matchcond::{
-    Activation, Decision, Environment, FailurePolicy, MatchCondition, MatchConditions, Value,
+    Activation, Decision, Environment, FailurePolicy, MatchCondition, MatchConditions, Skip, Value,
 };
 use matchcond_bench::authz::MockAuthorizer;
 use matchcond_bench::{DecisionClass, Outcome, Workload};
@@ -81,7 +81,7 @@ fn every_condition_set_decision() {
                 r.name
             );
             if got == DecisionClass::Skip {
-                assert!(matches!(decision, Decision::Skip { condition: Some(_) }));
+                assert!(matches!(decision, Decision::Skip(Skip::Condition(_))));
             }
         }
         sets += 1;

@@ -22,7 +22,7 @@ use matchcond::limits::{
 };
 use matchcond::{
     Activation, CompileOptions, Decision, Environment, FailurePolicy, KubeVersion, MatchCondition,
-    MatchConditions, MATCH_CONDITIONS_BUDGET, PER_CALL_COST_LIMIT,
+    MatchConditions, Skip, MATCH_CONDITIONS_BUDGET, PER_CALL_COST_LIMIT,
 };
 use serde_json::{json, Value as Json};
 
@@ -507,9 +507,14 @@ fn the_conditions_of_a_webhook_share_one_budget() {
                 message: "validation failed due to running out of cost budget, no further validation rules will be run".into()
             }
         );
+        let Decision::Skip(Skip::Ignored(e)) = three.decide(&act, FailurePolicy::Ignore) else {
+            panic!("not an ignored error");
+        };
         assert_eq!(
-            three.decide(&act, FailurePolicy::Ignore),
-            Decision::Skip { condition: None }
+            (e.condition(), e.out_of_budget()),
+            ("c", true),
+            "{}",
+            e.message()
         );
     });
 }

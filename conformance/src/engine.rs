@@ -121,8 +121,8 @@ pub fn to_static_authorizer(table: Option<&AuthorizerTable>) -> Result<StaticAut
 fn outcome_of(decision: Decision<'_>, cost: u64) -> DecisionOutcome {
     match decision {
         Decision::Call => DecisionOutcome::Call { cost },
-        Decision::Skip { condition } => DecisionOutcome::Skip {
-            failed_condition: condition.map(|c| c.into_owned()),
+        Decision::Skip(skip) => DecisionOutcome::Skip {
+            failed_condition: skip.condition().map(str::to_owned),
             cost,
         },
         Decision::Reject { message } => DecisionOutcome::Reject { message, cost },

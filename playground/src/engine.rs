@@ -24,11 +24,11 @@ use matchcond::dispatch::load::{
 };
 use matchcond::dispatch::{
     parse_documents, Attributes, Configuration, Dispatcher, HookKind, HookOutcome, Labels,
-    NamespaceFn, Rejection, SkipReason, WebhookSpec,
+    NamespaceFn, Rejection, WebhookSpec,
 };
 use matchcond::lint::{self, Linter, TextReport};
 use matchcond::{
-    Activation, CompileOptions, ConditionOutcome, Decision, Environment, KubeVersion,
+    Activation, CompileOptions, ConditionOutcome, Decision, Environment, KubeVersion, Skip,
     MATCH_CONDITIONS_BUDGET, PER_CALL_COST_LIMIT,
 };
 use serde::{Deserialize, Serialize};
@@ -812,9 +812,9 @@ fn steps(
         },
     ];
     // The check that decided, and what was not reached after it.
-    let decided = match (&outcome.decision, outcome.skip_reason) {
-        (Decision::Call, _) => None,
-        (Decision::Skip { .. }, Some(SkipReason::ExemptKind)) => {
+    let decided = match &outcome.decision {
+        Decision::Call => None,
+        Decision::Skip(Skip::ExemptKind) => {
             out.insert(
                 0,
                 Step {
@@ -825,14 +825,12 @@ fn steps(
             );
             Some((0, "fail"))
         }
-        (Decision::Skip { .. }, Some(SkipReason::NamespaceSelector)) => Some((0, "fail")),
-        (Decision::Skip { .. }, Some(SkipReason::ObjectSelector)) => Some((1, "fail")),
-        (Decision::Skip { .. }, Some(SkipReason::Rules)) => Some((2, "fail")),
-        (Decision::Skip { .. }, Some(SkipReason::SideEffectsUnsetIgnored)) => {
-            Some(dry_run(&mut out))
-        }
-        (Decision::Skip { .. }, _) => Some((3, "fail")),
-        (Decision::Reject { .. }, _) => {
+        Decision::Skip(Skip::NamespaceSelector) => Some((0, "fail")),
+        Decision::Skip(Skip::ObjectSelector) => Some((1, "fail")),
+        Decision::Skip(Skip::Rules) => Some((2, "fail")),
+        Decision::Skip(Skip::SideEffectsUnsetIgnored) => Some(dry_run(&mut out)),
+        Decision::Skip(_) => Some((3, "fail")),
+        Decision::Reject { .. } => {
             let report = outcome.conditions.as_ref();
             if report.is_some_and(|r| !matches!(r.decision, Decision::Call)) {
                 Some((3, "error"))
@@ -879,17 +877,17 @@ fn hook_json(
         let node = c.node.at_path(&format!("webhooks[{i}].{tail}"))?;
         Some(Position::of_node(index, node))
     };
-    let (decision, reason, invocation, rejection) = match (&outcome.invocation, &outcome.rejection)
-    {
-        (Some(inv), _) => (
-            "call",
-            "every check passed".to_owned(),
-            Some(format!("{}, {}", inv.resource, inv.kind)),
-            None,
-        ),
-        (None, Some(r)) => ("reject", r.message.clone(), None, Some(rejection_text(r))),
-        (None, None) => ("skip", outcome.skip_text().unwrap_or_default(), None, None),
-    };
+    let (decision, reason, invocation, rejection) =
+        match (outcome.invocation(), outcome.rejection()) {
+            (Some(inv), _) => (
+                "call",
+                "every check passed".to_owned(),
+                Some(format!("{}, {}", inv.resource, inv.kind)),
+                None,
+            ),
+            (None, Some(r)) => ("reject", r.message.clone(), None, Some(rejection_text(r))),
+            (None, None) => ("skip", outcome.skip_text().unwrap_or_default(), None, None),
+        };
     let report = outcome.conditions.as_ref();
     let conditions = report
         .map(|r| {

@@ -22,7 +22,7 @@ use std::cmp::Ordering;
 
 use matchcond::{
     Activation, CompileOptions, Decision, Environment, FailurePolicy, MatchCondition,
-    MatchConditions, Value,
+    MatchConditions, Skip, Value,
 };
 use proptest::prelude::*;
 use serde_json::{json, Value as Json};
@@ -330,13 +330,19 @@ proptest! {
             let d = compiled.decide(&act, policy);
             let got = match &d {
                 Decision::Call => "call",
-                Decision::Skip { condition: Some(name) } => {
+                Decision::Skip(Skip::Condition(name)) => {
                     // The false condition named is the first false in this order.
                     let first_false = order.iter().position(|k| *k == 1).unwrap();
                     prop_assert_eq!(name.as_ref(), format!("c{first_false}-1"));
                     "skip"
                 }
-                Decision::Skip { condition: None } => "skip(error)",
+                Decision::Skip(Skip::Ignored(e)) => {
+                    // The error carried is the one `Fail` rejects with.
+                    let fail = compiled.decide(&act, FailurePolicy::Fail);
+                    prop_assert_eq!(fail, Decision::Reject { message: e.message().to_owned() });
+                    "skip(error)"
+                }
+                Decision::Skip(other) => panic!("unexpected skip {other:?}"),
                 Decision::Reject { .. } => "reject",
             };
             prop_assert_eq!(got, want, "{:?}", order);

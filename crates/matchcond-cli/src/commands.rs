@@ -4,7 +4,6 @@ use std::sync::Arc;
 
 use matchcond::authz::{AuthzDecision, StaticAuthorizer};
 use matchcond::dispatch::load::Severity;
-use matchcond::dispatch::SkipReason;
 use matchcond::dispatch::{
     Configuration, Dispatcher, HookKind, HookOutcome, Labels, NamespaceFn, NamespaceLister,
     Rejection, Validator,
@@ -176,8 +175,8 @@ fn hook_json(h: &HookOutcome) -> Json {
     o.insert("configuration".into(), json!(h.hook.configuration));
     o.insert("name".into(), json!(h.hook.name));
     o.insert("kind".into(), json!(hook_kind_word(h.hook.kind)));
-    match (&h.decision, &h.invocation, h.skip_reason, &h.rejection) {
-        (Decision::Call, Some(inv), _, _) => {
+    match (&h.decision, h.invocation(), h.rejection()) {
+        (Decision::Call, Some(inv), _) => {
             o.insert("decision".into(), json!("call"));
             o.insert(
                 "invocation".into(),
@@ -190,15 +189,21 @@ fn hook_json(h: &HookOutcome) -> Json {
                 }),
             );
         }
-        (Decision::Skip { condition }, _, Some(reason), _) => {
+        (Decision::Skip(skip), _, _) => {
             o.insert("decision".into(), json!("skip"));
-            o.insert("skipReason".into(), json!(reason.key()));
+            o.insert("skipReason".into(), json!(skip.key()));
             o.insert("skipText".into(), json!(h.skip_text()));
-            if reason == SkipReason::MatchConditions {
-                o.insert("failedCondition".into(), json!(condition));
+            if skip.key() == "matchCondition" {
+                o.insert("failedCondition".into(), json!(skip.condition()));
+            }
+            if let Some(e) = skip.ignored_error() {
+                o.insert(
+                    "ignoredError".into(),
+                    json!({"condition": e.condition(), "message": e.message()}),
+                );
             }
         }
-        (Decision::Reject { .. }, _, _, Some(r)) => {
+        (Decision::Reject { .. }, _, Some(r)) => {
             o.insert("decision".into(), json!("reject"));
             o.insert("rejection".into(), rejection_json(r));
         }
@@ -298,14 +303,14 @@ pub fn dispatch(
     match output {
         Output::Text => {
             for h in &result.hooks {
-                let what = if let Some(inv) = &h.invocation {
+                let what = if let Some(inv) = h.invocation() {
                     format!(
                         "{} ({}, {})",
                         paint.out.label(Tone::Good, "call"),
                         inv.resource,
                         inv.kind
                     )
-                } else if let Some(r) = &h.rejection {
+                } else if let Some(r) = h.rejection() {
                     paint.out.message(Tone::Error, &format!("reject: {r}"))
                 } else {
                     format!(

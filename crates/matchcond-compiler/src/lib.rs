@@ -46,7 +46,7 @@ use matchcond_runtime::{evaluate, Activation, Evaluation, Frame};
 
 pub use cache::{CacheStats, ProgramCache};
 pub use env::{match_condition_variables, EnvMode, Features, FormatValidation, KubeVersion};
-pub use version::ParseKubeVersionError;
+pub use version::{ClusterVersion, ParseKubeVersionError};
 
 /// The per-expression runtime cost limit the apiserver sets (`PerCallLimit`).
 pub const PER_CALL_COST_LIMIT: u64 = 1_000_000;

@@ -15,6 +15,60 @@ impl KubeVersion {
     }
 }
 
+/// The model to use for a version a cluster reported ([`KubeVersion::for_cluster`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct ClusterVersion {
+    /// The modelled version to build environments and dispatchers with.
+    pub model: KubeVersion,
+    /// The major and minor version the cluster reported.
+    pub reported: KubeVersion,
+}
+
+impl ClusterVersion {
+    /// True when the cluster is newer than the newest modelled version, and
+    /// [`ClusterVersion::model`] is that newest version (worth a log line: expressions
+    /// using what the newer version added do not compile under the model).
+    pub fn is_newer_than_modelled(&self) -> bool {
+        self.reported > self.model
+    }
+}
+
+impl KubeVersion {
+    /// The model to use for a version as a cluster reports it (`v1.38.1`, `1.34+`,
+    /// `v1.34.2-eks-1a2b3c`, the forms of [`KubeVersion::parse`]; its `/version`
+    /// `gitVersion` for one): the version itself when it is modelled; the newest model,
+    /// [`KubeVersion::LATEST`], when it is newer — flagged, see
+    /// [`ClusterVersion::is_newer_than_modelled`] — so that a server keeps working the day
+    /// its cluster is upgraded; an error when it is older than [`KubeVersion::OLDEST`] or
+    /// not a version. `FromStr` stays strict: it refuses any version not modelled.
+    ///
+    /// ```
+    /// use matchcond::KubeVersion;
+    /// let v = KubeVersion::for_cluster("v1.38.1").unwrap();
+    /// assert_eq!(v.model, KubeVersion::LATEST);
+    /// assert!(v.is_newer_than_modelled());
+    /// assert!("v1.38.1".parse::<KubeVersion>().is_err());
+    /// assert!(KubeVersion::for_cluster("v1.20.0").is_err());
+    /// ```
+    pub fn for_cluster(text: &str) -> Result<ClusterVersion, ParseKubeVersionError> {
+        let reported = read(text).ok_or_else(|| ParseKubeVersionError::Invalid {
+            given: text.to_string(),
+        })?;
+        if reported < KubeVersion::OLDEST {
+            return Err(ParseKubeVersionError::Unsupported {
+                version: reported,
+                oldest: KubeVersion::OLDEST,
+                latest: KubeVersion::LATEST,
+            });
+        }
+        Ok(ClusterVersion {
+            model: reported.min(KubeVersion::LATEST),
+            reported,
+        })
+    }
+}
+
 /// Why a text is not a modelled Kubernetes version.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -170,5 +224,37 @@ mod tests {
         // `parse` reads any version; the range is `from_str`'s.
         assert_eq!(KubeVersion::parse("1.38"), Some(KubeVersion::new(1, 38)));
         assert_eq!(KubeVersion::parse("v1.34.2+k3s1"), Some(KubeVersion::V1_34));
+    }
+
+    #[test]
+    fn a_cluster_newer_than_modelled_uses_the_newest_model_flagged() {
+        let v = KubeVersion::for_cluster("v1.38.1").unwrap();
+        assert_eq!(
+            (v.model, v.reported, v.is_newer_than_modelled()),
+            (KubeVersion::LATEST, KubeVersion::new(1, 38), true)
+        );
+        let v = KubeVersion::for_cluster("2.0").unwrap();
+        assert_eq!(
+            (v.model, v.is_newer_than_modelled()),
+            (KubeVersion::LATEST, true)
+        );
+        for text in ["v1.28.0", "1.34+", "v1.34.2-eks-1a2b3c4", "v1.37.0"] {
+            let v = KubeVersion::for_cluster(text).unwrap();
+            assert_eq!(v.model, v.reported, "{text}");
+            assert!(!v.is_newer_than_modelled(), "{text}");
+            assert_eq!(text.parse::<KubeVersion>(), Ok(v.model), "{text}");
+        }
+        assert_eq!(
+            KubeVersion::for_cluster("v1.27.9").unwrap_err().to_string(),
+            "unsupported Kubernetes version 1.27 (supported: 1.28 to 1.37)"
+        );
+        assert_eq!(
+            KubeVersion::for_cluster("1.x"),
+            Err(ParseKubeVersionError::Invalid {
+                given: "1.x".into()
+            })
+        );
+        // FromStr stays strict.
+        assert!("v1.38.1".parse::<KubeVersion>().is_err());
     }
 }

@@ -3,13 +3,12 @@
 //! (namespaceSelector, objectSelector, rules — exact, then equivalent — then
 //! matchConditions), followed by the dry-run check made when a webhook is called.
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
 use matchcond_compiler::{Environment, KubeVersion};
-use matchcond_matcher::{Decision, FailurePolicy, MatchCondition, MatchConditions, Report};
+use matchcond_matcher::{Decision, FailurePolicy, MatchCondition, MatchConditions, Report, Skip};
 use matchcond_runtime::activation::{SLOT_OBJECT, SLOT_OLD_OBJECT};
 use matchcond_runtime::authz::Authorizer;
 use matchcond_runtime::{Activation, Value};
@@ -129,58 +128,6 @@ pub struct Invocation {
     pub kind: Gvk,
 }
 
-/// Which check skipped a webhook (the [`Decision::Skip`] of a [`HookOutcome`]; the
-/// condition a skip names is the decision's own `condition`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum SkipReason {
-    /// The request is for an admission configuration kind, which API-configured webhooks
-    /// never see.
-    ExemptKind,
-    /// The namespaceSelector does not match the namespace's labels.
-    NamespaceSelector,
-    /// The objectSelector matches neither the object nor the old object.
-    ObjectSelector,
-    /// No rule matches (exactly, nor through an equivalent resource under
-    /// `matchPolicy: Equivalent`).
-    Rules,
-    /// The matchConditions: one was false (the decision names it), or conditions erred
-    /// under `failurePolicy: Ignore` (the decision names none).
-    MatchConditions,
-    /// A dry run reached a webhook without `sideEffects`: calling it fails, and
-    /// `failurePolicy: Ignore` lets the request through without it.
-    SideEffectsUnsetIgnored,
-}
-
-impl SkipReason {
-    /// The reason's key in JSON outputs (`namespaceSelector`, `matchCondition`, …).
-    pub fn key(self) -> &'static str {
-        match self {
-            SkipReason::ExemptKind => "exemptKind",
-            SkipReason::NamespaceSelector => "namespaceSelector",
-            SkipReason::ObjectSelector => "objectSelector",
-            SkipReason::Rules => "rules",
-            SkipReason::MatchConditions => "matchCondition",
-            SkipReason::SideEffectsUnsetIgnored => "sideEffectsUnsetIgnored",
-        }
-    }
-}
-
-impl fmt::Display for SkipReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            SkipReason::ExemptKind => "admission configuration kinds are exempt",
-            SkipReason::NamespaceSelector => "namespaceSelector does not match",
-            SkipReason::ObjectSelector => "objectSelector does not match",
-            SkipReason::Rules => "no rule matches",
-            SkipReason::MatchConditions => "matchConditions skip the webhook",
-            SkipReason::SideEffectsUnsetIgnored => {
-                "dry run and sideEffects unset, failurePolicy is Ignore"
-            }
-        })
-    }
-}
-
 /// An error that fails the whole admission request (an apiserver `StatusError`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -251,10 +198,10 @@ impl fmt::Display for Rejection {
     }
 }
 
-/// One webhook's decision with what led to it. The decision is the matcher's
-/// [`Decision`], the same vocabulary as [`MatchConditions::decide`]'s: `Call` with the
-/// [`Invocation`], `Skip` with the check that skipped it ([`SkipReason`]; a false condition
-/// is named by the decision), `Reject` with the apiserver's [`Rejection`] (whose message is
+/// One webhook's decision with what led to it: the [`Decision`] — the same verdict as
+/// [`MatchConditions::decide`]'s, with the [`Skip`] reason of the check that skipped it
+/// (the selectors, the rules, a condition, an ignored error) — and, when it is called,
+/// its [`Invocation`], when it is rejected, the apiserver's [`Rejection`] (whose message is
 /// the decision's).
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -263,74 +210,69 @@ pub struct HookOutcome {
     pub hook: HookInfo,
     /// The decision.
     pub decision: Decision<'static>,
-    /// How the webhook is called, when the decision is `Call`.
-    pub invocation: Option<Invocation>,
-    /// Which check skipped it, when the decision is `Skip`.
-    pub skip_reason: Option<SkipReason>,
-    /// The error that fails the request, when the decision is `Reject`.
-    pub rejection: Option<Rejection>,
     /// The matchConditions evaluation, when the conditions were evaluated.
     pub conditions: Option<Report<'static>>,
+    /// Kept with the decision: the invocation of a `Call`, the status of a `Reject`.
+    detail: Detail,
 }
 
 impl HookOutcome {
     fn new(hook: HookInfo, detail: Detail, conditions: Option<Report<'static>>) -> Self {
-        let mut outcome = HookOutcome {
-            hook,
-            decision: Decision::Call,
-            invocation: None,
-            skip_reason: None,
-            rejection: None,
-            conditions,
+        let decision = match &detail {
+            Detail::Call(_) => Decision::Call,
+            Detail::Skip(s) => Decision::Skip(s.clone()),
+            Detail::Reject(r) => Decision::Reject {
+                message: r.message.clone(),
+            },
         };
-        outcome.set(detail);
-        outcome
+        HookOutcome {
+            hook,
+            decision,
+            conditions,
+            detail,
+        }
     }
 
-    fn set(&mut self, detail: Detail) {
-        self.invocation = None;
-        self.skip_reason = None;
-        self.rejection = None;
-        match detail {
-            Detail::Call(i) => {
-                self.decision = Decision::Call;
-                self.invocation = Some(i);
-            }
-            Detail::Skip(reason, condition) => {
-                self.decision = Decision::Skip {
-                    condition: condition.map(Cow::Owned),
-                };
-                self.skip_reason = Some(reason);
-            }
-            Detail::Reject(r) => {
-                self.decision = Decision::Reject {
-                    message: r.message.clone(),
-                };
-                self.rejection = Some(r);
-            }
+    /// How the webhook is called: `Some` exactly when the decision is `Call`.
+    pub fn invocation(&self) -> Option<&Invocation> {
+        match &self.detail {
+            Detail::Call(i) => Some(i),
+            _ => None,
         }
+    }
+
+    /// The error that fails the request: `Some` exactly when the decision is `Reject`.
+    pub fn rejection(&self) -> Option<&Rejection> {
+        match &self.detail {
+            Detail::Reject(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// Why the webhook is skipped: `Some` exactly when the decision is `Skip`.
+    pub fn skip(&self) -> Option<&Skip<'static>> {
+        self.decision.skip()
     }
 
     /// Why the webhook is skipped, in words (`matchCondition "name" is false`,
     /// `namespaceSelector does not match`, …); `None` unless the decision is `Skip`.
     pub fn skip_text(&self) -> Option<String> {
-        let reason = self.skip_reason?;
-        Some(match (&self.decision, reason) {
-            (Decision::Skip { condition: Some(n) }, SkipReason::MatchConditions) => {
-                format!("matchCondition {:?} is false", n.as_ref())
-            }
-            (_, SkipReason::MatchConditions) => {
-                "matchConditions failed and failurePolicy is Ignore".to_owned()
-            }
-            (_, other) => other.to_string(),
-        })
+        self.skip().map(ToString::to_string)
     }
 }
 
-/// A decision with its detail, while deciding.
+/// Where a decision was made: deciding whether to call the webhook, or calling it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    Deciding,
+    Calling,
+}
+
+/// A decision with its detail.
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Detail {
     Call(Invocation),
-    Skip(SkipReason, Option<String>),
+    Skip(Skip<'static>),
     Reject(Rejection),
 }
 
@@ -349,12 +291,19 @@ pub struct HookInfo {
     pub kind: HookKind,
 }
 
+/// A webhook's failure policy, read once from its (defaulted) `failurePolicy`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Policy {
-    Fail,
-    Ignore,
-    /// A value validation would reject: errors fall through to "call".
+    Known(FailurePolicy),
+    /// A value validation would reject: the apiserver's matcher lets errors fall through
+    /// to "call", and a failed call is not ignored.
     Other,
+}
+
+impl Policy {
+    fn read(field: Option<&str>) -> Policy {
+        FailurePolicy::from_field(field).map_or(Policy::Other, Policy::Known)
+    }
 }
 
 pub(crate) struct CompiledHook {
@@ -366,6 +315,114 @@ pub(crate) struct CompiledHook {
     pub(crate) policy: Policy,
 }
 
+/// One configuration's webhooks, compiled once: their selectors parsed and their
+/// matchConditions compiled as the apiserver treats a stored configuration (a condition
+/// that does not compile is an error when deciding). Cheap to clone (the webhooks are
+/// shared).
+#[derive(Clone)]
+pub struct CompiledConfiguration {
+    kind: HookKind,
+    name: String,
+    hooks: Vec<Arc<CompiledHook>>,
+}
+
+impl fmt::Debug for CompiledConfiguration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CompiledConfiguration")
+            .field("kind", &self.kind)
+            .field("name", &self.name)
+            .field("webhooks", &self.hooks.len())
+            .finish()
+    }
+}
+
+/// Something of a stored configuration that fails every decision it takes part in: a
+/// condition that does not compile, a selector that does not parse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CompileProblem {
+    /// The field, from the configuration (`webhooks[0].matchConditions[1].expression`).
+    pub field: String,
+    /// The apiserver's message.
+    pub message: String,
+}
+
+impl fmt::Display for CompileProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl CompiledConfiguration {
+    /// Compiles a configuration in an environment (the "stored expressions" environment
+    /// of a version, as [`Dispatcher::new`] uses).
+    pub fn compile(config: &Configuration, env: &Environment) -> CompiledConfiguration {
+        let wording = Wording::for_version(env.version());
+        let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+        let hooks = config
+            .webhooks
+            .iter()
+            .map(|spec| {
+                let n = seen.entry(spec.name.as_str()).or_insert(0);
+                let uid = format!("{}/{}/{}", config.name(), spec.name, n);
+                *n += 1;
+                Arc::new(compile_hook(
+                    HookInfo {
+                        uid,
+                        configuration: config.name().to_owned(),
+                        name: spec.name.clone(),
+                        kind: config.hook_kind(),
+                    },
+                    spec,
+                    env,
+                    wording,
+                ))
+            })
+            .collect();
+        CompiledConfiguration {
+            kind: config.hook_kind(),
+            name: config.name().to_owned(),
+            hooks,
+        }
+    }
+
+    /// Validating or mutating.
+    pub fn kind(&self) -> HookKind {
+        self.kind
+    }
+
+    /// The configuration's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// What fails every decision it takes part in, in order: selectors that do not parse
+    /// and conditions that do not compile, by field.
+    pub fn problems(&self) -> Vec<CompileProblem> {
+        let mut out = Vec::new();
+        for (i, h) in self.hooks.iter().enumerate() {
+            for (field, selector) in [
+                ("namespaceSelector", &h.namespace_selector),
+                ("objectSelector", &h.object_selector),
+            ] {
+                if let Err(message) = selector {
+                    out.push(CompileProblem {
+                        field: format!("webhooks[{i}].{field}"),
+                        message: message.clone(),
+                    });
+                }
+            }
+            for (j, error) in h.conditions.condition_compile_errors() {
+                out.push(CompileProblem {
+                    field: format!("webhooks[{i}].matchConditions[{j}].expression"),
+                    message: error.to_string(),
+                });
+            }
+        }
+        out
+    }
+}
+
 /// Decides which webhooks of a set of configurations are called for admission requests.
 ///
 /// Configurations are ordered as the apiserver orders them: mutating before validating
@@ -374,7 +431,7 @@ pub(crate) struct CompiledHook {
 /// (in the "stored expressions" environment of the version) once, here.
 ///
 /// ```
-/// use matchcond::dispatch::{load_documents, Dispatcher, NoNamespaces, SkipReason};
+/// use matchcond::dispatch::{load_documents, Dispatcher, NoNamespaces};
 /// use matchcond::{Decision, KubeVersion};
 ///
 /// let configs = load_documents(r#"
@@ -398,11 +455,11 @@ pub(crate) struct CompiledHook {
 /// });
 /// let outcome = dispatcher.decide_webhook("pods.example.com", &request, &NoNamespaces)
 ///     .unwrap().unwrap();
-/// assert_eq!(outcome.decision, Decision::Skip { condition: Some("not-system".into()) });
-/// assert_eq!(outcome.skip_reason, Some(SkipReason::MatchConditions));
+/// assert_eq!(outcome.decision, Decision::skip_condition("not-system"));
+/// assert_eq!(outcome.skip_text().unwrap(), r#"matchCondition "not-system" is false"#);
 /// ```
 pub struct Dispatcher {
-    hooks: Vec<CompiledHook>,
+    hooks: Vec<Arc<CompiledHook>>,
     resources: Arc<dyn ResourceMapper + Send + Sync>,
     version: KubeVersion,
     authorizer: Option<Arc<dyn Authorizer>>,
@@ -435,7 +492,7 @@ impl Dispatch {
     pub fn called(&self) -> impl Iterator<Item = (&HookInfo, &Invocation)> {
         self.hooks
             .iter()
-            .filter_map(|o| o.invocation.as_ref().map(|i| (&o.hook, i)))
+            .filter_map(|o| o.invocation().map(|i| (&o.hook, i)))
     }
 }
 
@@ -457,36 +514,33 @@ impl Dispatcher {
         resources: Arc<dyn ResourceMapper + Send + Sync>,
     ) -> Dispatcher {
         let env = Environment::kubernetes(version);
-        let wording = Wording::for_version(version);
-        let mut sorted: Vec<&Configuration> = configurations.iter().collect();
+        let compiled: Vec<CompiledConfiguration> = configurations
+            .iter()
+            .map(|c| CompiledConfiguration::compile(c, &env))
+            .collect();
+        Dispatcher::from_compiled(compiled.iter(), version, resources)
+    }
+
+    /// A dispatcher over configurations compiled before (shared, not recompiled: a live
+    /// dispatcher recompiles only the configurations that changed), in the apiserver's
+    /// order whatever the order given.
+    pub fn from_compiled<'c>(
+        configurations: impl IntoIterator<Item = &'c CompiledConfiguration>,
+        version: KubeVersion,
+        resources: Arc<dyn ResourceMapper + Send + Sync>,
+    ) -> Dispatcher {
+        let mut sorted: Vec<&CompiledConfiguration> = configurations.into_iter().collect();
         sorted.sort_by(|a, b| {
             let order = |k: HookKind| u8::from(k == HookKind::Validating);
-            order(a.hook_kind())
-                .cmp(&order(b.hook_kind()))
-                .then_with(|| a.name().cmp(b.name()))
+            order(a.kind)
+                .cmp(&order(b.kind))
+                .then_with(|| a.name.cmp(&b.name))
         });
-        let mut hooks = Vec::new();
-        for config in sorted {
-            let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
-            for spec in &config.webhooks {
-                let n = seen.entry(spec.name.as_str()).or_insert(0);
-                let uid = format!("{}/{}/{}", config.name(), spec.name, n);
-                *n += 1;
-                hooks.push(compile_hook(
-                    HookInfo {
-                        uid,
-                        configuration: config.name().to_owned(),
-                        name: spec.name.clone(),
-                        kind: config.hook_kind(),
-                    },
-                    spec,
-                    &env,
-                    wording,
-                ));
-            }
-        }
         Dispatcher {
-            hooks,
+            hooks: sorted
+                .into_iter()
+                .flat_map(|c| c.hooks.iter().cloned())
+                .collect(),
             resources,
             version,
             authorizer: None,
@@ -517,7 +571,7 @@ impl Dispatcher {
     }
 
     /// The compiled webhooks in dispatch order.
-    pub(crate) fn compiled(&self) -> &[CompiledHook] {
+    pub(crate) fn compiled(&self) -> &[Arc<CompiledHook>] {
         &self.hooks
     }
 
@@ -584,14 +638,8 @@ impl Dispatcher {
     ) -> Result<Option<HookOutcome>, RequestError> {
         let attrs = Attributes::from_request(request)?;
         Ok(self.hooks.get(position).map(|h| {
-            let mut outcome =
-                self.should_call(h, &attrs, request, namespaces, &mut CelRequests::default());
-            if outcome.invocation.is_some() {
-                if let Some(d) = call_time_check(h, &attrs) {
-                    outcome.set(d);
-                }
-            }
-            outcome
+            self.decide_hook(h, &attrs, request, namespaces, &mut CelRequests::default())
+                .0
         }))
     }
 
@@ -612,19 +660,10 @@ impl Dispatcher {
         let mut call_time: Option<Rejection> = None;
         let mut cel_requests = CelRequests::default();
         for h in &self.hooks {
-            let mut outcome = self.should_call(h, &attrs, request, namespaces, &mut cel_requests);
-            if let Some(r) = &outcome.rejection {
-                out.rejection = Some(r.clone());
-                out.hooks.push(outcome);
-                return Ok(out);
-            }
-            if outcome.invocation.is_some() {
-                if let Some(d) = call_time_check(h, &attrs) {
-                    outcome.set(d);
-                }
-            }
-            if let Some(r) = &outcome.rejection {
-                if h.info.kind == HookKind::Mutating {
+            let (outcome, stage) =
+                self.decide_hook(h, &attrs, request, namespaces, &mut cel_requests);
+            if let Some(r) = outcome.rejection() {
+                if stage == Stage::Deciding || h.info.kind == HookKind::Mutating {
                     out.rejection = Some(r.clone());
                     out.hooks.push(outcome);
                     return Ok(out);
@@ -637,17 +676,27 @@ impl Dispatcher {
         Ok(out)
     }
 
-    fn should_call(
+    /// The decision for one webhook, made here and nowhere else: `ShouldCallHook`
+    /// (exempt kinds, selectors, rules, matchConditions under the failure policy), then
+    /// the check made when calling it for a dry run. Says at which stage a rejection came.
+    fn decide_hook(
         &self,
         h: &CompiledHook,
         attrs: &Attributes,
         request: &Json,
         namespaces: &dyn NamespaceLister,
         cel_requests: &mut CelRequests,
-    ) -> HookOutcome {
-        let (detail, conditions) =
+    ) -> (HookOutcome, Stage) {
+        let (mut detail, conditions) =
             self.should_call_inner(h, attrs, request, namespaces, cel_requests);
-        HookOutcome::new(h.info.clone(), detail, conditions)
+        let mut stage = Stage::Deciding;
+        if matches!(detail, Detail::Call(_)) {
+            if let Some(d) = call_time_check(h, attrs) {
+                detail = d;
+                stage = Stage::Calling;
+            }
+        }
+        (HookOutcome::new(h.info.clone(), detail, conditions), stage)
     }
 
     fn should_call_inner(
@@ -658,23 +707,23 @@ impl Dispatcher {
         namespaces: &dyn NamespaceLister,
         cel_requests: &mut CelRequests,
     ) -> (Detail, Option<Report<'static>>) {
-        let skip = |r| (Detail::Skip(r, None), None);
+        let skip = |r| (Detail::Skip(r), None);
         if is_exempt_kind(&attrs.kind) {
-            return skip(SkipReason::ExemptKind);
+            return skip(Skip::ExemptKind);
         }
         let object = request.get("object").filter(|o| !o.is_null());
         let old_object = request.get("oldObject").filter(|o| !o.is_null());
         let (ns_match, ns_err) = match_namespace(h, attrs, object, namespaces);
         if !ns_match && ns_err.is_none() {
-            return skip(SkipReason::NamespaceSelector);
+            return skip(Skip::NamespaceSelector);
         }
         let (obj_match, obj_err) = match_object(h, object, old_object);
         if !obj_match && obj_err.is_none() {
-            return skip(SkipReason::ObjectSelector);
+            return skip(Skip::ObjectSelector);
         }
         let invocation = match self.match_rules(h, attrs) {
             Ok(Some(i)) => i,
-            Ok(None) => return skip(SkipReason::Rules),
+            Ok(None) => return skip(Skip::Rules),
             Err(r) => return (Detail::Reject(r), None),
         };
         if let Some(e) = ns_err.or(obj_err) {
@@ -697,22 +746,19 @@ impl Dispatcher {
             act.bind_authorizer(Arc::clone(a));
         }
         let policy = match h.policy {
-            Policy::Ignore => FailurePolicy::Ignore,
-            Policy::Fail | Policy::Other => FailurePolicy::Fail,
+            Policy::Known(p) => p,
+            Policy::Other => FailurePolicy::Fail,
         };
-        let report = h.conditions.explain(&act, policy);
+        let report = h.conditions.explain(&act, policy).into_owned();
         let decision = match &report.decision {
             Decision::Call => Detail::Call(invocation),
-            Decision::Skip { condition } => Detail::Skip(
-                SkipReason::MatchConditions,
-                condition.as_ref().map(|c| c.to_string()),
-            ),
+            Decision::Skip(s) => Detail::Skip(s.clone()),
             Decision::Reject { .. } if h.policy == Policy::Other => Detail::Call(invocation),
             Decision::Reject { message } => {
                 Detail::Reject(Rejection::forbidden(&attrs.resource, &attrs.name, message))
             }
         };
-        (decision, Some(report.into_owned()))
+        (decision, Some(report))
     }
 
     pub(crate) fn match_rules(
@@ -775,11 +821,7 @@ fn compile_hook(info: HookInfo, spec: &WebhookSpec, env: &Environment, w: Wordin
         .iter()
         .map(|c| MatchCondition::new(c.name.clone(), c.expression.clone()))
         .collect();
-    let policy = match spec.failure_policy.as_deref() {
-        None | Some("Fail") => Policy::Fail,
-        Some("Ignore") => Policy::Ignore,
-        Some(_) => Policy::Other,
-    };
+    let policy = Policy::read(spec.failure_policy.as_deref());
     CompiledHook {
         namespace_selector: parse_selector(spec.namespace_selector.as_ref(), w),
         object_selector: parse_selector(spec.object_selector.as_ref(), w),
@@ -959,8 +1001,8 @@ pub(crate) fn call_time_check(h: &CompiledHook, attrs: &Attributes) -> Option<De
         return None;
     }
     match h.spec.side_effects.as_deref() {
-        None => Some(if h.policy == Policy::Ignore {
-            Detail::Skip(SkipReason::SideEffectsUnsetIgnored, None)
+        None => Some(if h.policy == Policy::Known(FailurePolicy::Ignore) {
+            Detail::Skip(Skip::SideEffectsUnsetIgnored)
         } else {
             Detail::Reject(Rejection::internal(&format!(
                 "failed calling webhook {}: Webhook SideEffects is nil",

@@ -49,7 +49,8 @@ pub mod validation;
 pub mod yaml;
 
 pub use dispatch::{
-    Attributes, Dispatch, Dispatcher, HookInfo, HookOutcome, Invocation, Rejection, SkipReason,
+    Attributes, CompileProblem, CompiledConfiguration, Dispatch, Dispatcher, HookInfo, HookOutcome,
+    Invocation, Rejection,
 };
 pub use error::{LoadError, RequestError};
 pub use field::{aggregate, BadValue, ErrorType, FieldError, Wording};

@@ -26,7 +26,7 @@
 //!     "object": {"metadata": {"name": "web"}}, "oldObject": {"metadata": {"name": "web"}}
 //! });
 //! let decision = conditions.decide(&Activation::from_request(&request), FailurePolicy::Fail);
-//! assert_eq!(decision, Decision::Skip { condition: Some("create-only".into()) });
+//! assert_eq!(decision, Decision::skip_condition("create-only"));
 //! ```
 //!
 //! # Should I be using this crate?
@@ -94,11 +94,14 @@ pub enum FailurePolicy {
     Ignore,
 }
 
-/// Whether the webhook must be called.
+/// Whether the webhook must be called: the one verdict of every road — a webhook's
+/// conditions ([`MatchConditions::decide`], `WebhookConditions::decide`) and the
+/// dispatcher's decision for one webhook of a configuration.
 ///
 /// `Decision` is exhaustive on purpose: these three outcomes are the apiserver's, and a
 /// caller that acts on a decision must handle each; should another ever appear, code that
-/// matches on it ought to stop compiling rather than treat it as one of these.
+/// matches on it ought to stop compiling rather than treat it as one of these. Why a
+/// webhook is skipped is a [`Skip`], which will grow.
 ///
 /// A decision borrows the name of the condition it reports from the [`MatchConditions`]
 /// that made it, so that deciding writes nothing shared: threads deciding with one compiled
@@ -107,12 +110,8 @@ pub enum FailurePolicy {
 pub enum Decision<'a> {
     /// Every condition is true: call the webhook.
     Call,
-    /// Do not call the webhook: `condition` names the first false condition, or is `None`
-    /// when errors were ignored under `failurePolicy: Ignore`.
-    Skip {
-        /// The first condition (by order) that evaluated to false.
-        condition: Option<Cow<'a, str>>,
-    },
+    /// Do not call the webhook, for the reason given.
+    Skip(Skip<'a>),
     /// The request must be rejected (`failurePolicy: Fail` and errors).
     Reject {
         /// The apiserver's error text (one error, or `[e1, e2]` for several).
@@ -120,15 +119,158 @@ pub enum Decision<'a> {
     },
 }
 
-impl Decision<'_> {
+/// Why a webhook is not called.
+///
+/// The first two come from the matchConditions; the others from the checks the
+/// dispatcher makes before them (or, for a dry run, when calling the webhook).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Skip<'a> {
+    /// A condition evaluated to false: the first one by order (even if others erred).
+    Condition(Cow<'a, str>),
+    /// Conditions erred, or the shared budget ran out, and `failurePolicy` is `Ignore`:
+    /// the error the apiserver swallows (and counts).
+    Ignored(IgnoredError<'a>),
+    /// The request is for an admission configuration kind, which API-configured webhooks
+    /// never see.
+    ExemptKind,
+    /// The namespaceSelector does not match the namespace's labels.
+    NamespaceSelector,
+    /// The objectSelector matches neither the object nor the old object.
+    ObjectSelector,
+    /// No rule matches (exactly, nor through an equivalent resource under
+    /// `matchPolicy: Equivalent`).
+    Rules,
+    /// A dry run reached a webhook without `sideEffects`: calling it fails, and
+    /// `failurePolicy: Ignore` lets the request through without it.
+    SideEffectsUnsetIgnored,
+}
+
+/// The error of conditions that `failurePolicy: Ignore` swallowed: the first condition
+/// that erred (or ran out of the shared budget) and the apiserver's text — what
+/// `failurePolicy: Fail` would have rejected the request with.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct IgnoredError<'a> {
+    condition: Cow<'a, str>,
+    message: String,
+    out_of_budget: bool,
+}
+
+impl<'a> IgnoredError<'a> {
+    /// The name of the first condition (by order) that erred, or that ran out of the
+    /// shared budget.
+    pub fn condition(&self) -> &str {
+        &self.condition
+    }
+
+    /// The apiserver's text: one error, or `[e1, e2]` for several (duplicates removed).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// True when the shared budget ran out (an error of the whole evaluation, which the
+    /// apiserver does not count as a condition's evaluation error).
+    pub fn out_of_budget(&self) -> bool {
+        self.out_of_budget
+    }
+
+    /// The same error, owning the condition's name.
+    pub fn into_owned(self) -> IgnoredError<'static> {
+        IgnoredError {
+            condition: Cow::Owned(self.condition.into_owned()),
+            message: self.message,
+            out_of_budget: self.out_of_budget,
+        }
+    }
+}
+
+impl Skip<'_> {
+    /// The same reason, owning what it borrows.
+    pub fn into_owned(self) -> Skip<'static> {
+        match self {
+            Skip::Condition(c) => Skip::Condition(Cow::Owned(c.into_owned())),
+            Skip::Ignored(e) => Skip::Ignored(e.into_owned()),
+            Skip::ExemptKind => Skip::ExemptKind,
+            Skip::NamespaceSelector => Skip::NamespaceSelector,
+            Skip::ObjectSelector => Skip::ObjectSelector,
+            Skip::Rules => Skip::Rules,
+            Skip::SideEffectsUnsetIgnored => Skip::SideEffectsUnsetIgnored,
+        }
+    }
+
+    /// The reason's key in JSON outputs (`matchCondition`, `namespaceSelector`, …; both
+    /// reasons of the matchConditions are `matchCondition`).
+    pub fn key(&self) -> &'static str {
+        match self {
+            Skip::Condition(_) | Skip::Ignored(_) => "matchCondition",
+            Skip::ExemptKind => "exemptKind",
+            Skip::NamespaceSelector => "namespaceSelector",
+            Skip::ObjectSelector => "objectSelector",
+            Skip::Rules => "rules",
+            Skip::SideEffectsUnsetIgnored => "sideEffectsUnsetIgnored",
+        }
+    }
+
+    /// The false condition's name, for [`Skip::Condition`].
+    pub fn condition(&self) -> Option<&str> {
+        match self {
+            Skip::Condition(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The swallowed error, for [`Skip::Ignored`].
+    pub fn ignored_error(&self) -> Option<&IgnoredError<'_>> {
+        match self {
+            Skip::Ignored(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// In words: `matchCondition "name" is false`, `matchConditions failed and failurePolicy
+/// is Ignore: <error>`, `namespaceSelector does not match`, …
+impl fmt::Display for Skip<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Skip::Condition(c) => write!(f, "matchCondition {:?} is false", c.as_ref()),
+            Skip::Ignored(e) => write!(
+                f,
+                "matchConditions failed and failurePolicy is Ignore: {}",
+                e.message
+            ),
+            Skip::ExemptKind => f.write_str("admission configuration kinds are exempt"),
+            Skip::NamespaceSelector => f.write_str("namespaceSelector does not match"),
+            Skip::ObjectSelector => f.write_str("objectSelector does not match"),
+            Skip::Rules => f.write_str("no rule matches"),
+            Skip::SideEffectsUnsetIgnored => {
+                f.write_str("dry run and sideEffects unset, failurePolicy is Ignore")
+            }
+        }
+    }
+}
+
+impl<'a> Decision<'a> {
     /// The same decision, owning the condition's name.
     pub fn into_owned(self) -> Decision<'static> {
         match self {
             Decision::Call => Decision::Call,
-            Decision::Skip { condition } => Decision::Skip {
-                condition: condition.map(|c| Cow::Owned(c.into_owned())),
-            },
+            Decision::Skip(s) => Decision::Skip(s.into_owned()),
             Decision::Reject { message } => Decision::Reject { message },
+        }
+    }
+
+    /// `Skip(Skip::Condition(name))`: the condition `name` is false.
+    pub fn skip_condition(name: impl Into<Cow<'a, str>>) -> Self {
+        Decision::Skip(Skip::Condition(name.into()))
+    }
+
+    /// The reason of a skip.
+    pub fn skip(&self) -> Option<&Skip<'a>> {
+        match self {
+            Decision::Skip(s) => Some(s),
+            _ => None,
         }
     }
 }
@@ -317,8 +459,8 @@ pub fn aggregate_messages(messages: &[String]) -> String {
 }
 
 /// Why a condition failed, kept as its parts: the apiserver's text is written only when
-/// someone reads it (a rejection's message, an explanation), not for a decision that
-/// ignores it (`failurePolicy: Ignore`, a false condition that skips anyway).
+/// someone reads it (a rejection's message, an ignored error, an explanation), not for a
+/// decision that drops it (a false condition that skips anyway).
 enum Failure<'a> {
     /// The condition did not compile: `compilation error: <error>`.
     Compile(&'a CompileError),
@@ -384,6 +526,22 @@ fn aggregate_failures(failures: &[Failure<'_>]) -> String {
             let texts: Vec<String> = many.iter().map(Failure::text).collect();
             aggregate_messages(&texts)
         }
+    }
+}
+
+/// The failures of one evaluation, and the first condition that failed.
+#[derive(Default)]
+struct Errors<'a> {
+    failures: Vec<Failure<'a>>,
+    first: Option<usize>,
+    /// The condition that ran out of the shared budget.
+    out_of_budget: Option<usize>,
+}
+
+impl<'a> Errors<'a> {
+    fn push(&mut self, i: usize, failure: Failure<'a>) {
+        self.first.get_or_insert(i);
+        self.failures.push(failure);
     }
 }
 
@@ -569,6 +727,14 @@ impl MatchConditions {
             .collect()
     }
 
+    /// The compile errors, by condition index.
+    pub fn condition_compile_errors(&self) -> impl Iterator<Item = (usize, &CompileError)> {
+        self.conditions
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| c.program.as_ref().err().map(|e| (i, e)))
+    }
+
     /// Evaluates every condition in order under the shared budget, calling `sink` with
     /// each condition's index and result. Returns false when the budget ran out.
     fn run<'a>(
@@ -615,51 +781,77 @@ impl MatchConditions {
     }
 
     /// Decides whether the webhook must be called.
+    ///
+    /// Under `failurePolicy: Ignore`, a skip caused by errors carries them
+    /// ([`Skip::Ignored`]): which condition erred first and the apiserver's text.
     pub fn decide(&self, activation: &Activation<'_>, policy: FailurePolicy) -> Decision<'_> {
+        self.decide_counting(activation, policy).0
+    }
+
+    /// [`MatchConditions::decide`], with the number of condition errors the apiserver
+    /// counts (`apiserver_admission_match_condition_evaluation_errors_total`): the errors
+    /// of the conditions before the first false one, or of all when none is false; none
+    /// when the shared budget ran out.
+    #[doc(hidden)]
+    pub fn decide_counting(
+        &self,
+        activation: &Activation<'_>,
+        policy: FailurePolicy,
+    ) -> (Decision<'_>, usize) {
         let mut first_false: Option<usize> = None;
-        let mut failures: Vec<Failure<'_>> = Vec::new();
+        let mut errors = Errors::default();
+        let mut counted = 0usize;
         let completed = self.run(activation, |i, step| match step {
             Step::Bool(false, _) => {
                 if first_false.is_none() {
                     first_false = Some(i);
                 }
             }
-            Step::Bool(true, _) | Step::OutOfBudget(_) => {}
-            Step::Failed(failure, _) => failures.push(failure),
+            Step::Bool(true, _) => {}
+            Step::OutOfBudget(_) => errors.out_of_budget = Some(i),
+            Step::Failed(failure, _) => {
+                counted += usize::from(first_false.is_none());
+                errors.push(i, failure);
+            }
         });
-        self.conclude(completed, first_false, &failures, policy)
+        if !completed {
+            counted = 0;
+        }
+        (
+            self.conclude(completed, first_false, errors, policy),
+            counted,
+        )
     }
 
+    fn name(&self, i: usize) -> Cow<'_, str> {
+        Cow::Borrowed(self.conditions.get(i).map_or("", |c| c.name.as_str()))
+    }
+
+    /// The decision from the evaluation's results (the failure policy is applied here and
+    /// nowhere else).
     fn conclude(
         &self,
         completed: bool,
         first_false: Option<usize>,
-        failures: &[Failure<'_>],
+        errors: Errors<'_>,
         policy: FailurePolicy,
     ) -> Decision<'_> {
+        let failed = |message: String, condition: Option<usize>, out_of_budget: bool| match policy {
+            FailurePolicy::Fail => Decision::Reject { message },
+            FailurePolicy::Ignore => Decision::Skip(Skip::Ignored(IgnoredError {
+                condition: self.name(condition.unwrap_or(0)),
+                message,
+                out_of_budget,
+            })),
+        };
         if !completed {
-            return match policy {
-                FailurePolicy::Fail => Decision::Reject {
-                    message: OUT_OF_BUDGET.to_string(),
-                },
-                FailurePolicy::Ignore => Decision::Skip { condition: None },
-            };
+            return failed(OUT_OF_BUDGET.to_string(), errors.out_of_budget, true);
         }
         if let Some(i) = first_false {
-            return Decision::Skip {
-                condition: self
-                    .conditions
-                    .get(i)
-                    .map(|c| Cow::Borrowed(c.name.as_str())),
-            };
+            return Decision::Skip(Skip::Condition(self.name(i)));
         }
-        if !failures.is_empty() {
-            return match policy {
-                FailurePolicy::Fail => Decision::Reject {
-                    message: aggregate_failures(failures),
-                },
-                FailurePolicy::Ignore => Decision::Skip { condition: None },
-            };
+        if !errors.failures.is_empty() {
+            return failed(aggregate_failures(&errors.failures), errors.first, false);
         }
         Decision::Call
     }
@@ -677,7 +869,7 @@ impl MatchConditions {
             })
             .collect();
         let mut first_false = None;
-        let mut failures = Vec::new();
+        let mut errors = Errors::default();
         let mut total = 0u64;
         let completed = self.run(activation, |i, step| {
             let (outcome, cost) = match step {
@@ -689,10 +881,13 @@ impl MatchConditions {
                 }
                 Step::Failed(failure, cost) => {
                     let text = failure.text();
-                    failures.push(failure);
+                    errors.push(i, failure);
                     (ConditionOutcome::Error(text), cost)
                 }
-                Step::OutOfBudget(cost) => (ConditionOutcome::Error(OUT_OF_BUDGET.into()), cost),
+                Step::OutOfBudget(cost) => {
+                    errors.out_of_budget = Some(i);
+                    (ConditionOutcome::Error(OUT_OF_BUDGET.into()), cost)
+                }
             };
             total = total.saturating_add(cost);
             if let Some(r) = results.get_mut(i) {
@@ -700,7 +895,7 @@ impl MatchConditions {
                 r.cost = cost;
             }
         });
-        let decision = self.conclude(completed, first_false, &failures, policy);
+        let decision = self.conclude(completed, first_false, errors, policy);
         Report {
             decision,
             conditions: results,

@@ -13,6 +13,15 @@ pub struct ParseFailurePolicyError {
     pub given: String,
 }
 
+impl FailurePolicy {
+    /// A webhook's `failurePolicy` field: `Fail` when unset (the apiserver's default),
+    /// else exactly `Fail` or `Ignore`. Every road from a webhook's configuration reads
+    /// its policy here.
+    pub fn from_field(field: Option<&str>) -> Result<Self, ParseFailurePolicyError> {
+        field.map_or(Ok(FailurePolicy::default()), str::parse)
+    }
+}
+
 impl FromStr for FailurePolicy {
     type Err = ParseFailurePolicyError;
 

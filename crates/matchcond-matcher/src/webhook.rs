@@ -127,13 +127,11 @@ impl WebhookConditions {
         conditions: Option<&[k8s::MatchCondition]>,
         policy: Option<&str>,
     ) -> Result<Self, WebhookError> {
-        let failure_policy = match policy {
-            None => FailurePolicy::default(),
-            Some(p) => p.parse().map_err(|source| WebhookError::FailurePolicy {
+        let failure_policy =
+            FailurePolicy::from_field(policy).map_err(|source| WebhookError::FailurePolicy {
                 webhook: name.to_string(),
                 source,
-            })?,
-        };
+            })?;
         let list: Vec<MatchCondition> = conditions
             .unwrap_or_default()
             .iter()
@@ -169,8 +167,9 @@ impl WebhookConditions {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
     use super::*;
+    use crate::Skip;
     use matchcond_compiler::KubeVersion;
 
     fn webhook(conditions: &[(&str, &str)], policy: Option<&str>) -> k8s::ValidatingWebhook {
@@ -214,7 +213,15 @@ mod tests {
         );
         let ignore =
             WebhookConditions::from_validating(&env, &webhook(&conds, Some("Ignore"))).unwrap();
-        assert_eq!(ignore.decide(&act), Decision::Skip { condition: None });
+        let Decision::Skip(Skip::Ignored(e)) = ignore.decide(&act) else {
+            panic!("not an ignored error")
+        };
+        assert_eq!(e.condition(), "labelled");
+        assert_eq!(
+            e.message(),
+            "expression 'object.metadata.labels['app'] == 'web'' resulted in error: no such key: metadata"
+        );
+        assert!(!e.out_of_budget());
         assert_eq!(ignore.explain(&act).conditions.len(), 2);
     }
 
@@ -277,10 +284,14 @@ mod tests {
             FailurePolicy::Ignore,
         );
         let request = serde_json::json!({"operation": "CREATE"});
-        assert_eq!(
-            lenient.decide(&Activation::from_request(&request)),
-            Decision::Skip { condition: None }
-        );
+        let Decision::Skip(Skip::Ignored(e)) = lenient.decide(&Activation::from_request(&request))
+        else {
+            panic!("not an ignored error")
+        };
+        assert_eq!(e.condition(), "typo");
+        assert!(e.message().starts_with(
+            "[compilation error: compilation failed: ERROR: <input>:1:8: undefined field 'userinfo'"
+        ));
         assert_eq!(lenient.conditions.compile_errors().len(), 2);
     }
 

@@ -9,7 +9,7 @@
 
 use matchcond_compiler::Environment;
 use matchcond_matcher::{
-    ConditionOutcome, Decision, FailurePolicy, MatchCondition, MatchConditions, OUT_OF_BUDGET,
+    ConditionOutcome, Decision, FailurePolicy, MatchCondition, MatchConditions, Skip, OUT_OF_BUDGET,
 };
 use matchcond_runtime::Activation;
 
@@ -49,8 +49,18 @@ fn decide(conds: &[(&str, &str)], policy: FailurePolicy) -> Decision<'static> {
 }
 
 fn skip(name: &str) -> Decision<'_> {
-    Decision::Skip {
-        condition: Some(name.into()),
+    Decision::skip_condition(name)
+}
+
+/// The error a skip under `failurePolicy: Ignore` carries: (condition, message, out of budget).
+fn ignored(d: &Decision<'_>) -> (String, String, bool) {
+    match d {
+        Decision::Skip(Skip::Ignored(e)) => (
+            e.condition().to_owned(),
+            e.message().to_owned(),
+            e.out_of_budget(),
+        ),
+        other => panic!("not an ignored error: {other:?}"),
     }
 }
 
@@ -121,9 +131,39 @@ fn errors_follow_the_failure_policy() {
         }
     );
     assert_eq!(
-        decide(&conds, FailurePolicy::Ignore),
-        Decision::Skip { condition: None }
+        ignored(&decide(&conds, FailurePolicy::Ignore)),
+        (
+            "e1".to_owned(),
+            format!("expression '{ERR}' resulted in error: no such key: nonExistentProperty"),
+            false
+        )
     );
+    // The error carried is the one `Fail` rejects with, on every road.
+    let compiled =
+        MatchConditions::compile_lenient(&Environment::latest(), &conditions(&conds)).unwrap();
+    let review = serde_json::json!({"request": request()}).to_string();
+    let by_bytes = compiled
+        .decide_review(review.as_bytes(), FailurePolicy::Ignore)
+        .unwrap();
+    assert_eq!(by_bytes, decide(&conds, FailurePolicy::Ignore));
+    let req = request();
+    let report = compiled.explain(&Activation::from_request(&req), FailurePolicy::Ignore);
+    assert_eq!(report.decision, by_bytes);
+}
+
+#[test]
+fn the_apiserver_counts_errors_before_the_first_false_condition() {
+    let count = |conds: &[(&str, &str)]| {
+        let compiled =
+            MatchConditions::compile_lenient(&Environment::latest(), &conditions(conds)).unwrap();
+        let req = request();
+        compiled
+            .decide_counting(&Activation::from_request(&req), FailurePolicy::Ignore)
+            .1
+    };
+    assert_eq!(count(&[("e1", ERR), ("f", "false"), ("e2", ERR)]), 1);
+    assert_eq!(count(&[("e1", ERR), ("t", "true"), ("e2", ERR)]), 2);
+    assert_eq!(count(&[("t", "true")]), 0);
 }
 
 #[test]
@@ -207,8 +247,8 @@ fn shared_budget_exhaustion_beats_a_false_condition() {
         }
     );
     assert_eq!(
-        compiled.decide(&act, FailurePolicy::Ignore),
-        Decision::Skip { condition: None }
+        ignored(&compiled.decide(&act, FailurePolicy::Ignore)),
+        ("b".to_owned(), OUT_OF_BUDGET.to_owned(), true)
     );
     let report = compiled.explain(&act, FailurePolicy::Fail);
     assert_eq!(report.conditions[0].outcome, ConditionOutcome::Value(false));

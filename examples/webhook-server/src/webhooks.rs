@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use matchcond::authz::{AuthzDecision, StaticAuthorizer};
 use matchcond::dispatch::{Attributes, Configuration, HookKind, Rejection, WebhookSpec};
 use matchcond::{
-    aggregate_messages, Activation, ConditionOutcome, Decision, Environment, FailurePolicy,
-    KubeVersion, MatchCondition, MatchConditions, Report,
+    Activation, ConditionOutcome, Decision, Environment, FailurePolicy, KubeVersion,
+    MatchCondition, MatchConditions, Report, Skip,
 };
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{json, Map, Value as Json};
@@ -626,22 +626,6 @@ fn outcome_word(outcome: &ConditionOutcome) -> &'static str {
     }
 }
 
-/// The errors of a report, aggregated as the apiserver aggregates them.
-fn report_errors(report: &Report) -> String {
-    let mut errors: Vec<String> = report
-        .conditions
-        .iter()
-        .filter_map(|c| match &c.outcome {
-            ConditionOutcome::Error(e) => Some(e.clone()),
-            _ => None,
-        })
-        .collect();
-    if let Some(e) = &report.evaluation_error {
-        errors.push(e.clone());
-    }
-    aggregate_messages(&errors)
-}
-
 fn response(
     hook: &Webhook,
     uid: &str,
@@ -661,13 +645,13 @@ fn response(
             let status = json!({"status": "Success", "code": 200, "message": message});
             (true, Outcome::Call, message, status)
         }
-        Decision::Skip { condition } => {
-            let why = match condition {
-                Some(c) => format!("matchCondition {c:?} is false"),
-                None => format!(
+        Decision::Skip(skip) => {
+            let why = match skip {
+                Skip::Ignored(e) => format!(
                     "its matchConditions failed and its failurePolicy is Ignore: {}",
-                    report_errors(report)
+                    e.message()
                 ),
+                other => other.to_string(),
             };
             let message = format!(
                 "webhook {:?} is not called (the apiserver would skip it): {why}",

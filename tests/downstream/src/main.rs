@@ -1,11 +1,14 @@
 //! Decides a kube-rs AdmissionReview and a k8s-openapi webhook, as a webhook server built
 //! on kube does, with k8s-openapi on Kubernetes 1.34.
 
-use k8s_openapi::api::admissionregistration::v1::{MatchCondition, ValidatingWebhook};
+use k8s_openapi::api::admissionregistration::v1::{
+    MatchCondition, ValidatingWebhook, ValidatingWebhookConfiguration,
+};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use kube::core::admission::{AdmissionRequest, AdmissionReview};
 use kube::core::DynamicObject;
 use matchcond::kube::{KubeRequest, WebhookConditions};
-use matchcond::{Decision, Environment, KubeVersion};
+use matchcond::{Decision, Environment, KubeVersion, Skip};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let version: KubeVersion = "v1.34.2+k3s1".parse()?;
@@ -39,6 +42,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let decision = hook.decide(&request.activation());
     if decision != Decision::Call {
         return Err(format!("expected Call, got {decision:?}").into());
+    }
+    // A live dispatcher fed a watcher event, at the version the cluster reports.
+    let cluster = KubeVersion::for_cluster("v1.38.1")?;
+    assert!(cluster.is_newer_than_modelled());
+    let live = matchcond::runtime::LiveDispatcher::new(cluster.model);
+    let config = ValidatingWebhookConfiguration {
+        metadata: ObjectMeta {
+            name: Some("pods".into()),
+            ..Default::default()
+        },
+        webhooks: Some(vec![webhook.clone()]),
+    };
+    let applied = live.apply_validating(kube_runtime::watcher::Event::Apply(config));
+    assert!(applied.swapped && applied.problems().next().is_none());
+    let outcome = live
+        .dispatcher()
+        .decide_webhook(&webhook.name, request.json(), &matchcond::dispatch::NoNamespaces)?
+        .ok_or("no webhook")?;
+    // No rule: the dispatcher skips the webhook before its conditions.
+    if outcome.decision != Decision::Skip(Skip::Rules) {
+        return Err(format!("expected a skip by rules, got {:?}", outcome.decision).into());
     }
     // The whole configuration road works with the same k8s-openapi.
     let configs = matchcond::dispatch::load_documents(

@@ -180,7 +180,7 @@ impl Side {
     /// Prepares a dispatcher (its authorizer, if bound, answers `authorizer` checks;
     /// without one they are undetermined).
     pub fn new(dispatcher: Dispatcher) -> Side {
-        let reads = dispatcher.compiled().iter().map(condition_reads).collect();
+        let reads = dispatcher.compiled().iter().map(|h| condition_reads(h)).collect();
         Side { dispatcher, reads }
     }
 
@@ -347,8 +347,8 @@ impl Side {
             act.bind_authorizer(Arc::clone(a));
         }
         let policy = match h.policy {
-            Policy::Ignore => FailurePolicy::Ignore,
-            Policy::Fail | Policy::Other => FailurePolicy::Fail,
+            Policy::Known(p) => p,
+            Policy::Other => FailurePolicy::Fail,
         };
         let report = h.conditions.explain(&act, policy);
         let mut first_false = None;
@@ -403,8 +403,8 @@ impl Side {
 
 fn policy_verdict(policy: Policy) -> Verdict {
     match policy {
-        Policy::Fail => Verdict::Rejected,
-        Policy::Ignore => Verdict::ErrorIgnored,
+        Policy::Known(FailurePolicy::Fail) => Verdict::Rejected,
+        Policy::Known(FailurePolicy::Ignore) => Verdict::ErrorIgnored,
         Policy::Other => Verdict::Called,
     }
 }

@@ -2,7 +2,7 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
-use super::{SkipReason as Reason, *};
+use super::*;
 use crate::namespaces::{AnyNamespace, NamespaceFn, NoNamespaces};
 
 /// A decision with its detail in one value, as the tests compare them.
@@ -21,30 +21,31 @@ enum SkipReason {
     ObjectSelector,
     Rules,
     MatchCondition { name: Option<String> },
+    Ignored { condition: String, message: String },
     SideEffectsUnsetIgnored,
 }
 
 impl HookOutcome {
     /// The decision with its detail; checks that the outcome's parts agree.
     fn old(&self) -> HookDecision {
-        match (
-            &self.decision,
-            &self.invocation,
-            self.skip_reason,
-            &self.rejection,
-        ) {
-            (Decision::Call, Some(i), None, None) => HookDecision::Call(i.clone()),
-            (Decision::Skip { condition }, None, Some(r), None) => HookDecision::Skip(match r {
-                Reason::ExemptKind => SkipReason::ExemptKind,
-                Reason::NamespaceSelector => SkipReason::NamespaceSelector,
-                Reason::ObjectSelector => SkipReason::ObjectSelector,
-                Reason::Rules => SkipReason::Rules,
-                Reason::MatchConditions => SkipReason::MatchCondition {
-                    name: condition.as_ref().map(|c| c.to_string()),
+        match (&self.decision, self.invocation(), self.rejection()) {
+            (Decision::Call, Some(i), None) => HookDecision::Call(i.clone()),
+            (Decision::Skip(s), None, None) => HookDecision::Skip(match s {
+                Skip::ExemptKind => SkipReason::ExemptKind,
+                Skip::NamespaceSelector => SkipReason::NamespaceSelector,
+                Skip::ObjectSelector => SkipReason::ObjectSelector,
+                Skip::Rules => SkipReason::Rules,
+                Skip::Condition(c) => SkipReason::MatchCondition {
+                    name: Some(c.to_string()),
                 },
-                Reason::SideEffectsUnsetIgnored => SkipReason::SideEffectsUnsetIgnored,
+                Skip::Ignored(e) => SkipReason::Ignored {
+                    condition: e.condition().to_owned(),
+                    message: e.message().to_owned(),
+                },
+                Skip::SideEffectsUnsetIgnored => SkipReason::SideEffectsUnsetIgnored,
+                other => panic!("unknown reason {other:?}"),
             }),
-            (Decision::Reject { message }, None, None, Some(r)) if *message == r.message => {
+            (Decision::Reject { message }, None, Some(r)) if *message == r.message => {
                 HookDecision::Reject(r.clone())
             }
             other => panic!("the parts of an outcome disagree: {other:?}"),
@@ -318,7 +319,11 @@ fn match_conditions() {
         ),
         (
             format!("failurePolicy: Ignore\n  matchConditions: [{err}]"),
-            HookDecision::Skip(SkipReason::MatchCondition { name: None }),
+            HookDecision::Skip(SkipReason::Ignored {
+                condition: "e".into(),
+                message: "expression 'object.nope == 1' resulted in error: no such key: nope"
+                    .into(),
+            }),
         ),
         // a failure policy validation would reject: errors fall through to a call
         (
