@@ -26,7 +26,7 @@ fn match_from_manifests() {
         "--group",
         "dev",
         "--namespace-object",
-        "namespaces.yaml",
+        "namespace-objects.yaml",
     ]);
     // The user is an administrator: the condition skips the webhook.
     s.run(&[
@@ -40,7 +40,7 @@ fn match_from_manifests() {
         "--group",
         "system:masters",
         "--namespace-object",
-        "namespaces.yaml",
+        "namespace-objects.yaml",
     ]);
     // A namespace that does not exist.
     s.run(&[
@@ -79,7 +79,7 @@ fn match_from_manifests() {
         "--user",
         "alice",
         "--namespace-object",
-        "namespaces.yaml",
+        "namespace-objects.yaml",
     ]);
     s.run(&[
         "match",
@@ -92,7 +92,7 @@ fn match_from_manifests() {
         "--user",
         "alice",
         "--namespace-object",
-        "namespaces.yaml",
+        "namespace-objects.yaml",
     ]);
     s.check();
 }
@@ -177,7 +177,7 @@ fn bad_requests() {
         "--config",
         "webhooks.yaml",
         "--object",
-        "namespaces.yaml",
+        "namespace-objects.yaml",
     ]);
     s.run(&[
         "match",

@@ -6,7 +6,7 @@
 //! default in some release; [`Catalog::builtin_for`] keeps those a given release serves.
 //! CustomResourceDefinitions add theirs ([`Catalog::add_crd`]). The kinds of `scale`
 //! subresources and the versions of the multi-version resources agree with the
-//! equivalence table ([`ResourceTable`](crate::resources::ResourceTable)), which a test
+//! equivalence table ([`ResourceTable`]), which a test
 //! checks.
 
 use std::collections::HashMap;
