@@ -153,7 +153,13 @@ pub mod value;
 
 /// The README's examples, compiled and run as doc tests (they use every feature).
 #[doc = include_str!("../README.md")]
-#[cfg(all(doctest, feature = "dispatch", feature = "lint", feature = "kube"))]
+#[cfg(all(
+    doctest,
+    feature = "dispatch",
+    feature = "lint",
+    feature = "kube",
+    feature = "runtime"
+))]
 pub struct ReadmeDoctests;
 
 #[cfg(test)]
