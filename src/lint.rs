@@ -32,7 +32,9 @@
 //! | `namespaceObjectNull` | warning | `namespaceObject` is always null for webhooks |
 //! | `paramsUndeclared` | warning | `params` is not declared for webhooks |
 //! | `omittedRequestField` | warning | `request.namespace`, `name`, `subResource`, `requestSubResource`, `userInfo.uid`, `userInfo.extra` read where the apiserver omits them |
-//! | `absentMap`, `mapKeyWithoutTest` | warning | a map that objects may lack, or a key, read without a test |
+//! | `absentMap`, `mapKeyWithoutTest` | warning | a map or list that objects may lack (read with `in`, an index, a macro, a method or `size()`), or a key, read without a test |
+//! | `listIndex` | warning | a constant index into a list that may be shorter (`split(':')[2]`) or absent (`ownerReferences[0]`) |
+//! | `noRules` | warning | a webhook without rules: it is never called, whatever its conditions say |
 //! | `costLimit`, `costBudget` | warning | a condition over the per-expression cost limit, or the conditions together over the webhook's budget |
 //! | `neverTrue`, `alwaysTrue`, `excludesAuthenticated` | warning | a condition the rules make constant, or that excludes every authenticated user |
 //! | `minimumVersion` | warning | an expression that needs a newer Kubernetes than the one linted for |

@@ -121,12 +121,14 @@ pub struct LintConfig {
     pub dir: PathBuf,
     /// Its content.
     pub form: FileForm,
-    /// The line of each allow entry (1-based), for reporting an entry that allows nothing.
-    pub entry_lines: Vec<u32>,
+    /// The line and column of each allow entry (1-based; 0 when not found), for reporting
+    /// an entry that allows nothing.
+    pub entry_lines: Vec<(u32, u32)>,
 }
 
-/// Finds where each entry of the top-level `allow` list starts (`- ` items), for reports.
-fn entry_lines(text: &str, count: usize) -> Vec<u32> {
+/// Finds where each entry of the top-level `allow` list starts (`- ` items: line and
+/// column, 1-based), for reports.
+fn entry_lines(text: &str, count: usize) -> Vec<(u32, u32)> {
     let mut lines = Vec::new();
     let mut in_allow = false;
     let mut indent = None;
@@ -145,11 +147,11 @@ fn entry_lines(text: &str, count: usize) -> Vec<u32> {
         if in_allow && trimmed.starts_with('-') {
             let at = *indent.get_or_insert(lead);
             if lead == at {
-                lines.push(n);
+                lines.push((n, u32::try_from(lead + 1).unwrap_or(u32::MAX)));
             }
         }
     }
-    lines.resize(count.max(lines.len()), 0);
+    lines.resize(count.max(lines.len()), (0, 0));
     lines
 }
 
@@ -327,7 +329,7 @@ mod tests {
     fn entries_and_their_lines() {
         let c = load("# top\nfailOn: note\nallow:\n  - codes: [absentMap]\n    reason: r\n    paths: ['charts/**/*.yaml']\n    webhooks: ['*.example.com']\n  - {codes: [costBudget], reason: measured}\nseverity: {minimumVersion: error}\n").unwrap();
         assert_eq!(c.form.fail_on, Some(Level::Note));
-        assert_eq!(c.entry_lines, [4, 8]);
+        assert_eq!(c.entry_lines, [(4, 3), (8, 3)]);
         let e = &c.form.allow[0];
         assert!(e.allows("absentMap") && !e.allows("costBudget"));
         assert!(e.covers_file(Some(Path::new("charts/a/b/x.yaml"))));

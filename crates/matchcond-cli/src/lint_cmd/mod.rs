@@ -626,7 +626,7 @@ pub fn lint(opts: &Options, paint: Streams) -> Result<u8, InputError> {
                     if let Some(u) = uses.get_mut(e) {
                         *u += 1;
                     }
-                    let line = l.entry_lines.get(e).copied().unwrap_or(0);
+                    let (line, _) = l.entry_lines.get(e).copied().unwrap_or((0, 0));
                     suppressed_by = l.form.allow.get(e).map(|entry| {
                         (
                             l.name.clone(),
@@ -679,7 +679,7 @@ pub fn lint(opts: &Options, paint: Streams) -> Result<u8, InputError> {
                     .iter()
                     .map(|g| g.0.as_str().to_owned())
                     .collect();
-                let line = l.entry_lines.get(e).copied().unwrap_or(0);
+                let (line, column) = l.entry_lines.get(e).copied().unwrap_or((0, 0));
                 items.push(own_item(
                     Severity::Warning,
                     codes::UNUSED_SUPPRESSION,
@@ -688,7 +688,7 @@ pub fn lint(opts: &Options, paint: Streams) -> Result<u8, InputError> {
                         suppress::unused_message(&codes, &webhooks, "entry")
                     ),
                     Some(codes::describe(codes::UNUSED_SUPPRESSION).1.to_owned()),
-                    (line > 0).then(|| Position::new(line, 3)),
+                    (line > 0).then(|| Position::new(line, column)),
                     None,
                     Slot::File,
                 ));
