@@ -5,7 +5,7 @@ use std::fmt;
 
 use matchcond_front::checker::{CheckerEnv, NameMap};
 use matchcond_front::{ParserOptions, Type};
-use matchcond_runtime::libraries::{Behaviours, Library};
+use matchcond_runtime::libraries::{Behaviours, Library, StringOffsets};
 
 /// A Kubernetes minor version (`1.34`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -125,6 +125,10 @@ pub struct Features {
     /// A result of the wrong type is reported with the type found (`must evaluate to bool
     /// but got int`, 1.32+) rather than without it (`must evaluate to bool`).
     pub result_type_message_names_actual: bool,
+    /// How `indexOf`/`lastIndexOf` treat offsets (the binary's cel-go).
+    pub string_offsets: StringOffsets,
+    /// The format library words its messages as apimachinery's content package (1.35+).
+    pub label_messages_in_bytes: bool,
 }
 
 impl Features {
@@ -148,6 +152,8 @@ impl Features {
         features.backquote_tokens = binary.backquote_tokens;
         features.spaced_scientific_format = binary.spaced_scientific_format;
         features.quantity_add_sub_deep_copy = binary.quantity_add_sub_deep_copy;
+        features.string_offsets = binary.string_offsets;
+        features.label_messages_in_bytes = binary.label_messages_in_bytes;
         features
     }
 
@@ -172,6 +178,14 @@ impl Features {
             hidden_accumulator_name: at(33),
             strict_cost: at(32),
             backquote_tokens: at(33),
+            label_messages_in_bytes: at(35),
+            string_offsets: if at(34) {
+                StringOffsets::LongerNotFound
+            } else if at(32) {
+                StringOffsets::PastEndNotFound
+            } else {
+                StringOffsets::PastEndIsError
+            },
             format_validation: if at(33) {
                 FormatValidation::On
             } else if at(31) {
@@ -187,6 +201,8 @@ impl Features {
         Behaviours::new()
             .with_spaced_scientific_format(self.spaced_scientific_format)
             .with_quantity_add_sub_deep_copy(self.quantity_add_sub_deep_copy)
+            .with_string_offsets(self.string_offsets)
+            .with_label_messages_in_bytes(self.label_messages_in_bytes)
     }
 }
 

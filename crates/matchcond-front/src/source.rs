@@ -181,6 +181,12 @@ impl Issues {
 
     fn render_one(&self, loc: Location, issue: &Issue, out: &mut String) {
         use std::fmt::Write;
+        if self.source.text.is_empty() && loc != Location::NONE {
+            // ANTLR puts the end of an empty input before its first column, and cel-go shows
+            // no snippet of an empty source.
+            let _ = write!(out, "ERROR: <input>:{}:0: {}", loc.line, issue.message);
+            return;
+        }
         let _ = write!(
             out,
             "ERROR: <input>:{}:{}: {}",
@@ -246,6 +252,14 @@ impl fmt::Display for Issues {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_empty_source_is_reported_before_its_first_column_without_a_snippet() {
+        let issues = Issues::new(Source::new(""), vec![Issue::new(Some(0), "Syntax error: x")]);
+        assert_eq!(issues.to_string(), "ERROR: <input>:1:0: Syntax error: x");
+        let issues = Issues::new(Source::new(" "), vec![Issue::new(Some(1), "Syntax error: x")]);
+        assert_eq!(issues.to_string(), "ERROR: <input>:1:2: Syntax error: x\n |  \n | .^");
+    }
 
     #[test]
     fn renders_like_cel_go() {

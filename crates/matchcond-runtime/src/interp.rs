@@ -499,8 +499,14 @@ impl<'a> Interp<'a, '_> {
                 }
             };
             if presence_only {
-                self.charge(1)?;
-                return match qualify(&obj, &key, true)? {
+                // After an optional qualifier cel-go tests presence through
+                // `QualifyIfPresent`, which is observed (charged) only when the field is
+                // there: `has(object.?metadata.deletionTimestamp)` costs 1 without it.
+                let found = qualify(&obj, &key, true);
+                if !is_opt || matches!(found, Ok(Found::Value(_))) {
+                    self.charge(1)?;
+                }
+                return match found? {
                     Found::Value(_) => Ok(Value::Bool(true)),
                     Found::Absent => Ok(Value::Bool(false)),
                 };

@@ -250,7 +250,7 @@ impl Versions {
 /// versions although the function's declaration does not (a library's fix, a dependency's
 /// new version). The default is the newest modelled version's behaviour.
 #[non_exhaustive]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Behaviours {
     /// `%e` of `string.format` writes narrow no-break spaces around `×`
     /// (`2.718280\u{202f}×\u{202f}10⁰⁰`), as golang.org/x/text before v0.23.0 does
@@ -260,6 +260,52 @@ pub struct Behaviours {
     /// `q.DeepCopy()`) instead of a shallow one that shares a decimal-backed receiver's
     /// decimal and so changes the receiver too (up to 1.36: `copy := *q`).
     pub quantity_add_sub_deep_copy: bool,
+    /// How the strings extension's `indexOf` and `lastIndexOf` treat offsets (cel-go's).
+    pub string_offsets: StringOffsets,
+    /// The format library's messages are apimachinery's content package's (`must be no more
+    /// than 63 bytes`, `a valid label key must …`: Kubernetes 1.35+) rather than
+    /// `util/validation`'s (`… 63 characters`, `a qualified name must …`).
+    pub label_messages_in_bytes: bool,
+}
+
+/// How the strings extension's `indexOf` and `lastIndexOf` treat offsets, by cel-go version.
+/// In every version the empty substring is found at the offset given, unchecked.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum StringOffsets {
+    /// An offset at or past the end is `index out of range: <offset>` (cel-go before v0.22:
+    /// Kubernetes 1.30 and 1.31), so `''.indexOf('a')` fails.
+    PastEndIsError,
+    /// An offset at or past the end finds nothing (cel-go v0.22 and v0.23: Kubernetes 1.32
+    /// and 1.33); `lastIndexOf` starts at the last code point, so `''.lastIndexOf('a')` is
+    /// `index out of range: -1`.
+    PastEndNotFound,
+    /// As [`StringOffsets::PastEndNotFound`], and `lastIndexOf` first finds nothing when the
+    /// substring is longer in bytes than the string (cel-go v0.26 and later: Kubernetes
+    /// 1.34 and newer).
+    #[default]
+    LongerNotFound,
+}
+
+impl StringOffsets {
+    pub(crate) const LONGER_NOT_FOUND: u8 = 0;
+    pub(crate) const PAST_END_NOT_FOUND: u8 = 1;
+    pub(crate) const PAST_END_IS_ERROR: u8 = 2;
+
+    /// The behaviour of a code (the implementations are monomorphised by it).
+    pub(crate) const fn from_code(code: u8) -> StringOffsets {
+        match code {
+            StringOffsets::PAST_END_IS_ERROR => StringOffsets::PastEndIsError,
+            StringOffsets::PAST_END_NOT_FOUND => StringOffsets::PastEndNotFound,
+            _ => StringOffsets::LongerNotFound,
+        }
+    }
+}
+
+impl Default for Behaviours {
+    fn default() -> Self {
+        Behaviours::new()
+    }
 }
 
 impl Behaviours {
@@ -268,7 +314,21 @@ impl Behaviours {
         Behaviours {
             spaced_scientific_format: false,
             quantity_add_sub_deep_copy: false,
+            string_offsets: StringOffsets::LongerNotFound,
+            label_messages_in_bytes: true,
         }
+    }
+
+    /// With [`Behaviours::label_messages_in_bytes`] set as given.
+    pub const fn with_label_messages_in_bytes(mut self, on: bool) -> Self {
+        self.label_messages_in_bytes = on;
+        self
+    }
+
+    /// With [`Behaviours::string_offsets`] set as given.
+    pub const fn with_string_offsets(mut self, offsets: StringOffsets) -> Self {
+        self.string_offsets = offsets;
+        self
     }
 
     /// With [`Behaviours::quantity_add_sub_deep_copy`] set as given.
