@@ -78,6 +78,8 @@ pub(crate) struct Planner<'c> {
     pub max_locals: usize,
     /// Calls are priced by the Kubernetes cost estimator (1.32+), else by cel-go alone.
     pub strict_cost: bool,
+    /// Two-variable comprehensions report a failed range as cel-go v0.22 does (1.32).
+    pub two_var_range_error_unsupported: bool,
 }
 
 /// The run-time name of a type value.
@@ -356,6 +358,7 @@ impl<'c> Planner<'c> {
             step,
             result,
             step_reads_accu_once,
+            range_error_unsupported: self.two_var_range_error_unsupported && c.iter_var2.is_some(),
         })))
     }
 

@@ -202,7 +202,9 @@ impl Walk<'_, '_> {
             Ok(_) => {}
             Err((at, message)) => {
                 let message = match self.validators.format {
-                    FormatValidation::MessageAsPattern => sprintf_without_arguments(&message),
+                    FormatValidation::MessageAsPattern => {
+                        matchcond_front::source::sprintf_without_arguments(&message)
+                    }
                     _ => message,
                 };
                 self.format_issues
@@ -361,38 +363,6 @@ fn type_name(t: &Type) -> String {
         Type::Named(n, _) => n.to_string(),
         other => other.to_string(),
     }
-}
-
-/// What Go's `fmt.Sprintf(message)` makes of a message without arguments: `%%` is a `%`,
-/// any other verb `%!v(MISSING)` (cel-go v0.20 to v0.22 reported the format validator's
-/// message as a format string).
-fn sprintf_without_arguments(message: &str) -> String {
-    let mut out = String::with_capacity(message.len() + 16);
-    let mut chars = message.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '%' {
-            out.push(c);
-            continue;
-        }
-        // Flags, width and precision, then the verb.
-        while let Some(&f) = chars.peek() {
-            if matches!(f, '+' | '-' | '#' | ' ' | '0'..='9' | '.') {
-                chars.next();
-            } else {
-                break;
-            }
-        }
-        match chars.next() {
-            Some('%') => out.push('%'),
-            Some(verb) => {
-                out.push_str("%!");
-                out.push(verb);
-                out.push_str("(MISSING)");
-            }
-            None => out.push_str("%!(NOVERB)"),
-        }
-    }
-    out
 }
 
 /// Functions whose arguments may hold mixed-type literals (`"%s %d".format(["a", 1])`).

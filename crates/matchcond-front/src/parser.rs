@@ -54,6 +54,10 @@ pub struct ParserOptions {
     /// `__result__`) may be named as (cel-go v0.23+, Kubernetes 1.33+); without it they
     /// accumulate in `__result__`, which an iteration variable may shadow.
     pub enable_hidden_accumulator_name: bool,
+    /// Syntax error messages are reported as Go format strings, so that a `%` in the text
+    /// reads as a verb (`token recognition error at: ''%!f(MISSING)x='`: cel-go before
+    /// v0.23, Kubernetes 1.32 and older).
+    pub syntax_errors_as_patterns: bool,
 }
 
 impl ParserOptions {
@@ -84,6 +88,7 @@ impl Default for ParserOptions {
             enable_ident_escape_syntax: false,
             enable_hidden_accumulator_name: true,
             backquote_tokens: true,
+            syntax_errors_as_patterns: false,
         }
     }
 }
@@ -108,6 +113,8 @@ struct Limits {
     lookahead_limit: usize,
     /// [`ParserOptions::backquote_tokens`].
     backquotes: bool,
+    /// [`ParserOptions::syntax_errors_as_patterns`].
+    messages_as_patterns: bool,
 }
 
 /// The errors collected while parsing.
@@ -212,6 +219,7 @@ fn parse_in_two_passes(
         error_recovery_limit: options.error_recovery_limit,
         lookahead_limit: options.error_recovery_lookahead_limit.max(1),
         backquotes: options.backquote_tokens,
+        messages_as_patterns: options.syntax_errors_as_patterns,
     };
     let mut rec = grammar::Recognizer::new(text, limits, SyntaxErrors::default());
     let root = rec.start();

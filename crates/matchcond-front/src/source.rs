@@ -225,6 +225,38 @@ fn push_snippet(line: &str, column: usize, out: &mut String) {
 
 impl std::error::Error for Issues {}
 
+/// A message as Go's `fmt.Sprintf` prints it when it is used as the format string with no
+/// arguments: every verb becomes `%!v(MISSING)` (`%%` a `%`, a trailing `%` `%!(NOVERB)`),
+/// as older cel-go reports some messages.
+pub fn sprintf_without_arguments(message: &str) -> String {
+    let mut out = String::with_capacity(message.len() + 16);
+    let mut chars = message.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        // Flags, width and precision, then the verb.
+        while let Some(&f) = chars.peek() {
+            if matches!(f, '+' | '-' | '#' | ' ' | '0'..='9' | '.') {
+                chars.next();
+            } else {
+                break;
+            }
+        }
+        match chars.next() {
+            Some('%') => out.push('%'),
+            Some(verb) => {
+                out.push_str("%!");
+                out.push(verb);
+                out.push_str("(MISSING)");
+            }
+            None => out.push_str("%!(NOVERB)"),
+        }
+    }
+    out
+}
+
 impl fmt::Display for Issues {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let located = self.located();
@@ -255,10 +287,19 @@ mod tests {
 
     #[test]
     fn an_empty_source_is_reported_before_its_first_column_without_a_snippet() {
-        let issues = Issues::new(Source::new(""), vec![Issue::new(Some(0), "Syntax error: x")]);
+        let issues = Issues::new(
+            Source::new(""),
+            vec![Issue::new(Some(0), "Syntax error: x")],
+        );
         assert_eq!(issues.to_string(), "ERROR: <input>:1:0: Syntax error: x");
-        let issues = Issues::new(Source::new(" "), vec![Issue::new(Some(1), "Syntax error: x")]);
-        assert_eq!(issues.to_string(), "ERROR: <input>:1:2: Syntax error: x\n |  \n | .^");
+        let issues = Issues::new(
+            Source::new(" "),
+            vec![Issue::new(Some(1), "Syntax error: x")],
+        );
+        assert_eq!(
+            issues.to_string(),
+            "ERROR: <input>:1:2: Syntax error: x\n |  \n | .^"
+        );
     }
 
     #[test]

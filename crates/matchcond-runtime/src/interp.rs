@@ -808,7 +808,21 @@ impl<'a> Interp<'a, '_> {
         }
     }
     fn eval_fold(&mut self, f: &'a Fold) -> R<'a> {
-        let range = self.eval(&f.range)?;
+        let range = match self.eval(&f.range) {
+            Err(e)
+                if f.range_error_unsupported
+                    && !matches!(
+                        e.kind(),
+                        ErrorKind::CostLimitExceeded | ErrorKind::SizeLimitExceeded
+                    ) =>
+            {
+                return Err(EvalError::new(
+                    ErrorKind::Other,
+                    "unsupported comprehension range type: *types.Err",
+                ));
+            }
+            r => r?,
+        };
         let max_slot = f.iter2_slot.unwrap_or(0).max(f.iter_slot).max(f.accu_slot);
         if self.locals.len() <= max_slot {
             self.locals.resize(max_slot + 1, Ok(Value::Null));

@@ -318,6 +318,10 @@ pub struct Fold {
     /// do): it may then take the accumulator's value instead of sharing it, so that the
     /// result is extended in place rather than copied in every iteration.
     pub step_reads_accu_once: bool,
+    /// A range that fails to evaluate is reported as cel-go v0.22 reports it for
+    /// two-variable comprehensions (Kubernetes 1.32): `unsupported comprehension range
+    /// type: *types.Err`, rather than with its own error.
+    pub range_error_unsupported: bool,
 }
 
 impl Node {

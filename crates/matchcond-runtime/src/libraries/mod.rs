@@ -266,6 +266,9 @@ pub struct Behaviours {
     /// than 63 bytes`, `a valid label key must …`: Kubernetes 1.35+) rather than
     /// `util/validation`'s (`… 63 characters`, `a qualified name must …`).
     pub label_messages_in_bytes: bool,
+    /// `type()` of an optional value is `optional` (cel-go v0.17: Kubernetes 1.30), not
+    /// `optional_type`.
+    pub optional_named_optional: bool,
 }
 
 /// How the strings extension's `indexOf` and `lastIndexOf` treat offsets, by cel-go version.
@@ -316,7 +319,14 @@ impl Behaviours {
             quantity_add_sub_deep_copy: false,
             string_offsets: StringOffsets::LongerNotFound,
             label_messages_in_bytes: true,
+            optional_named_optional: false,
         }
+    }
+
+    /// With [`Behaviours::optional_named_optional`] set as given.
+    pub const fn with_optional_named_optional(mut self, on: bool) -> Self {
+        self.optional_named_optional = on;
+        self
     }
 
     /// With [`Behaviours::label_messages_in_bytes`] set as given.

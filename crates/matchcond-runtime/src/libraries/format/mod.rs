@@ -400,9 +400,7 @@ fn validate<'a, const BYTES: bool>(a: &[Value<'a>]) -> Result<Value<'a>, EvalErr
                 Ok(Value::Optional(if errs.is_empty() {
                     Optional::None
                 } else {
-                    Optional::of(Value::list(
-                        errs.into_iter().map(Value::string).collect(),
-                    ))
+                    Optional::of(Value::list(errs.into_iter().map(Value::string).collect()))
                 }))
             }
             None => Err(EvalError::no_such_overload("validate", a)),

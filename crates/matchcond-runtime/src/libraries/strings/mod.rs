@@ -51,8 +51,13 @@ pub(crate) fn library(version: u32) -> Definition {
             [
                 member("string_index_of_string", [s(), s()], i(), index_of::<0>)
                     .by_behaviours(index_of_by),
-                member("string_index_of_string_int", [s(), s(), i()], i(), index_of::<0>)
-                    .by_behaviours(index_of_by),
+                member(
+                    "string_index_of_string_int",
+                    [s(), s(), i()],
+                    i(),
+                    index_of::<0>,
+                )
+                .by_behaviours(index_of_by),
             ],
         )
         .estimate_by(Estimate::ListTraversal),
@@ -309,9 +314,7 @@ fn index_of_by(behaviours: Behaviours) -> Implementation {
 fn last_index_of_by(behaviours: Behaviours) -> Implementation {
     match behaviours.string_offsets {
         StringOffsets::PastEndIsError => last_index_of::<{ StringOffsets::PAST_END_IS_ERROR }>,
-        StringOffsets::PastEndNotFound => {
-            last_index_of::<{ StringOffsets::PAST_END_NOT_FOUND }>
-        }
+        StringOffsets::PastEndNotFound => last_index_of::<{ StringOffsets::PAST_END_NOT_FOUND }>,
         StringOffsets::LongerNotFound => last_index_of::<{ StringOffsets::LONGER_NOT_FOUND }>,
     }
 }
@@ -364,9 +367,7 @@ fn last_index_of<'a, const OFFSETS: u8>(args: &[Value<'a>]) -> Result<Value<'a>,
 }
 
 /// `string.lastIndexOf(string, int) -> int`
-fn last_index_of_offset<'a, const OFFSETS: u8>(
-    args: &[Value<'a>],
-) -> Result<Value<'a>, EvalError> {
+fn last_index_of_offset<'a, const OFFSETS: u8>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
     let offsets = StringOffsets::from_code(OFFSETS);
     match args {
         [Value::String(s), Value::String(sub), Value::Int(off)] => {
