@@ -137,6 +137,12 @@ pub struct Features {
     /// The optional library is cel-go's version 2, with `first`, `last`, `optional.unwrap`
     /// and `unwrapOpt` (cel-go v0.23+: 1.33+; the binary's cel-go chooses it).
     pub optional_list_functions: bool,
+    /// Comprehension accumulators are initialized before the loop (cel-go before v0.22:
+    /// 1.30, 1.31): `optFlatMap` then pays for its target's value even when unread.
+    pub eager_accumulator_init: bool,
+    /// An optional value counts as size 1 in cel-go's size-based charges (cel-go before
+    /// v0.23: 1.32 and older), not as its value's size.
+    pub unsized_optionals: bool,
 }
 
 impl Features {
@@ -165,6 +171,8 @@ impl Features {
         features.optional_named_optional = binary.optional_named_optional;
         features.untyped_dyn_range_second_variable = binary.untyped_dyn_range_second_variable;
         features.optional_list_functions = binary.optional_list_functions;
+        features.eager_accumulator_init = binary.eager_accumulator_init;
+        features.unsized_optionals = binary.unsized_optionals;
         features
     }
 
@@ -193,6 +201,8 @@ impl Features {
             optional_named_optional: !at(31),
             untyped_dyn_range_second_variable: v == KubeVersion::V1_32,
             optional_list_functions: at(33),
+            eager_accumulator_init: !at(32),
+            unsized_optionals: !at(33),
             string_offsets: if at(34) {
                 StringOffsets::LongerNotFound
             } else if at(32) {
@@ -218,6 +228,7 @@ impl Features {
             .with_string_offsets(self.string_offsets)
             .with_label_messages_in_bytes(self.label_messages_in_bytes)
             .with_optional_named_optional(self.optional_named_optional)
+            .with_unsized_optionals(self.unsized_optionals)
     }
 }
 

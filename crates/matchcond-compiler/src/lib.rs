@@ -478,7 +478,12 @@ impl Environment {
         };
         let mut issues: Vec<Issue> = Vec::new();
         if let Some(c) = &checked {
-            validators::validate_homogeneous(&parsed.expr, c, &mut issues);
+            validators::validate_homogeneous(
+                &parsed.expr,
+                c,
+                &mut issues,
+                self.inner.features.format_validation != FormatValidation::Off,
+            );
             validators::validate_calls(&parsed.expr, c, self.inner.validators, &mut issues);
         }
         if !issues.is_empty() {
@@ -521,6 +526,7 @@ impl Environment {
             max_locals: 0,
             strict_cost: self.inner.features.strict_cost,
             two_var_range_error_unsupported: self.inner.features.untyped_dyn_range_second_variable,
+            eager_accumulator_init: self.inner.features.eager_accumulator_init,
         };
         let mut root = planner
             .plan(&parsed.expr)

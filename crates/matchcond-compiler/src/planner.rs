@@ -80,6 +80,8 @@ pub(crate) struct Planner<'c> {
     pub strict_cost: bool,
     /// Two-variable comprehensions report a failed range as cel-go v0.22 does (1.32).
     pub two_var_range_error_unsupported: bool,
+    /// Accumulators are initialized before the loop (cel-go before v0.22: 1.30, 1.31).
+    pub eager_accumulator_init: bool,
 }
 
 /// The run-time name of a type value.
@@ -359,6 +361,7 @@ impl<'c> Planner<'c> {
             result,
             step_reads_accu_once,
             range_error_unsupported: self.two_var_range_error_unsupported && c.iter_var2.is_some(),
+            eager_init: self.eager_accumulator_init,
         })))
     }
 

@@ -370,9 +370,15 @@ const HOMOGENEITY_EXEMPT: [&str; 1] = ["format"];
 
 /// cel-go's homogeneous aggregate literal validator: the elements of a list literal, and the
 /// keys and the values of a map literal, must all have the same type (`dyn` included), except
-/// inside the arguments of `format`.
-pub(crate) fn validate_homogeneous(e: &Expr, checked: &Checked, issues: &mut Vec<Issue>) {
-    homogeneous(e, checked, issues, false, 0);
+/// inside the arguments of `format` (with `exempt_nested`, cel-go v0.20+: 1.31+, the literals
+/// nested in them too; before, only the arguments themselves).
+pub(crate) fn validate_homogeneous(
+    e: &Expr,
+    checked: &Checked,
+    issues: &mut Vec<Issue>,
+    exempt_nested: bool,
+) {
+    homogeneous(e, checked, issues, false, 0, exempt_nested);
 }
 
 fn type_of(checked: &Checked, e: &Expr) -> Type {
@@ -397,10 +403,20 @@ fn mismatch(e: &Expr, expected: &Type, actual: &Type, issues: &mut Vec<Issue>) {
     ));
 }
 
-fn homogeneous(e: &Expr, checked: &Checked, issues: &mut Vec<Issue>, exempt: bool, depth: u32) {
+fn homogeneous(
+    e: &Expr,
+    checked: &Checked,
+    issues: &mut Vec<Issue>,
+    exempt: bool,
+    depth: u32,
+    exempt_nested: bool,
+) {
     if depth > 10_000 {
         return;
     }
+    // Before cel-go v0.20 only the literals that are themselves `format`'s arguments are
+    // exempt, not literals nested in them (`'%d %f'.format(dyn([1, 2.0]))` is checked).
+    let inner = exempt && exempt_nested;
     match &e.kind {
         ExprKind::List {
             elements,
@@ -424,7 +440,7 @@ fn homogeneous(e: &Expr, checked: &Checked, issues: &mut Vec<Issue>, exempt: boo
                 }
             }
             for el in elements {
-                homogeneous(el, checked, issues, exempt, depth + 1);
+                homogeneous(el, checked, issues, inner, depth + 1, exempt_nested);
             }
         }
         ExprKind::Map { entries } => {
@@ -450,8 +466,8 @@ fn homogeneous(e: &Expr, checked: &Checked, issues: &mut Vec<Issue>, exempt: boo
                 }
             }
             for en in entries {
-                homogeneous(&en.key, checked, issues, exempt, depth + 1);
-                homogeneous(&en.value, checked, issues, exempt, depth + 1);
+                homogeneous(&en.key, checked, issues, inner, depth + 1, exempt_nested);
+                homogeneous(&en.value, checked, issues, inner, depth + 1, exempt_nested);
             }
         }
         ExprKind::Call {
@@ -459,20 +475,20 @@ fn homogeneous(e: &Expr, checked: &Checked, issues: &mut Vec<Issue>, exempt: boo
             function,
             args,
         } => {
-            let exempt = exempt || HOMOGENEITY_EXEMPT.contains(&function.as_str());
+            let exempt = inner || HOMOGENEITY_EXEMPT.contains(&function.as_str());
             if let Some(t) = target {
-                homogeneous(t, checked, issues, exempt, depth + 1);
+                homogeneous(t, checked, issues, exempt, depth + 1, exempt_nested);
             }
             for a in args {
-                homogeneous(a, checked, issues, exempt, depth + 1);
+                homogeneous(a, checked, issues, exempt, depth + 1, exempt_nested);
             }
         }
         ExprKind::Select { operand, .. } => {
-            homogeneous(operand, checked, issues, exempt, depth + 1)
+            homogeneous(operand, checked, issues, inner, depth + 1, exempt_nested)
         }
         ExprKind::Struct { fields, .. } => {
             for f in fields {
-                homogeneous(&f.value, checked, issues, exempt, depth + 1);
+                homogeneous(&f.value, checked, issues, inner, depth + 1, exempt_nested);
             }
         }
         ExprKind::Comprehension(c) => {
@@ -483,7 +499,7 @@ fn homogeneous(e: &Expr, checked: &Checked, issues: &mut Vec<Issue>, exempt: boo
                 &c.loop_step,
                 &c.result,
             ] {
-                homogeneous(x, checked, issues, exempt, depth + 1);
+                homogeneous(x, checked, issues, inner, depth + 1, exempt_nested);
             }
         }
         ExprKind::Literal(_) | ExprKind::Ident(_) => {}

@@ -833,6 +833,11 @@ impl<'a> Interp<'a, '_> {
         // (`sortBy` binds its target so). A constant is simply set.
         match &f.init {
             Node::Const(v) => self.set_local(f.accu_slot, Ok(borrow_const(v))),
+            init if f.eager_init => {
+                let v = self.eval(init);
+                self.abort_if_exceeded()?;
+                self.set_local(f.accu_slot, v);
+            }
             init => {
                 self.set_local(f.accu_slot, Ok(Value::Null));
                 self.lazy_init.push((f.accu_slot, init));

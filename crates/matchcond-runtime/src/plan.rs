@@ -322,6 +322,9 @@ pub struct Fold {
     /// two-variable comprehensions (Kubernetes 1.32): `unsupported comprehension range
     /// type: *types.Err`, rather than with its own error.
     pub range_error_unsupported: bool,
+    /// The accumulator's initial value is evaluated (and charged) before the loop, as cel-go
+    /// before v0.22 does (Kubernetes 1.30, 1.31), rather than when first read.
+    pub eager_init: bool,
 }
 
 impl Node {

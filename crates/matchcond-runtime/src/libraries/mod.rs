@@ -269,6 +269,10 @@ pub struct Behaviours {
     /// `type()` of an optional value is `optional` (cel-go v0.17: Kubernetes 1.30), not
     /// `optional_type`.
     pub optional_named_optional: bool,
+    /// An optional value counts as size 1 in cel-go's size-based charges (cel-go before
+    /// v0.23: Kubernetes 1.32 and older; `optional.of('a') == optional.of('b')` costs 3,
+    /// later 4 for longer strings), not as its value's size.
+    pub unsized_optionals: bool,
 }
 
 /// How the strings extension's `indexOf` and `lastIndexOf` treat offsets, by cel-go version.
@@ -320,7 +324,14 @@ impl Behaviours {
             string_offsets: StringOffsets::LongerNotFound,
             label_messages_in_bytes: true,
             optional_named_optional: false,
+            unsized_optionals: false,
         }
+    }
+
+    /// With [`Behaviours::unsized_optionals`] set as given.
+    pub const fn with_unsized_optionals(mut self, on: bool) -> Self {
+        self.unsized_optionals = on;
+        self
     }
 
     /// With [`Behaviours::optional_named_optional`] set as given.
@@ -644,12 +655,16 @@ pub(crate) fn interpreted(
 pub struct Bindings {
     overloads: HashMap<&'static str, (Option<Implementation>, Cost), NameHasher>,
     estimates: HashMap<&'static str, Estimate, NameHasher>,
+    unsized_optionals: bool,
 }
 
 impl Bindings {
     /// The bindings of these libraries under the given run-time behaviours.
     pub fn new(libraries: &[Library], behaviours: Behaviours) -> Bindings {
-        let mut b = Bindings::default();
+        let mut b = Bindings {
+            unsized_optionals: behaviours.unsized_optionals,
+            ..Bindings::default()
+        };
         for lib in libraries {
             for f in lib.definition().entries() {
                 if let Some(e) = f.estimate {
@@ -676,7 +691,12 @@ impl Bindings {
     /// estimator (Kubernetes 1.32+).
     pub fn cost(&self, function: &str, overload: Option<&str>, strict: bool) -> CostKind {
         let cost = overload.and_then(|id| self.overloads.get(id).map(|(_, c)| *c));
-        CostKind::resolve(cost, self.estimates.get(function).copied(), strict)
+        let kind = CostKind::resolve(cost, self.estimates.get(function).copied(), strict);
+        if self.unsized_optionals {
+            kind.with_unsized_optionals()
+        } else {
+            kind
+        }
     }
 
     /// The argument an overload's cost tracker converts unchecked, if it has such a tracker.
