@@ -143,6 +143,8 @@ pub struct Features {
     /// An optional value counts as size 1 in cel-go's size-based charges (cel-go before
     /// v0.23: 1.32 and older), not as its value's size.
     pub unsized_optionals: bool,
+    /// `containsCIDR` compares prefixes by overlap (1.32+), not by network address.
+    pub cidr_contains_by_overlap: bool,
 }
 
 impl Features {
@@ -173,6 +175,7 @@ impl Features {
         features.optional_list_functions = binary.optional_list_functions;
         features.eager_accumulator_init = binary.eager_accumulator_init;
         features.unsized_optionals = binary.unsized_optionals;
+        features.cidr_contains_by_overlap = binary.cidr_contains_by_overlap;
         features
     }
 
@@ -203,6 +206,7 @@ impl Features {
             optional_list_functions: at(33),
             eager_accumulator_init: !at(32),
             unsized_optionals: !at(33),
+            cidr_contains_by_overlap: at(32),
             string_offsets: if at(34) {
                 StringOffsets::LongerNotFound
             } else if at(32) {
@@ -229,6 +233,7 @@ impl Features {
             .with_label_messages_in_bytes(self.label_messages_in_bytes)
             .with_optional_named_optional(self.optional_named_optional)
             .with_unsized_optionals(self.unsized_optionals)
+            .with_cidr_contains_by_overlap(self.cidr_contains_by_overlap)
     }
 }
 

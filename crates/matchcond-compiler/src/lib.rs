@@ -482,7 +482,14 @@ impl Environment {
                 &parsed.expr,
                 c,
                 &mut issues,
-                self.inner.features.format_validation != FormatValidation::Off,
+                validators::Homogeneity {
+                    exempt_nested: self.inner.features.format_validation != FormatValidation::Off,
+                    optional_name: if self.inner.features.optional_named_optional {
+                        "optional"
+                    } else {
+                        "optional_type"
+                    },
+                },
             );
             validators::validate_calls(&parsed.expr, c, self.inner.validators, &mut issues);
         }
@@ -527,6 +534,7 @@ impl Environment {
             strict_cost: self.inner.features.strict_cost,
             two_var_range_error_unsupported: self.inner.features.untyped_dyn_range_second_variable,
             eager_accumulator_init: self.inner.features.eager_accumulator_init,
+            undefined_types_unbound: self.inner.features.eager_accumulator_init,
         };
         let mut root = planner
             .plan(&parsed.expr)

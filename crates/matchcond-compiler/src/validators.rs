@@ -5,7 +5,7 @@
 //! string against a list literal of arguments) and the homogeneous aggregate literal validator.
 
 use matchcond_front::ast::{Expr, ExprKind, Literal};
-use matchcond_front::checker::{format_type, Checked, Reference};
+use matchcond_front::checker::{format_type_as, Checked, Reference};
 use matchcond_front::{Issue, Type};
 use matchcond_runtime::libraries::strings::{parse_format_clause, FormatClause};
 use matchcond_runtime::libraries::{compile_regex, implementation};
@@ -376,9 +376,18 @@ pub(crate) fn validate_homogeneous(
     e: &Expr,
     checked: &Checked,
     issues: &mut Vec<Issue>,
-    exempt_nested: bool,
+    rules: Homogeneity,
 ) {
-    homogeneous(e, checked, issues, false, 0, exempt_nested);
+    homogeneous(e, checked, issues, false, 0, rules);
+}
+
+/// What the homogeneity check of a cel-go release exempts, and how it names types.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Homogeneity {
+    /// Literals nested in `format`'s arguments are exempt too (cel-go v0.20+).
+    pub exempt_nested: bool,
+    /// The optional type's name in messages (`optional` on cel-go v0.17).
+    pub optional_name: &'static str,
 }
 
 fn type_of(checked: &Checked, e: &Expr) -> Type {
@@ -392,13 +401,13 @@ fn unwrap_opt(t: Type) -> Type {
     }
 }
 
-fn mismatch(e: &Expr, expected: &Type, actual: &Type, issues: &mut Vec<Issue>) {
+fn mismatch(e: &Expr, expected: &Type, actual: &Type, issues: &mut Vec<Issue>, rules: Homogeneity) {
     issues.push(Issue::new(
         Some(e.offset),
         format!(
             "expected type '{}' but found '{}'",
-            format_type(expected),
-            format_type(actual)
+            format_type_as(expected, rules.optional_name),
+            format_type_as(actual, rules.optional_name)
         ),
     ));
 }
@@ -409,14 +418,14 @@ fn homogeneous(
     issues: &mut Vec<Issue>,
     exempt: bool,
     depth: u32,
-    exempt_nested: bool,
+    rules: Homogeneity,
 ) {
     if depth > 10_000 {
         return;
     }
     // Before cel-go v0.20 only the literals that are themselves `format`'s arguments are
     // exempt, not literals nested in them (`'%d %f'.format(dyn([1, 2.0]))` is checked).
-    let inner = exempt && exempt_nested;
+    let inner = exempt && rules.exempt_nested;
     match &e.kind {
         ExprKind::List {
             elements,
@@ -432,7 +441,7 @@ fn homogeneous(
                     match &first {
                         None => first = Some(t),
                         Some(f) if *f != t => {
-                            mismatch(el, f, &t, issues);
+                            mismatch(el, f, &t, issues, rules);
                             break;
                         }
                         Some(_) => {}
@@ -440,7 +449,7 @@ fn homogeneous(
                 }
             }
             for el in elements {
-                homogeneous(el, checked, issues, inner, depth + 1, exempt_nested);
+                homogeneous(el, checked, issues, inner, depth + 1, rules);
             }
         }
         ExprKind::Map { entries } => {
@@ -456,18 +465,18 @@ fn homogeneous(
                         None => first = Some((kt, vt)),
                         Some((fk, fv)) => {
                             if *fk != kt {
-                                mismatch(&en.key, fk, &kt, issues);
+                                mismatch(&en.key, fk, &kt, issues, rules);
                             }
                             if *fv != vt {
-                                mismatch(&en.value, fv, &vt, issues);
+                                mismatch(&en.value, fv, &vt, issues, rules);
                             }
                         }
                     }
                 }
             }
             for en in entries {
-                homogeneous(&en.key, checked, issues, inner, depth + 1, exempt_nested);
-                homogeneous(&en.value, checked, issues, inner, depth + 1, exempt_nested);
+                homogeneous(&en.key, checked, issues, inner, depth + 1, rules);
+                homogeneous(&en.value, checked, issues, inner, depth + 1, rules);
             }
         }
         ExprKind::Call {
@@ -477,18 +486,18 @@ fn homogeneous(
         } => {
             let exempt = inner || HOMOGENEITY_EXEMPT.contains(&function.as_str());
             if let Some(t) = target {
-                homogeneous(t, checked, issues, exempt, depth + 1, exempt_nested);
+                homogeneous(t, checked, issues, exempt, depth + 1, rules);
             }
             for a in args {
-                homogeneous(a, checked, issues, exempt, depth + 1, exempt_nested);
+                homogeneous(a, checked, issues, exempt, depth + 1, rules);
             }
         }
         ExprKind::Select { operand, .. } => {
-            homogeneous(operand, checked, issues, inner, depth + 1, exempt_nested)
+            homogeneous(operand, checked, issues, inner, depth + 1, rules)
         }
         ExprKind::Struct { fields, .. } => {
             for f in fields {
-                homogeneous(&f.value, checked, issues, inner, depth + 1, exempt_nested);
+                homogeneous(&f.value, checked, issues, inner, depth + 1, rules);
             }
         }
         ExprKind::Comprehension(c) => {
@@ -499,7 +508,7 @@ fn homogeneous(
                 &c.loop_step,
                 &c.result,
             ] {
-                homogeneous(x, checked, issues, inner, depth + 1, exempt_nested);
+                homogeneous(x, checked, issues, inner, depth + 1, rules);
             }
         }
         ExprKind::Literal(_) | ExprKind::Ident(_) => {}

@@ -273,6 +273,9 @@ pub struct Behaviours {
     /// v0.23: Kubernetes 1.32 and older; `optional.of('a') == optional.of('b')` costs 3,
     /// later 4 for longer strings), not as its value's size.
     pub unsized_optionals: bool,
+    /// `containsCIDR` tests that the inner prefix lies in the outer one (Kubernetes 1.32+);
+    /// before, that the inner address is the outer network address.
+    pub cidr_contains_by_overlap: bool,
 }
 
 /// How the strings extension's `indexOf` and `lastIndexOf` treat offsets, by cel-go version.
@@ -325,7 +328,14 @@ impl Behaviours {
             label_messages_in_bytes: true,
             optional_named_optional: false,
             unsized_optionals: false,
+            cidr_contains_by_overlap: true,
         }
+    }
+
+    /// With [`Behaviours::cidr_contains_by_overlap`] set as given.
+    pub const fn with_cidr_contains_by_overlap(mut self, on: bool) -> Self {
+        self.cidr_contains_by_overlap = on;
+        self
     }
 
     /// With [`Behaviours::unsized_optionals`] set as given.
