@@ -430,6 +430,7 @@ pub(crate) fn parser_options(features: &Features) -> ParserOptions {
         backquote_tokens: features.backquote_tokens,
         // cel-go before v0.23 reports ANTLR's messages as format strings.
         syntax_errors_as_patterns: !features.backquote_tokens,
+        invalid_code_points_replaced: !features.backquote_tokens,
         ..ParserOptions::default()
     }
 }

@@ -58,6 +58,10 @@ pub struct ParserOptions {
     /// reads as a verb (`token recognition error at: ''%!f(MISSING)x='`: cel-go before
     /// v0.23, Kubernetes 1.32 and older).
     pub syntax_errors_as_patterns: bool,
+    /// A `\u`/`\U` escape of a code point that is no character (a lone surrogate,
+    /// `'\ud800'`) reads as U+FFFD (cel-go before v0.23, Kubernetes 1.32 and older);
+    /// without it, it is the error `invalid unicode code point`.
+    pub invalid_code_points_replaced: bool,
 }
 
 impl ParserOptions {
@@ -69,6 +73,7 @@ impl ParserOptions {
             lists: self.enable_lists_macros,
             exists_one_alias: self.enable_exists_one_alias,
             legacy_accumulator: !self.enable_hidden_accumulator_name,
+            invalid_code_points_replaced: self.invalid_code_points_replaced,
         }
     }
 }
@@ -89,6 +94,7 @@ impl Default for ParserOptions {
             enable_hidden_accumulator_name: true,
             backquote_tokens: true,
             syntax_errors_as_patterns: false,
+            invalid_code_points_replaced: false,
         }
     }
 }
