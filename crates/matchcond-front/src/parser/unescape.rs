@@ -166,7 +166,7 @@ mod tests {
         assert_eq!(s(r"'\udead'"), Err("invalid unicode code point"));
         // cel-go before v0.23 (Kubernetes 1.32 and older) reads it as U+FFFD.
         assert_eq!(
-            unescape_with(r"'\ud800'", false, true).map(|v| String::from_utf8(v).unwrap()),
+            super::unescape_with(r"'\ud800'", false, true).map(|v| String::from_utf8(v).unwrap()),
             Ok("\u{FFFD}".to_string())
         );
         assert_eq!(s(r"'\400'"), Err("unable to unescape string"));
