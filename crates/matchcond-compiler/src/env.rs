@@ -431,6 +431,7 @@ pub(crate) fn parser_options(features: &Features) -> ParserOptions {
         // cel-go before v0.23 reports ANTLR's messages as format strings.
         syntax_errors_as_patterns: !features.backquote_tokens,
         invalid_code_points_replaced: !features.backquote_tokens,
+        empty_input_at_first_column: features.eager_accumulator_init,
         ..ParserOptions::default()
     }
 }

@@ -233,7 +233,10 @@ fn the_parser_of_older_releases() {
     );
     story(
         "",
-        &[(ALL, "compile: compilation failed: ERROR: <input>:1:0: Syntax error: mismatched input '<EOF>'")],
+        &[
+            (&[30, 31], "compile: compilation failed: ERROR: <input>:1:1: Syntax error: mismatched input '<EOF>'"),
+            (&[32, 37], "compile: compilation failed: ERROR: <input>:1:0: Syntax error: mismatched input '<EOF>'"),
+        ],
     );
 }
 

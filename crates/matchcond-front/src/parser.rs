@@ -62,6 +62,9 @@ pub struct ParserOptions {
     /// `'\ud800'`) reads as U+FFFD (cel-go before v0.23, Kubernetes 1.32 and older);
     /// without it, it is the error `invalid unicode code point`.
     pub invalid_code_points_replaced: bool,
+    /// The syntax error of an empty expression is at `1:1` (cel-go before v0.22, Kubernetes
+    /// 1.31 and older); without it at `1:0`. Either way without a snippet.
+    pub empty_input_at_first_column: bool,
 }
 
 impl ParserOptions {
@@ -95,6 +98,7 @@ impl Default for ParserOptions {
             backquote_tokens: true,
             syntax_errors_as_patterns: false,
             invalid_code_points_replaced: false,
+            empty_input_at_first_column: false,
         }
     }
 }
@@ -177,7 +181,8 @@ impl SyntaxErrors {
 /// `ERROR: <input>:1:19: Syntax error: missing ']' at '<EOF>'` followed by the source line
 /// and a caret.
 pub fn parse(text: &str, options: &ParserOptions) -> Result<Parsed, Issues> {
-    let source = Source::new(text);
+    let mut source = Source::new(text);
+    source.empty_input_at_first_column = options.empty_input_at_first_column;
     // A text has no more code points than bytes.
     if text.len() > options.max_expression_size
         && text.chars().count() > options.max_expression_size

@@ -18,6 +18,8 @@ pub struct Source {
     text: String,
     /// Byte offsets where each line after the first starts.
     line_starts: Vec<usize>,
+    /// An issue of an empty text is at column 1 (cel-go before v0.22), not 0.
+    pub(crate) empty_input_at_first_column: bool,
 }
 
 /// A line and column (both 1-based; the column counts code points).
@@ -44,6 +46,7 @@ impl Source {
         Source {
             text: text.to_owned(),
             line_starts,
+            empty_input_at_first_column: false,
         }
     }
 
@@ -184,7 +187,12 @@ impl Issues {
         if self.source.text.is_empty() && loc != Location::NONE {
             // ANTLR puts the end of an empty input before its first column, and cel-go shows
             // no snippet of an empty source.
-            let _ = write!(out, "ERROR: <input>:{}:0: {}", loc.line, issue.message);
+            let column = i32::from(self.source.empty_input_at_first_column);
+            let _ = write!(
+                out,
+                "ERROR: <input>:{}:{column}: {}",
+                loc.line, issue.message
+            );
             return;
         }
         let _ = write!(
@@ -292,6 +300,11 @@ mod tests {
             vec![Issue::new(Some(0), "Syntax error: x")],
         );
         assert_eq!(issues.to_string(), "ERROR: <input>:1:0: Syntax error: x");
+        // cel-go before v0.22 (Kubernetes 1.31 and older): at the first column.
+        let mut old = Source::new("");
+        old.empty_input_at_first_column = true;
+        let issues = Issues::new(old, vec![Issue::new(Some(0), "Syntax error: x")]);
+        assert_eq!(issues.to_string(), "ERROR: <input>:1:1: Syntax error: x");
         let issues = Issues::new(
             Source::new(" "),
             vec![Issue::new(Some(1), "Syntax error: x")],
