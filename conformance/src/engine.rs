@@ -187,6 +187,15 @@ impl Engine for MatchcondEngine {
         })
     }
 
+    fn type_name(&self, value: &CelValue) -> String {
+        match value {
+            CelValue::Optional(_) if self.env.features().optional_named_optional => {
+                "optional".to_owned()
+            }
+            other => other.type_name(),
+        }
+    }
+
     fn eval_literal(&self, expression: &str) -> Result<CelValue, String> {
         self.literal(expression).map(|v| to_cel(&v))
     }

@@ -377,7 +377,9 @@ pub fn check_expr(
             ExprOutcome::Value { value, cost: got },
         ) => {
             let ok = loose_equal(expected, value)
-                && type_name.as_ref().is_none_or(|t| *t == value.type_name())
+                && type_name
+                    .as_ref()
+                    .is_none_or(|t| *t == engine.type_name(value))
                 && cost.is_none_or(|c| c == *got);
             if ok {
                 Ok(())
@@ -400,7 +402,9 @@ pub fn check_expr(
                 )
             })?;
             let ok = strict_equal(&literal, value)
-                && type_name.as_ref().is_none_or(|t| *t == value.type_name())
+                && type_name
+                    .as_ref()
+                    .is_none_or(|t| *t == engine.type_name(value))
                 && cost.is_none_or(|c| c == *got);
             if ok {
                 Ok(())

@@ -277,6 +277,11 @@ pub trait Engine {
     fn eval(&self, input: &ExprInput<'_>) -> Result<ExprOutcome, String>;
     /// Evaluates an `equals` expectation (a CEL expression in an empty environment).
     fn eval_literal(&self, expression: &str) -> Result<CelValue, String>;
+    /// The CEL type name of a result, as the engine's version names it (the optional type
+    /// was `optional` before it was `optional_type`).
+    fn type_name(&self, value: &CelValue) -> String {
+        value.type_name()
+    }
     /// Decides a webhook's matchConditions as the apiserver does.
     fn decide(&self, input: &ConditionsInput<'_>) -> Result<DecisionOutcome, String>;
     /// Compiles a `matchConditions` list without evaluating it: the compile error of every

@@ -5,7 +5,7 @@ use std::fmt;
 
 use matchcond_front::checker::{CheckerEnv, NameMap};
 use matchcond_front::{ParserOptions, Type};
-use matchcond_runtime::libraries::{Behaviours, Library};
+use matchcond_runtime::libraries::{Behaviours, Library, StringOffsets};
 
 /// A Kubernetes minor version (`1.34`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -125,6 +125,26 @@ pub struct Features {
     /// A result of the wrong type is reported with the type found (`must evaluate to bool
     /// but got int`, 1.32+) rather than without it (`must evaluate to bool`).
     pub result_type_message_names_actual: bool,
+    /// How `indexOf`/`lastIndexOf` treat offsets (the binary's cel-go).
+    pub string_offsets: StringOffsets,
+    /// The format library words its messages as apimachinery's content package (1.35+).
+    pub label_messages_in_bytes: bool,
+    /// The optional type is named `optional` (cel-go v0.17: 1.30), not `optional_type`.
+    pub optional_named_optional: bool,
+    /// cel-go v0.22 (1.32) leaves the second variable of a two-variable comprehension over
+    /// a `dyn` range untyped.
+    pub untyped_dyn_range_second_variable: bool,
+    /// The optional library is cel-go's version 2, with `first`, `last`, `optional.unwrap`
+    /// and `unwrapOpt` (cel-go v0.23+: 1.33+; the binary's cel-go chooses it).
+    pub optional_list_functions: bool,
+    /// Comprehension accumulators are initialized before the loop (cel-go before v0.22:
+    /// 1.30, 1.31): `optFlatMap` then pays for its target's value even when unread.
+    pub eager_accumulator_init: bool,
+    /// An optional value counts as size 1 in cel-go's size-based charges (cel-go before
+    /// v0.23: 1.32 and older), not as its value's size.
+    pub unsized_optionals: bool,
+    /// `containsCIDR` compares prefixes by overlap (1.32+), not by network address.
+    pub cidr_contains_by_overlap: bool,
 }
 
 impl Features {
@@ -148,6 +168,14 @@ impl Features {
         features.backquote_tokens = binary.backquote_tokens;
         features.spaced_scientific_format = binary.spaced_scientific_format;
         features.quantity_add_sub_deep_copy = binary.quantity_add_sub_deep_copy;
+        features.string_offsets = binary.string_offsets;
+        features.label_messages_in_bytes = binary.label_messages_in_bytes;
+        features.optional_named_optional = binary.optional_named_optional;
+        features.untyped_dyn_range_second_variable = binary.untyped_dyn_range_second_variable;
+        features.optional_list_functions = binary.optional_list_functions;
+        features.eager_accumulator_init = binary.eager_accumulator_init;
+        features.unsized_optionals = binary.unsized_optionals;
+        features.cidr_contains_by_overlap = binary.cidr_contains_by_overlap;
         features
     }
 
@@ -172,6 +200,20 @@ impl Features {
             hidden_accumulator_name: at(33),
             strict_cost: at(32),
             backquote_tokens: at(33),
+            label_messages_in_bytes: at(35),
+            optional_named_optional: !at(31),
+            untyped_dyn_range_second_variable: v == KubeVersion::V1_32,
+            optional_list_functions: at(33),
+            eager_accumulator_init: !at(32),
+            unsized_optionals: !at(33),
+            cidr_contains_by_overlap: at(32),
+            string_offsets: if at(34) {
+                StringOffsets::LongerNotFound
+            } else if at(32) {
+                StringOffsets::PastEndNotFound
+            } else {
+                StringOffsets::PastEndIsError
+            },
             format_validation: if at(33) {
                 FormatValidation::On
             } else if at(31) {
@@ -187,6 +229,11 @@ impl Features {
         Behaviours::new()
             .with_spaced_scientific_format(self.spaced_scientific_format)
             .with_quantity_add_sub_deep_copy(self.quantity_add_sub_deep_copy)
+            .with_string_offsets(self.string_offsets)
+            .with_label_messages_in_bytes(self.label_messages_in_bytes)
+            .with_optional_named_optional(self.optional_named_optional)
+            .with_unsized_optionals(self.unsized_optionals)
+            .with_cidr_contains_by_overlap(self.cidr_contains_by_overlap)
     }
 }
 
@@ -310,6 +357,8 @@ pub fn match_condition_variables() -> Vec<(String, Type)> {
 pub(crate) fn checker_env(features: &Features, variables: &[(String, Type)]) -> CheckerEnv {
     let mut env = CheckerEnv {
         homogeneous_aggregate_literals: false,
+        optional_named_optional: features.optional_named_optional,
+        untyped_dyn_range_second_variable: features.untyped_dyn_range_second_variable,
         object_types: object_types(),
         ..CheckerEnv::default()
     };
@@ -337,6 +386,9 @@ pub(crate) fn checker_env(features: &Features, variables: &[(String, Type)]) -> 
                 f.overloads.retain(|o| !is_cross_type_comparison(o.id));
             }
         }
+        if !features.optional_list_functions && *lib == Library::Optionals {
+            fs.retain(|f| !OPTIONAL_LIST_FUNCTIONS.contains(&f.name));
+        }
         env.add_functions(fs);
         for (name, t) in def.type_names() {
             env.type_idents.insert(name.to_string(), t.clone());
@@ -347,6 +399,9 @@ pub(crate) fn checker_env(features: &Features, variables: &[(String, Type)]) -> 
     }
     env
 }
+
+/// The functions of version 2 of cel-go's optional library (cel-go v0.23+).
+const OPTIONAL_LIST_FUNCTIONS: [&str; 4] = ["first", "last", "optional.unwrap", "unwrapOpt"];
 
 fn is_cross_type_comparison(id: &str) -> bool {
     let cmp = ["less_", "less_equals_", "greater_", "greater_equals_"];
@@ -373,6 +428,10 @@ pub(crate) fn parser_options(features: &Features) -> ParserOptions {
         enable_lists_macros: features.lists_ext,
         enable_hidden_accumulator_name: features.hidden_accumulator_name,
         backquote_tokens: features.backquote_tokens,
+        // cel-go before v0.23 reports ANTLR's messages as format strings.
+        syntax_errors_as_patterns: !features.backquote_tokens,
+        invalid_code_points_replaced: !features.backquote_tokens,
+        empty_input_at_first_column: features.eager_accumulator_init,
         ..ParserOptions::default()
     }
 }
@@ -388,7 +447,7 @@ mod tests {
         for minor in 28..=37 {
             let features = Features::for_version(KubeVersion::new(1, minor));
             let env = checker_env(&features, &match_condition_variables());
-            assert!(env.functions.len() > 100);
+            assert!(env.functions.len() > 90);
             for f in env.functions.values() {
                 for (i, o) in f.overloads.iter().enumerate() {
                     let first = f.overloads.iter().position(|d| d.id == o.id);

@@ -53,6 +53,7 @@ pub const PER_CALL_COST_LIMIT: u64 = 1_000_000;
 
 /// Why an expression did not compile. `Display` renders the apiserver's text.
 #[derive(Clone, Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum CompileError {
     /// Syntax or type errors: `compilation failed: ERROR: <input>:L:C: message` with the
     /// source line and a caret under the position.
@@ -73,6 +74,12 @@ pub enum CompileError {
     /// `program instantiation failed: …`.
     #[error("program instantiation failed: {0}")]
     Instantiation(String),
+    /// The checked expression could not be converted for the program, which only cel-go
+    /// v0.22 (Kubernetes 1.32) fails to do, for an expression using the untyped second
+    /// variable of a two-variable comprehension over a `dyn` range:
+    /// `unexpected compilation error: missing type conversion to proto: `.
+    #[error("unexpected compilation error: {0}")]
+    Unexpected(String),
 }
 
 /// The end of the wrong-result-type message: ` but got <type>` where the version says so.
@@ -95,7 +102,10 @@ impl CompileError {
 
     /// True when the apiserver classifies the error as internal (program instantiation).
     pub fn is_internal(&self) -> bool {
-        matches!(self, CompileError::Instantiation(_))
+        matches!(
+            self,
+            CompileError::Instantiation(_) | CompileError::Unexpected(_)
+        )
     }
 }
 
@@ -489,7 +499,19 @@ impl Environment {
         };
         let mut issues: Vec<Issue> = Vec::new();
         if let Some(c) = &checked {
-            validators::validate_homogeneous(&parsed.expr, c, &mut issues);
+            validators::validate_homogeneous(
+                &parsed.expr,
+                c,
+                &mut issues,
+                validators::Homogeneity {
+                    exempt_nested: self.inner.features.format_validation != FormatValidation::Off,
+                    optional_name: if self.inner.features.optional_named_optional {
+                        "optional"
+                    } else {
+                        "optional_type"
+                    },
+                },
+            );
             validators::validate_calls(&parsed.expr, c, self.inner.validators, &mut issues);
         }
         if !issues.is_empty() {
@@ -511,6 +533,11 @@ impl Environment {
                 });
             }
         }
+        if checked.as_ref().is_some_and(|c| c.untyped) {
+            return Err(CompileError::Unexpected(
+                "missing type conversion to proto: ".to_string(),
+            ));
+        }
         let no_types = NameMap::default();
         let mut planner = planner::Planner {
             checked: checked.as_ref(),
@@ -526,6 +553,9 @@ impl Environment {
             depth: 0,
             max_locals: 0,
             strict_cost: self.inner.features.strict_cost,
+            two_var_range_error_unsupported: self.inner.features.untyped_dyn_range_second_variable,
+            eager_accumulator_init: self.inner.features.eager_accumulator_init,
+            undefined_types_unbound: self.inner.features.eager_accumulator_init,
         };
         let mut root = planner
             .plan(&parsed.expr)

@@ -78,6 +78,13 @@ pub(crate) struct Planner<'c> {
     pub max_locals: usize,
     /// Calls are priced by the Kubernetes cost estimator (1.32+), else by cel-go alone.
     pub strict_cost: bool,
+    /// Two-variable comprehensions report a failed range as cel-go v0.22 does (1.32).
+    pub two_var_range_error_unsupported: bool,
+    /// Accumulators are initialized before the loop (cel-go before v0.22: 1.30, 1.31).
+    pub eager_accumulator_init: bool,
+    /// Names checked as types the runtime does not know evaluate to `no such attribute(s)`
+    /// (cel-go before v0.22: 1.30, 1.31) rather than failing to plan.
+    pub undefined_types_unbound: bool,
 }
 
 /// The run-time name of a type value.
@@ -282,7 +289,7 @@ impl<'c> Planner<'c> {
             Some(Reference::TypeValue(t)) => {
                 return Ok(Some(Node::type_const(type_name(t))));
             }
-            Some(Reference::UndefinedType(n)) => return Err(undefined_type(n)),
+            Some(Reference::UndefinedType(n)) => return self.undefined_type(n).map(Some),
             _ => {}
         }
         if self.checked.is_none() {
@@ -303,7 +310,7 @@ impl<'c> Planner<'c> {
     fn plan_ident(&mut self, e: &'c Expr, name: &str) -> Result<Node, String> {
         match self.reference(e) {
             Some(Reference::TypeValue(t)) => return Ok(Node::type_const(type_name(t))),
-            Some(Reference::UndefinedType(n)) => return Err(undefined_type(n)),
+            Some(Reference::UndefinedType(n)) => return self.undefined_type(n),
             Some(Reference::Variable(n)) => {
                 if let Some(v) = self.variable(n) {
                     return Ok(v);
@@ -321,6 +328,20 @@ impl<'c> Planner<'c> {
             matchcond_runtime::ErrorKind::Unbound,
             format!("no such attribute(s): {}", name.trim_start_matches('.')),
         )))
+    }
+
+    /// A name checked as a type that the runtime does not know: cel-go v0.22+ (1.32+) fails
+    /// to plan it; before, it is an attribute that is never found.
+    fn undefined_type(&self, name: &str) -> Result<Node, String> {
+        let local = self.scopes.iter().any(|(n, _)| n == name);
+        if self.undefined_types_unbound && !local {
+            Ok(Node::Error(EvalError::new(
+                matchcond_runtime::ErrorKind::Unbound,
+                format!("no such attribute(s): {}", name.trim_start_matches('.')),
+            )))
+        } else {
+            Err(undefined_type(name))
+        }
     }
 
     fn plan_fold(&mut self, c: &'c Comprehension) -> Result<Node, String> {
@@ -356,6 +377,8 @@ impl<'c> Planner<'c> {
             step,
             result,
             step_reads_accu_once,
+            range_error_unsupported: self.two_var_range_error_unsupported && c.iter_var2.is_some(),
+            eager_init: self.eager_accumulator_init,
         })))
     }
 

@@ -5,7 +5,7 @@
 //! string against a list literal of arguments) and the homogeneous aggregate literal validator.
 
 use matchcond_front::ast::{Expr, ExprKind, Literal};
-use matchcond_front::checker::{format_type, Checked, Reference};
+use matchcond_front::checker::{format_type_as, Checked, Reference};
 use matchcond_front::{Issue, Type};
 use matchcond_runtime::libraries::strings::{parse_format_clause, FormatClause};
 use matchcond_runtime::libraries::{compile_regex, implementation};
@@ -202,7 +202,9 @@ impl Walk<'_, '_> {
             Ok(_) => {}
             Err((at, message)) => {
                 let message = match self.validators.format {
-                    FormatValidation::MessageAsPattern => sprintf_without_arguments(&message),
+                    FormatValidation::MessageAsPattern => {
+                        matchcond_front::source::sprintf_without_arguments(&message)
+                    }
                     _ => message,
                 };
                 self.format_issues
@@ -363,46 +365,29 @@ fn type_name(t: &Type) -> String {
     }
 }
 
-/// What Go's `fmt.Sprintf(message)` makes of a message without arguments: `%%` is a `%`,
-/// any other verb `%!v(MISSING)` (cel-go v0.20 to v0.22 reported the format validator's
-/// message as a format string).
-fn sprintf_without_arguments(message: &str) -> String {
-    let mut out = String::with_capacity(message.len() + 16);
-    let mut chars = message.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '%' {
-            out.push(c);
-            continue;
-        }
-        // Flags, width and precision, then the verb.
-        while let Some(&f) = chars.peek() {
-            if matches!(f, '+' | '-' | '#' | ' ' | '0'..='9' | '.') {
-                chars.next();
-            } else {
-                break;
-            }
-        }
-        match chars.next() {
-            Some('%') => out.push('%'),
-            Some(verb) => {
-                out.push_str("%!");
-                out.push(verb);
-                out.push_str("(MISSING)");
-            }
-            None => out.push_str("%!(NOVERB)"),
-        }
-    }
-    out
-}
-
 /// Functions whose arguments may hold mixed-type literals (`"%s %d".format(["a", 1])`).
 const HOMOGENEITY_EXEMPT: [&str; 1] = ["format"];
 
 /// cel-go's homogeneous aggregate literal validator: the elements of a list literal, and the
 /// keys and the values of a map literal, must all have the same type (`dyn` included), except
-/// inside the arguments of `format`.
-pub(crate) fn validate_homogeneous(e: &Expr, checked: &Checked, issues: &mut Vec<Issue>) {
-    homogeneous(e, checked, issues, false, 0);
+/// inside the arguments of `format` (with `exempt_nested`, cel-go v0.20+: 1.31+, the literals
+/// nested in them too; before, only the arguments themselves).
+pub(crate) fn validate_homogeneous(
+    e: &Expr,
+    checked: &Checked,
+    issues: &mut Vec<Issue>,
+    rules: Homogeneity,
+) {
+    homogeneous(e, checked, issues, false, 0, rules);
+}
+
+/// What the homogeneity check of a cel-go release exempts, and how it names types.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Homogeneity {
+    /// Literals nested in `format`'s arguments are exempt too (cel-go v0.20+).
+    pub exempt_nested: bool,
+    /// The optional type's name in messages (`optional` on cel-go v0.17).
+    pub optional_name: &'static str,
 }
 
 fn type_of(checked: &Checked, e: &Expr) -> Type {
@@ -416,21 +401,31 @@ fn unwrap_opt(t: Type) -> Type {
     }
 }
 
-fn mismatch(e: &Expr, expected: &Type, actual: &Type, issues: &mut Vec<Issue>) {
+fn mismatch(e: &Expr, expected: &Type, actual: &Type, issues: &mut Vec<Issue>, rules: Homogeneity) {
     issues.push(Issue::new(
         Some(e.offset),
         format!(
             "expected type '{}' but found '{}'",
-            format_type(expected),
-            format_type(actual)
+            format_type_as(expected, rules.optional_name),
+            format_type_as(actual, rules.optional_name)
         ),
     ));
 }
 
-fn homogeneous(e: &Expr, checked: &Checked, issues: &mut Vec<Issue>, exempt: bool, depth: u32) {
+fn homogeneous(
+    e: &Expr,
+    checked: &Checked,
+    issues: &mut Vec<Issue>,
+    exempt: bool,
+    depth: u32,
+    rules: Homogeneity,
+) {
     if depth > 10_000 {
         return;
     }
+    // Before cel-go v0.20 only the literals that are themselves `format`'s arguments are
+    // exempt, not literals nested in them (`'%d %f'.format(dyn([1, 2.0]))` is checked).
+    let inner = exempt && rules.exempt_nested;
     match &e.kind {
         ExprKind::List {
             elements,
@@ -446,7 +441,7 @@ fn homogeneous(e: &Expr, checked: &Checked, issues: &mut Vec<Issue>, exempt: boo
                     match &first {
                         None => first = Some(t),
                         Some(f) if *f != t => {
-                            mismatch(el, f, &t, issues);
+                            mismatch(el, f, &t, issues, rules);
                             break;
                         }
                         Some(_) => {}
@@ -454,7 +449,7 @@ fn homogeneous(e: &Expr, checked: &Checked, issues: &mut Vec<Issue>, exempt: boo
                 }
             }
             for el in elements {
-                homogeneous(el, checked, issues, exempt, depth + 1);
+                homogeneous(el, checked, issues, inner, depth + 1, rules);
             }
         }
         ExprKind::Map { entries } => {
@@ -470,18 +465,18 @@ fn homogeneous(e: &Expr, checked: &Checked, issues: &mut Vec<Issue>, exempt: boo
                         None => first = Some((kt, vt)),
                         Some((fk, fv)) => {
                             if *fk != kt {
-                                mismatch(&en.key, fk, &kt, issues);
+                                mismatch(&en.key, fk, &kt, issues, rules);
                             }
                             if *fv != vt {
-                                mismatch(&en.value, fv, &vt, issues);
+                                mismatch(&en.value, fv, &vt, issues, rules);
                             }
                         }
                     }
                 }
             }
             for en in entries {
-                homogeneous(&en.key, checked, issues, exempt, depth + 1);
-                homogeneous(&en.value, checked, issues, exempt, depth + 1);
+                homogeneous(&en.key, checked, issues, inner, depth + 1, rules);
+                homogeneous(&en.value, checked, issues, inner, depth + 1, rules);
             }
         }
         ExprKind::Call {
@@ -489,20 +484,20 @@ fn homogeneous(e: &Expr, checked: &Checked, issues: &mut Vec<Issue>, exempt: boo
             function,
             args,
         } => {
-            let exempt = exempt || HOMOGENEITY_EXEMPT.contains(&function.as_str());
+            let exempt = inner || HOMOGENEITY_EXEMPT.contains(&function.as_str());
             if let Some(t) = target {
-                homogeneous(t, checked, issues, exempt, depth + 1);
+                homogeneous(t, checked, issues, exempt, depth + 1, rules);
             }
             for a in args {
-                homogeneous(a, checked, issues, exempt, depth + 1);
+                homogeneous(a, checked, issues, exempt, depth + 1, rules);
             }
         }
         ExprKind::Select { operand, .. } => {
-            homogeneous(operand, checked, issues, exempt, depth + 1)
+            homogeneous(operand, checked, issues, inner, depth + 1, rules)
         }
         ExprKind::Struct { fields, .. } => {
             for f in fields {
-                homogeneous(&f.value, checked, issues, exempt, depth + 1);
+                homogeneous(&f.value, checked, issues, inner, depth + 1, rules);
             }
         }
         ExprKind::Comprehension(c) => {
@@ -513,7 +508,7 @@ fn homogeneous(e: &Expr, checked: &Checked, issues: &mut Vec<Issue>, exempt: boo
                 &c.loop_step,
                 &c.result,
             ] {
-                homogeneous(x, checked, issues, exempt, depth + 1);
+                homogeneous(x, checked, issues, inner, depth + 1, rules);
             }
         }
         ExprKind::Literal(_) | ExprKind::Ident(_) => {}

@@ -71,7 +71,11 @@ fn misfit(o: &Overload, cost: Cost, estimate: Option<Estimate>) -> Option<String
         Charge::One => true,
         Charge::FirstTenth => n >= 1,
         Charge::InList => n == 2 && param_is_list(1),
-        Charge::MinTenth | Charge::SumTenth | Charge::Matches | Charge::Contains => n == 2,
+        Charge::MinTenth
+        | Charge::MinTenthUnsizedOptionals
+        | Charge::SumTenth
+        | Charge::Matches
+        | Charge::Contains => n == 2,
         Charge::Tracked(Tracker::Result) => is_list(&o.result),
         Charge::Tracked(Tracker::Flatten { depth_argument }) => {
             param_is_list(0) && n == if depth_argument { 2 } else { 1 }

@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashSet};
 
 use k8s_openapi::api::admissionregistration::v1 as ar;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference};
-use matchcond_compiler::{CompileError, EnvMode, Environment, KubeVersion};
+use matchcond_compiler::{EnvMode, Environment, KubeVersion};
 use matchcond_gocompat::url::Url;
 use matchcond_gocompat::validation::mask_trailing_dash;
 use matchcond_matcher::MAX_MATCH_CONDITIONS;
@@ -349,7 +349,7 @@ impl Validator {
         };
         match env.compile_condition(trimmed) {
             Ok(_) => Vec::new(),
-            Err(e @ CompileError::Instantiation(_)) => {
+            Err(e) if e.is_internal() => {
                 vec![FieldError::internal(
                     path.as_str(),
                     e.to_string(),

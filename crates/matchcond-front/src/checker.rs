@@ -41,6 +41,13 @@ pub struct CheckerEnv {
     /// (`timestamp`, the declared object types): they check as names of type `type(T)`,
     /// but the runtime knows no such identifier.
     pub provider_types: NameMap<Type>,
+    /// The optional type is named `optional` in messages (cel-go v0.17: Kubernetes 1.30).
+    pub optional_named_optional: bool,
+    /// The second variable of a two-variable comprehension over a `dyn` range has no type
+    /// (cel-go v0.22: Kubernetes 1.32): it matches no overload, `type '' does not support
+    /// field selection`, and an expression that uses it otherwise fails after checking
+    /// ([`Checked::untyped`]).
+    pub untyped_dyn_range_second_variable: bool,
 }
 
 impl CheckerEnv {
@@ -172,6 +179,10 @@ pub struct Checked<'a> {
     references: Vec<(ExprId, Reference<'a>)>,
     /// The type of the whole expression.
     pub result_type: Type,
+    /// Some expression has no type (see [`CheckerEnv::untyped_dyn_range_second_variable`]):
+    /// cel-go v0.22 then fails converting the checked expression
+    /// (`missing type conversion to proto: `).
+    pub untyped: bool,
 }
 
 /// The entry for `id` in a list ordered by node id.
@@ -225,6 +236,7 @@ pub fn check_ids<'a>(
         seen_buf: Vec::with_capacity(4),
         subst_buf: Vec::with_capacity(4),
         type_valued: Vec::new(),
+        untyped: false,
     };
     let root = c.check(expr);
     if !c.issues.is_empty() {
@@ -249,11 +261,19 @@ pub fn check_ids<'a>(
         element_types,
         references,
         result_type,
+        untyped: c.untyped,
     })
 }
 
 /// Formats a type as cel-go's checker does in messages (`timestamp`, `null`, `list(int)`).
 pub fn format_type(t: &Type) -> String {
+    format_type_as(t, "optional_type")
+}
+
+/// [`format_type`] with the optional type named `optional` (`optional` on cel-go v0.17,
+/// Kubernetes 1.30; `optional_type` after).
+pub fn format_type_as(t: &Type, optional: &str) -> String {
+    let f = |t: &Type| format_type_as(t, optional);
     match t {
         Type::Dyn => "dyn".into(),
         Type::Null => "null".into(),
@@ -265,16 +285,12 @@ pub fn format_type(t: &Type) -> String {
         Type::Bytes => "bytes".into(),
         Type::Timestamp => "timestamp".into(),
         Type::Duration => "duration".into(),
-        Type::List(e) => format!("list({})", format_type(e)),
-        Type::Map(k, v) => format!("map({}, {})", format_type(k), format_type(v)),
-        Type::Optional(e) => format!("optional_type({})", format_type(e)),
-        Type::Type(e) => format!("type({})", format_type(e)),
+        Type::List(e) => format!("list({})", f(e)),
+        Type::Map(k, v) => format!("map({}, {})", f(k), f(v)),
+        Type::Optional(e) => format!("{optional}({})", f(e)),
+        Type::Type(e) => format!("type({})", f(e)),
         Type::Named(n, ps) if ps.is_empty() => n.to_string(),
-        Type::Named(n, ps) => format!(
-            "{}({})",
-            n,
-            ps.iter().map(format_type).collect::<Vec<_>>().join(", ")
-        ),
+        Type::Named(n, ps) => format!("{}({})", n, ps.iter().map(f).collect::<Vec<_>>().join(", ")),
         Type::Param(n) => n.to_string(),
         Type::Error => "!error!".into(),
     }
@@ -321,6 +337,8 @@ struct Checker<'a> {
     subst_buf: Vec<(&'a Arc<str>, Type)>,
     /// Names resolved to a variable whose type is, or may turn out to be, a type.
     type_valued: Vec<(ExprId, &'a str, Type)>,
+    /// An identifier of the untyped type was checked.
+    untyped: bool,
 }
 
 fn kind_rank(t: &Type) -> u8 {
@@ -421,6 +439,9 @@ fn assign_by_kind(p: &Type, a: &Type) -> Option<bool> {
     if is_dyn_or_error(p) || is_dyn_or_error(a) {
         return Some(true);
     }
+    if is_untyped(p) || is_untyped(a) {
+        return Some(false);
+    }
     if let Type::Null = p {
         return Some(nullable(a));
     }
@@ -451,6 +472,15 @@ impl<'a> Checker<'a> {
         let n = self.fresh;
         self.fresh += 1;
         type_var(n)
+    }
+
+    /// A type as this environment's messages show it.
+    fn format_type(&self, t: &Type) -> String {
+        if self.env.optional_named_optional {
+            format_type_as(t, "optional")
+        } else {
+            format_type(t)
+        }
     }
 
     fn is_local(&self, name: &str) -> bool {
@@ -563,9 +593,21 @@ impl<'a> Checker<'a> {
         Type::map(k, v)
     }
 
+    /// The type of the second variable of a two-variable comprehension over a `dyn` range.
+    fn dyn_range_second_variable(&self) -> Type {
+        if self.env.untyped_dyn_range_second_variable {
+            untyped()
+        } else {
+            Type::Dyn
+        }
+    }
+
     fn check_ident(&mut self, e: &Expr, name: &str) -> Type {
         match self.lookup_ident(name) {
             Some((full, t, is_type)) => {
+                if is_untyped(&t) {
+                    self.untyped = true;
+                }
                 self.resolve_name(e, full, &t, is_type);
                 t
             }
@@ -665,7 +707,10 @@ impl<'a> Checker<'a> {
     }
 
     fn no_field_selection(&mut self, e: &Expr, t: &Type) -> Type {
-        let msg = format!("type '{}' does not support field selection", format_type(t));
+        let msg = format!(
+            "type '{}' does not support field selection",
+            self.format_type(t)
+        );
         self.error(e, msg);
         Type::Dyn
     }
@@ -677,8 +722,8 @@ impl<'a> Checker<'a> {
         if !is_opt && !is_dyn_or_error(&inner) {
             let msg = format!(
                 "expected type '{}' but found '{}'",
-                format_type(&Type::optional(inner.clone())),
-                format_type(&inner)
+                self.format_type(&Type::optional(inner.clone())),
+                self.format_type(&inner)
             );
             self.error(e, msg);
         }
@@ -718,8 +763,8 @@ impl<'a> Checker<'a> {
             e,
             format!(
                 "expected type '{}' but found '{}'",
-                format_type(&p),
-                format_type(&c)
+                self.format_type(&p),
+                self.format_type(&c)
             ),
         );
         Type::Error
@@ -748,15 +793,15 @@ impl<'a> Checker<'a> {
                 }
             }
             Type::Map(k, v) => ((**k).clone(), (**v).clone()),
-            t if is_dyn_or_error(t) => (Type::Dyn, Type::Dyn),
+            t if is_dyn_or_error(t) => (Type::Dyn, self.dyn_range_second_variable()),
             Type::Param(_) => {
                 let _ = self.is_assignable(&Type::Dyn, &range_t);
-                (Type::Dyn, Type::Dyn)
+                (Type::Dyn, self.dyn_range_second_variable())
             }
             other => {
                 let msg = format!(
                     "expression of type '{}' cannot be range of a comprehension (must be list, map, or dynamic)",
-                    format_type(other)
+                    self.format_type(other)
                 );
                 self.error(&c.iter_range, msg);
                 (Type::Dyn, Type::Dyn)
@@ -787,8 +832,8 @@ impl<'a> Checker<'a> {
                 e,
                 format!(
                     "expected type '{}' but found '{}'",
-                    format_type(&exp),
-                    format_type(&act)
+                    self.format_type(&exp),
+                    self.format_type(&act)
                 ),
             );
         }
@@ -925,7 +970,10 @@ impl<'a> Checker<'a> {
                 let shown = self.substitute(t, true);
                 self.error(
                     a,
-                    format!("expected type 'bool' but found '{}'", format_type(&shown)),
+                    format!(
+                        "expected type 'bool' but found '{}'",
+                        self.format_type(&shown)
+                    ),
                 );
                 ok = false;
             }
@@ -992,7 +1040,7 @@ impl<'a> Checker<'a> {
             None => {
                 let shown: Vec<String> = arg_types
                     .iter()
-                    .map(|t| format_type(&self.substitute(t, true)))
+                    .map(|t| self.format_type(&self.substitute(t, true)))
                     .collect();
                 let sig = if member {
                     let mut it = shown.into_iter();
@@ -1239,6 +1287,16 @@ impl<'a> Checker<'a> {
 }
 
 /// The type inside an optional type, and whether it was one.
+/// The type cel-go v0.22 leaves unset: a named type without a name, which only a type
+/// parameter or `dyn` accepts, shown as the empty string.
+fn untyped() -> Type {
+    Type::named("")
+}
+
+fn is_untyped(t: &Type) -> bool {
+    matches!(t, Type::Named(n, ps) if n.is_empty() && ps.is_empty())
+}
+
 fn unwrap_optional(t: Type) -> (Type, bool) {
     match t {
         Type::Optional(inner) => ((*inner).clone(), true),
@@ -1275,7 +1333,18 @@ fn same_name(a: &Arc<str>, b: &Arc<str>) -> bool {
 fn exact_eq(a: &Type, b: &Type) -> bool {
     match (a, b) {
         (Type::Param(x), Type::Param(y)) => same_name(x, y),
-        _ => a == b,
+        // cel-go v0.22's unset type equals nothing, itself included.
+        _ => a == b && !has_untyped(a),
+    }
+}
+
+/// Whether the type is or holds the untyped type.
+fn has_untyped(t: &Type) -> bool {
+    match t {
+        Type::List(e) | Type::Optional(e) | Type::Type(e) => has_untyped(e),
+        Type::Map(k, v) => has_untyped(k) || has_untyped(v),
+        Type::Named(n, ps) => n.is_empty() || ps.iter().any(has_untyped),
+        _ => false,
     }
 }
 

@@ -27,6 +27,10 @@ pub(crate) struct MacroSet {
     /// (cel-go before v0.23); otherwise in the hidden `@result`, and neither name may be an
     /// iteration variable.
     pub legacy_accumulator: bool,
+    /// Not a macro, but a choice of the same builders: a `\u`/`\U` escape of a code point
+    /// that is no character (a lone surrogate) reads as U+FFFD, as cel-go before v0.23
+    /// unescapes it; otherwise it is `invalid unicode code point`.
+    pub invalid_code_points_replaced: bool,
 }
 
 /// The macros, by name, arity and call style.

@@ -54,6 +54,17 @@ pub struct ParserOptions {
     /// `__result__`) may be named as (cel-go v0.23+, Kubernetes 1.33+); without it they
     /// accumulate in `__result__`, which an iteration variable may shadow.
     pub enable_hidden_accumulator_name: bool,
+    /// Syntax error messages are reported as Go format strings, so that a `%` in the text
+    /// reads as a verb (`token recognition error at: ''%!f(MISSING)x='`: cel-go before
+    /// v0.23, Kubernetes 1.32 and older).
+    pub syntax_errors_as_patterns: bool,
+    /// A `\u`/`\U` escape of a code point that is no character (a lone surrogate,
+    /// `'\ud800'`) reads as U+FFFD (cel-go before v0.23, Kubernetes 1.32 and older);
+    /// without it, it is the error `invalid unicode code point`.
+    pub invalid_code_points_replaced: bool,
+    /// The syntax error of an empty expression is at `1:1` (cel-go before v0.22, Kubernetes
+    /// 1.31 and older); without it at `1:0`. Either way without a snippet.
+    pub empty_input_at_first_column: bool,
 }
 
 impl ParserOptions {
@@ -65,6 +76,7 @@ impl ParserOptions {
             lists: self.enable_lists_macros,
             exists_one_alias: self.enable_exists_one_alias,
             legacy_accumulator: !self.enable_hidden_accumulator_name,
+            invalid_code_points_replaced: self.invalid_code_points_replaced,
         }
     }
 }
@@ -84,6 +96,9 @@ impl Default for ParserOptions {
             enable_ident_escape_syntax: false,
             enable_hidden_accumulator_name: true,
             backquote_tokens: true,
+            syntax_errors_as_patterns: false,
+            invalid_code_points_replaced: false,
+            empty_input_at_first_column: false,
         }
     }
 }
@@ -108,6 +123,8 @@ struct Limits {
     lookahead_limit: usize,
     /// [`ParserOptions::backquote_tokens`].
     backquotes: bool,
+    /// [`ParserOptions::syntax_errors_as_patterns`].
+    messages_as_patterns: bool,
 }
 
 /// The errors collected while parsing.
@@ -164,7 +181,8 @@ impl SyntaxErrors {
 /// `ERROR: <input>:1:19: Syntax error: missing ']' at '<EOF>'` followed by the source line
 /// and a caret.
 pub fn parse(text: &str, options: &ParserOptions) -> Result<Parsed, Issues> {
-    let source = Source::new(text);
+    let mut source = Source::new(text);
+    source.empty_input_at_first_column = options.empty_input_at_first_column;
     // A text has no more code points than bytes.
     if text.len() > options.max_expression_size
         && text.chars().count() > options.max_expression_size
@@ -212,6 +230,7 @@ fn parse_in_two_passes(
         error_recovery_limit: options.error_recovery_limit,
         lookahead_limit: options.error_recovery_lookahead_limit.max(1),
         backquotes: options.backquote_tokens,
+        messages_as_patterns: options.syntax_errors_as_patterns,
     };
     let mut rec = grammar::Recognizer::new(text, limits, SyntaxErrors::default());
     let root = rec.start();

@@ -18,6 +18,8 @@ pub struct Source {
     text: String,
     /// Byte offsets where each line after the first starts.
     line_starts: Vec<usize>,
+    /// An issue of an empty text is at column 1 (cel-go before v0.22), not 0.
+    pub(crate) empty_input_at_first_column: bool,
 }
 
 /// A line and column (both 1-based; the column counts code points).
@@ -44,6 +46,7 @@ impl Source {
         Source {
             text: text.to_owned(),
             line_starts,
+            empty_input_at_first_column: false,
         }
     }
 
@@ -181,6 +184,17 @@ impl Issues {
 
     fn render_one(&self, loc: Location, issue: &Issue, out: &mut String) {
         use std::fmt::Write;
+        if self.source.text.is_empty() && loc != Location::NONE {
+            // ANTLR puts the end of an empty input before its first column, and cel-go shows
+            // no snippet of an empty source.
+            let column = i32::from(self.source.empty_input_at_first_column);
+            let _ = write!(
+                out,
+                "ERROR: <input>:{}:{column}: {}",
+                loc.line, issue.message
+            );
+            return;
+        }
         let _ = write!(
             out,
             "ERROR: <input>:{}:{}: {}",
@@ -219,6 +233,38 @@ fn push_snippet(line: &str, column: usize, out: &mut String) {
 
 impl std::error::Error for Issues {}
 
+/// A message as Go's `fmt.Sprintf` prints it when it is used as the format string with no
+/// arguments: every verb becomes `%!v(MISSING)` (`%%` a `%`, a trailing `%` `%!(NOVERB)`),
+/// as older cel-go reports some messages.
+pub fn sprintf_without_arguments(message: &str) -> String {
+    let mut out = String::with_capacity(message.len() + 16);
+    let mut chars = message.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        // Flags, width and precision, then the verb.
+        while let Some(&f) = chars.peek() {
+            if matches!(f, '+' | '-' | '#' | ' ' | '0'..='9' | '.') {
+                chars.next();
+            } else {
+                break;
+            }
+        }
+        match chars.next() {
+            Some('%') => out.push('%'),
+            Some(verb) => {
+                out.push_str("%!");
+                out.push(verb);
+                out.push_str("(MISSING)");
+            }
+            None => out.push_str("%!(NOVERB)"),
+        }
+    }
+    out
+}
+
 impl fmt::Display for Issues {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let located = self.located();
@@ -246,6 +292,28 @@ impl fmt::Display for Issues {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_empty_source_is_reported_before_its_first_column_without_a_snippet() {
+        let issues = Issues::new(
+            Source::new(""),
+            vec![Issue::new(Some(0), "Syntax error: x")],
+        );
+        assert_eq!(issues.to_string(), "ERROR: <input>:1:0: Syntax error: x");
+        // cel-go before v0.22 (Kubernetes 1.31 and older): at the first column.
+        let mut old = Source::new("");
+        old.empty_input_at_first_column = true;
+        let issues = Issues::new(old, vec![Issue::new(Some(0), "Syntax error: x")]);
+        assert_eq!(issues.to_string(), "ERROR: <input>:1:1: Syntax error: x");
+        let issues = Issues::new(
+            Source::new(" "),
+            vec![Issue::new(Some(1), "Syntax error: x")],
+        );
+        assert_eq!(
+            issues.to_string(),
+            "ERROR: <input>:1:2: Syntax error: x\n |  \n | .^"
+        );
+    }
 
     #[test]
     fn renders_like_cel_go() {

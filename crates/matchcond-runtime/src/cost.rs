@@ -87,6 +87,9 @@ pub enum Charge {
     /// `ceil(min(size(args[0]), size(args[1])) * 0.1)`: comparisons and equality of strings
     /// and bytes.
     MinTenth,
+    /// [`Charge::MinTenth`] with an optional value of size 1, as cel-go before v0.23 sizes
+    /// it (Kubernetes 1.32 and older).
+    MinTenthUnsizedOptionals,
     /// `ceil((size(args[0]) + size(args[1])) * 0.1)`: concatenation.
     SumTenth,
     /// `ceil((1 + size(args[0])) * 0.1) * ceil(size(args[1]) * 0.25)`: `matches`.
@@ -122,6 +125,15 @@ impl Charge {
                     }
                     _ => ceil_factor(a0().min(a1()), STRING_TRAVERSAL),
                 }
+            }
+            Charge::MinTenthUnsizedOptionals => {
+                let opt_one = |v: &Value<'_>| match v {
+                    Value::Optional(_) => 1,
+                    other => size(other),
+                };
+                let a = args.first().map(opt_one).unwrap_or(1);
+                let b = args.get(1).map(opt_one).unwrap_or(1);
+                ceil_factor(a.min(b), STRING_TRAVERSAL)
             }
             Charge::SumTenth => ceil_factor(a0() + a1(), STRING_TRAVERSAL),
             Charge::Matches => {
@@ -410,6 +422,20 @@ impl CostKind {
                 Charge::One => CostKind::Fixed(1),
                 c => CostKind::Charge(c),
             },
+        }
+    }
+
+    /// The formula with optional values of size 1 in equality and comparison charges (cel-go
+    /// before v0.23).
+    pub fn with_unsized_optionals(self) -> CostKind {
+        match self {
+            CostKind::Charge(Charge::MinTenth) => {
+                CostKind::Charge(Charge::MinTenthUnsizedOptionals)
+            }
+            CostKind::Estimated(e, Charge::MinTenth) => {
+                CostKind::Estimated(e, Charge::MinTenthUnsizedOptionals)
+            }
+            other => other,
         }
     }
 

@@ -520,8 +520,14 @@ impl<'a> Interp<'a, '_> {
                 }
             };
             if presence_only {
-                self.charge(1)?;
-                return match qualify(&obj, &key, true)? {
+                // After an optional qualifier cel-go tests presence through
+                // `QualifyIfPresent`, which is observed (charged) only when the field is
+                // there: `has(object.?metadata.deletionTimestamp)` costs 1 without it.
+                let found = qualify(&obj, &key, true);
+                if !is_opt || matches!(found, Ok(Found::Value(_))) {
+                    self.charge(1)?;
+                }
+                return match found? {
                     Found::Value(_) => Ok(Value::Bool(true)),
                     Found::Absent => Ok(Value::Bool(false)),
                 };
@@ -823,7 +829,21 @@ impl<'a> Interp<'a, '_> {
         }
     }
     fn eval_fold(&mut self, f: &'a Fold) -> R<'a> {
-        let range = self.eval(&f.range)?;
+        let range = match self.eval(&f.range) {
+            Err(e)
+                if f.range_error_unsupported
+                    && !matches!(
+                        e.kind(),
+                        ErrorKind::CostLimitExceeded | ErrorKind::SizeLimitExceeded
+                    ) =>
+            {
+                return Err(EvalError::new(
+                    ErrorKind::Other,
+                    "unsupported comprehension range type: *types.Err",
+                ));
+            }
+            r => r?,
+        };
         let max_slot = f.iter2_slot.unwrap_or(0).max(f.iter_slot).max(f.accu_slot);
         if self.locals.len() <= max_slot {
             self.locals.resize(max_slot + 1, Ok(Value::Null));
@@ -834,6 +854,11 @@ impl<'a> Interp<'a, '_> {
         // (`sortBy` binds its target so). A constant is simply set.
         match &f.init {
             Node::Const(v) => self.set_local(f.accu_slot, Ok(borrow_const(v))),
+            init if f.eager_init => {
+                let v = self.eval(init);
+                self.abort_if_exceeded()?;
+                self.set_local(f.accu_slot, v);
+            }
             init => {
                 self.set_local(f.accu_slot, Ok(Value::Null));
                 self.lazy_init.push((f.accu_slot, init));

@@ -318,6 +318,13 @@ pub struct Fold {
     /// do): it may then take the accumulator's value instead of sharing it, so that the
     /// result is extended in place rather than copied in every iteration.
     pub step_reads_accu_once: bool,
+    /// A range that fails to evaluate is reported as cel-go v0.22 reports it for
+    /// two-variable comprehensions (Kubernetes 1.32): `unsupported comprehension range
+    /// type: *types.Err`, rather than with its own error.
+    pub range_error_unsupported: bool,
+    /// The accumulator's initial value is evaluated (and charged) before the loop, as cel-go
+    /// before v0.22 does (Kubernetes 1.30, 1.31), rather than when first read.
+    pub eager_init: bool,
 }
 
 impl Node {

@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 
 use super::grammar::{Node, Recognizer, N, T};
-use super::unescape::unescape;
+use super::unescape::unescape_with;
 use super::SyntaxErrors;
 use crate::ast::{Expr, ExprId, ExprKind, FieldInit, Literal, MapEntry};
 use crate::macros::{self, Helper, MacroError, MacroSet};
@@ -727,7 +727,7 @@ impl<'r, 'a> Builder<'r, 'a> {
         } else {
             &text
         };
-        match unescape(quoted, bytes) {
+        match unescape_with(quoted, bytes, self.macros.invalid_code_points_replaced) {
             Ok(v) => {
                 let lit = if bytes {
                     Literal::Bytes(v)

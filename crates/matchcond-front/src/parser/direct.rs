@@ -18,7 +18,7 @@ use super::build::{balance, call_or_macro, operator, reserved};
 use super::grammar::{
     b, has, ADDOPS, FIRST_EXPR, FIRST_MEMBER, FIRST_OPTEXPR, LIT, MULOPS, RELOPS, SUFFIX,
 };
-use super::unescape::unescape;
+use super::unescape::unescape_with;
 use crate::ast::{Expr, ExprId, ExprKind, Literal, MapEntry};
 use crate::lexer::{tt, Lexed, Lexer, Token};
 use crate::macros::MacroSet;
@@ -592,13 +592,18 @@ impl<'a> Direct<'a> {
             }
             tt::STRING => {
                 self.advance()?;
-                let v = unescape(self.text(start)?, false).ok()?;
+                let v = unescape_with(
+                    self.text(start)?,
+                    false,
+                    self.macros.invalid_code_points_replaced,
+                )
+                .ok()?;
                 Literal::String(String::from_utf8(v).unwrap_or_default())
             }
             tt::BYTES => {
                 self.advance()?;
                 let text = self.text(start)?;
-                Literal::Bytes(unescape(text.get(1..).unwrap_or_default(), true).ok()?)
+                Literal::Bytes(unescape_with(text.get(1..).unwrap_or_default(), true, false).ok()?)
             }
             tt::CEL_TRUE => {
                 self.advance()?;

@@ -633,6 +633,13 @@ impl<'a> Recognizer<'a> {
         if self.aborted {
             return;
         }
+        let patterned;
+        let msg = if self.limits.messages_as_patterns {
+            patterned = crate::source::sprintf_without_arguments(msg);
+            patterned.as_str()
+        } else {
+            msg
+        };
         if !self
             .errs
             .syntax(offset, msg, self.limits.error_reporting_limit)

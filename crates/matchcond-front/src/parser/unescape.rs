@@ -1,9 +1,20 @@
 //! Decoding of string and bytes literals.
 
+/// [`unescape_with`] without replacement.
+#[cfg(test)]
+pub(super) fn unescape(text: &str, is_bytes: bool) -> Result<Vec<u8>, &'static str> {
+    unescape_with(text, is_bytes, false)
+}
+
 /// Decodes a quoted literal (with its quotes and optional raw prefix, without a bytes
 /// prefix). For strings, `\x` and octal escapes denote code points; for bytes they denote
-/// raw byte values and `\u` / `\U` are not allowed.
-pub(super) fn unescape(text: &str, is_bytes: bool) -> Result<Vec<u8>, &'static str> {
+/// raw byte values and `\u` / `\U` are not allowed. Code points that are no character
+/// read as U+FFFD when `replace`, else they are an error.
+pub(super) fn unescape_with(
+    text: &str,
+    is_bytes: bool,
+    replace: bool,
+) -> Result<Vec<u8>, &'static str> {
     const GENERIC: &str = "unable to unescape string";
     let normalized = if text.contains('\r') {
         std::borrow::Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
@@ -92,7 +103,7 @@ pub(super) fn unescape(text: &str, is_bytes: bool) -> Result<Vec<u8>, &'static s
                 }
                 s = s.get(digits..).unwrap_or_default();
                 // In bytes only \x reaches here: a raw byte.
-                push_code(&mut out, v, is_bytes)?;
+                push_code(&mut out, v, is_bytes, replace)?;
             }
             b'0'..=b'3' => {
                 let oct = "unable to unescape octal sequence in string";
@@ -105,7 +116,7 @@ pub(super) fn unescape(text: &str, is_bytes: bool) -> Result<Vec<u8>, &'static s
                     v = v * 8 + u32::from(d - b'0');
                 }
                 s = s.get(2..).unwrap_or_default();
-                push_code(&mut out, v, is_bytes)?;
+                push_code(&mut out, v, is_bytes, replace)?;
             }
             _ => return Err(GENERIC),
         }
@@ -114,11 +125,15 @@ pub(super) fn unescape(text: &str, is_bytes: bool) -> Result<Vec<u8>, &'static s
 }
 
 /// Appends the value of a numeric escape: a raw byte in bytes, else the code point's UTF-8.
-fn push_code(out: &mut Vec<u8>, v: u32, is_bytes: bool) -> Result<(), &'static str> {
+fn push_code(out: &mut Vec<u8>, v: u32, is_bytes: bool, replace: bool) -> Result<(), &'static str> {
     if is_bytes {
         out.push(u8::try_from(v).unwrap_or(0));
     } else {
-        let ch = char::from_u32(v).ok_or("invalid unicode code point")?;
+        let ch = match char::from_u32(v) {
+            Some(c) => c,
+            None if replace => char::REPLACEMENT_CHARACTER,
+            None => return Err("invalid unicode code point"),
+        };
         let mut buf = [0u8; 4];
         out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
     }
@@ -149,6 +164,11 @@ mod tests {
         assert_eq!(s(r#"r"\n""#).unwrap(), "\\n");
         assert_eq!(s("'''a\r\nb'''").unwrap(), "a\nb");
         assert_eq!(s(r"'\udead'"), Err("invalid unicode code point"));
+        // cel-go before v0.23 (Kubernetes 1.32 and older) reads it as U+FFFD.
+        assert_eq!(
+            super::unescape_with(r"'\ud800'", false, true).map(|v| String::from_utf8(v).unwrap()),
+            Ok("\u{FFFD}".to_string())
+        );
         assert_eq!(s(r"'\400'"), Err("unable to unescape string"));
     }
 

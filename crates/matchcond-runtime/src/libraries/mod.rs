@@ -250,7 +250,7 @@ impl Versions {
 /// versions although the function's declaration does not (a library's fix, a dependency's
 /// new version). The default is the newest modelled version's behaviour.
 #[non_exhaustive]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Behaviours {
     /// `%e` of `string.format` writes narrow no-break spaces around `×`
     /// (`2.718280\u{202f}×\u{202f}10⁰⁰`), as golang.org/x/text before v0.23.0 does
@@ -260,6 +260,62 @@ pub struct Behaviours {
     /// `q.DeepCopy()`) instead of a shallow one that shares a decimal-backed receiver's
     /// decimal and so changes the receiver too (up to 1.36: `copy := *q`).
     pub quantity_add_sub_deep_copy: bool,
+    /// How the strings extension's `indexOf` and `lastIndexOf` treat offsets (cel-go's).
+    pub string_offsets: StringOffsets,
+    /// The format library's messages are apimachinery's content package's (`must be no more
+    /// than 63 bytes`, `a valid label key must …`: Kubernetes 1.35+) rather than
+    /// `util/validation`'s (`… 63 characters`, `a qualified name must …`).
+    pub label_messages_in_bytes: bool,
+    /// `type()` of an optional value is `optional` (cel-go v0.17: Kubernetes 1.30), not
+    /// `optional_type`.
+    pub optional_named_optional: bool,
+    /// An optional value counts as size 1 in cel-go's size-based charges (cel-go before
+    /// v0.23: Kubernetes 1.32 and older; `optional.of('a') == optional.of('b')` costs 3,
+    /// later 4 for longer strings), not as its value's size.
+    pub unsized_optionals: bool,
+    /// `containsCIDR` tests that the inner prefix lies in the outer one (Kubernetes 1.32+);
+    /// before, that the inner address is the outer network address.
+    pub cidr_contains_by_overlap: bool,
+}
+
+/// How the strings extension's `indexOf` and `lastIndexOf` treat offsets, by cel-go version.
+/// In every version the empty substring is found at the offset given, unchecked.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum StringOffsets {
+    /// An offset at or past the end is `index out of range: <offset>` (cel-go before v0.22:
+    /// Kubernetes 1.30 and 1.31), so `''.indexOf('a')` fails.
+    PastEndIsError,
+    /// An offset at or past the end finds nothing (cel-go v0.22 and v0.23: Kubernetes 1.32
+    /// and 1.33); `lastIndexOf` starts at the last code point, so `''.lastIndexOf('a')` is
+    /// `index out of range: -1`.
+    PastEndNotFound,
+    /// As [`StringOffsets::PastEndNotFound`], and `lastIndexOf` first finds nothing when the
+    /// substring is longer in bytes than the string (cel-go v0.26 and later: Kubernetes
+    /// 1.34 and newer).
+    #[default]
+    LongerNotFound,
+}
+
+impl StringOffsets {
+    pub(crate) const LONGER_NOT_FOUND: u8 = 0;
+    pub(crate) const PAST_END_NOT_FOUND: u8 = 1;
+    pub(crate) const PAST_END_IS_ERROR: u8 = 2;
+
+    /// The behaviour of a code (the implementations are monomorphised by it).
+    pub(crate) const fn from_code(code: u8) -> StringOffsets {
+        match code {
+            StringOffsets::PAST_END_IS_ERROR => StringOffsets::PastEndIsError,
+            StringOffsets::PAST_END_NOT_FOUND => StringOffsets::PastEndNotFound,
+            _ => StringOffsets::LongerNotFound,
+        }
+    }
+}
+
+impl Default for Behaviours {
+    fn default() -> Self {
+        Behaviours::new()
+    }
 }
 
 impl Behaviours {
@@ -268,7 +324,42 @@ impl Behaviours {
         Behaviours {
             spaced_scientific_format: false,
             quantity_add_sub_deep_copy: false,
+            string_offsets: StringOffsets::LongerNotFound,
+            label_messages_in_bytes: true,
+            optional_named_optional: false,
+            unsized_optionals: false,
+            cidr_contains_by_overlap: true,
         }
+    }
+
+    /// With [`Behaviours::cidr_contains_by_overlap`] set as given.
+    pub const fn with_cidr_contains_by_overlap(mut self, on: bool) -> Self {
+        self.cidr_contains_by_overlap = on;
+        self
+    }
+
+    /// With [`Behaviours::unsized_optionals`] set as given.
+    pub const fn with_unsized_optionals(mut self, on: bool) -> Self {
+        self.unsized_optionals = on;
+        self
+    }
+
+    /// With [`Behaviours::optional_named_optional`] set as given.
+    pub const fn with_optional_named_optional(mut self, on: bool) -> Self {
+        self.optional_named_optional = on;
+        self
+    }
+
+    /// With [`Behaviours::label_messages_in_bytes`] set as given.
+    pub const fn with_label_messages_in_bytes(mut self, on: bool) -> Self {
+        self.label_messages_in_bytes = on;
+        self
+    }
+
+    /// With [`Behaviours::string_offsets`] set as given.
+    pub const fn with_string_offsets(mut self, offsets: StringOffsets) -> Self {
+        self.string_offsets = offsets;
+        self
     }
 
     /// With [`Behaviours::quantity_add_sub_deep_copy`] set as given.
@@ -574,12 +665,16 @@ pub(crate) fn interpreted(
 pub struct Bindings {
     overloads: HashMap<&'static str, (Option<Implementation>, Cost), NameHasher>,
     estimates: HashMap<&'static str, Estimate, NameHasher>,
+    unsized_optionals: bool,
 }
 
 impl Bindings {
     /// The bindings of these libraries under the given run-time behaviours.
     pub fn new(libraries: &[Library], behaviours: Behaviours) -> Bindings {
-        let mut b = Bindings::default();
+        let mut b = Bindings {
+            unsized_optionals: behaviours.unsized_optionals,
+            ..Bindings::default()
+        };
         for lib in libraries {
             for f in lib.definition().entries() {
                 if let Some(e) = f.estimate {
@@ -606,7 +701,12 @@ impl Bindings {
     /// estimator (Kubernetes 1.32+).
     pub fn cost(&self, function: &str, overload: Option<&str>, strict: bool) -> CostKind {
         let cost = overload.and_then(|id| self.overloads.get(id).map(|(_, c)| *c));
-        CostKind::resolve(cost, self.estimates.get(function).copied(), strict)
+        let kind = CostKind::resolve(cost, self.estimates.get(function).copied(), strict);
+        if self.unsized_optionals {
+            kind.with_unsized_optionals()
+        } else {
+            kind
+        }
     }
 
     /// The argument an overload's cost tracker converts unchecked, if it has such a tracker.

@@ -35,7 +35,7 @@ pub struct NamedFormat {
     name: &'static str,
     /// The regular-expression size the cost model charges for.
     max_regex_size: u64,
-    validate: fn(&[u8]) -> Vec<String>,
+    validate: fn(&[u8], Package) -> Vec<String>,
 }
 
 impl NamedFormat {
@@ -43,7 +43,7 @@ impl NamedFormat {
         key: &'static str,
         name: &'static str,
         max_regex_size: u64,
-        validate: fn(&[u8]) -> Vec<String>,
+        validate: fn(&[u8], Package) -> Vec<String>,
     ) -> Self {
         NamedFormat {
             key,
@@ -58,9 +58,16 @@ impl NamedFormat {
         self.max_regex_size
     }
 
-    /// The validation messages for a string (none when it is valid).
+    /// The validation messages for a string (none when it is valid), as the newest release
+    /// words them.
     pub fn validate(&self, s: &str) -> Vec<String> {
-        (self.validate)(s.as_bytes())
+        self.validate_worded(s, Package::Current)
+    }
+
+    /// The validation messages for a string, worded as apimachinery's `wording` package
+    /// words them (the legacy `util/validation` up to Kubernetes 1.34).
+    pub fn validate_worded(&self, s: &str, wording: Package) -> Vec<String> {
+        (self.validate)(s.as_bytes(), wording)
     }
 
     /// The key `format.named` accepts.
@@ -70,32 +77,32 @@ impl NamedFormat {
 }
 
 /// `validation.IsDNS1123Label`.
-fn dns1123_label(s: &[u8]) -> Vec<String> {
+fn dns1123_label(s: &[u8], _: Package) -> Vec<String> {
     dns1123_label_errors(s)
 }
 
 /// `validation.IsDNS1035Label`.
-fn dns1035_label(s: &[u8]) -> Vec<String> {
+fn dns1035_label(s: &[u8], _: Package) -> Vec<String> {
     dns1035_label_errors(s)
 }
 
 /// `validation.IsDNS1123Subdomain`.
-fn dns1123_subdomain(s: &[u8]) -> Vec<String> {
+fn dns1123_subdomain(s: &[u8], _: Package) -> Vec<String> {
     dns1123_subdomain_errors(s, Package::Legacy)
 }
 
-/// `content.IsLabelKey` (`validation.IsQualifiedName`).
-fn qualified_name(s: &[u8]) -> Vec<String> {
-    qualified_name_errors(s, Package::Current)
+/// `content.IsLabelKey` (`validation.IsQualifiedName` up to 1.34).
+fn qualified_name(s: &[u8], wording: Package) -> Vec<String> {
+    qualified_name_errors(s, wording)
 }
 
-/// `content.IsLabelValue` (`validation.IsValidLabelValue`).
-fn label_value(s: &[u8]) -> Vec<String> {
-    label_value_errors(s, Package::Current)
+/// `content.IsLabelValue` (`validation.IsValidLabelValue` up to 1.34).
+fn label_value(s: &[u8], wording: Package) -> Vec<String> {
+    label_value_errors(s, wording)
 }
 
 /// The `uri` format: the error of Go's `url.ParseRequestURI`.
-fn uri(s: &[u8]) -> Vec<String> {
+fn uri(s: &[u8], _: Package) -> Vec<String> {
     match std::str::from_utf8(s) {
         Ok(text) => match Url::parse_request_uri(text) {
             Ok(_) => Vec::new(),
@@ -256,34 +263,34 @@ static FORMATS: [NamedFormat; 13] = [
     ),
     NamedFormat::new("dns1035Label", "DNS1035Label", 30, dns1035_label),
     NamedFormat::new("qualifiedName", "QualifiedName", 60, qualified_name),
-    NamedFormat::new("dns1123LabelPrefix", "DNS1123LabelPrefix", 30, |s| {
-        dns1123_label(&mask_trailing_dash(s))
+    NamedFormat::new("dns1123LabelPrefix", "DNS1123LabelPrefix", 30, |s, w| {
+        dns1123_label(&mask_trailing_dash(s), w)
     }),
     NamedFormat::new(
         "dns1123SubdomainPrefix",
         "DNS1123SubdomainPrefix",
         60,
-        |s| dns1123_subdomain(&mask_trailing_dash(s)),
+        |s, w| dns1123_subdomain(&mask_trailing_dash(s), w),
     ),
-    NamedFormat::new("dns1035LabelPrefix", "DNS1035LabelPrefix", 30, |s| {
-        dns1035_label(&mask_trailing_dash(s))
+    NamedFormat::new("dns1035LabelPrefix", "DNS1035LabelPrefix", 30, |s, w| {
+        dns1035_label(&mask_trailing_dash(s), w)
     }),
     NamedFormat::new("labelValue", "LabelValue", 40, label_value),
     NamedFormat::new("uri", "URI", 1103, uri),
-    NamedFormat::new("uuid", "uuid", UUID_PATTERN.len() as u64, |s| {
+    NamedFormat::new("uuid", "uuid", UUID_PATTERN.len() as u64, |s, _| {
         check(is_uuid(s), "does not match the UUID format")
     }),
-    NamedFormat::new("byte", "byte", 84, |s| {
+    NamedFormat::new("byte", "byte", 84, |s, _| {
         check(is_base64(s), "invalid base64")
     }),
-    NamedFormat::new("date", "date", DATE_TIME_PATTERN.len() as u64, |s| {
+    NamedFormat::new("date", "date", DATE_TIME_PATTERN.len() as u64, |s, _| {
         check(is_date(s), "invalid date")
     }),
     NamedFormat::new(
         "datetime",
         "datetime",
         DATE_TIME_PATTERN.len() as u64,
-        |s| check(is_date_time(s), "invalid datetime"),
+        |s, _| check(is_date_time(s), "invalid datetime"),
     ),
 ];
 
@@ -343,23 +350,15 @@ pub(crate) fn library() -> Definition {
                 "format-validate",
                 [f(), Type::String],
                 Type::optional(Type::list(Type::String)),
-                |a| match a {
-                    [Value::Opaque(o), Value::String(s)] => match as_format(o.as_ref()) {
-                        Some(f) => {
-                            let errs = f.validate(s);
-                            Ok(Value::Optional(if errs.is_empty() {
-                                Optional::None
-                            } else {
-                                Optional::of(Value::list(
-                                    errs.into_iter().map(Value::string).collect(),
-                                ))
-                            }))
-                        }
-                        None => Err(EvalError::no_such_overload("validate", a)),
-                    },
-                    _ => Err(EvalError::no_such_overload("validate", a)),
-                },
-            )],
+                validate::<true>,
+            )
+            .by_behaviours(|b| {
+                if b.label_messages_in_bytes {
+                    validate::<true>
+                } else {
+                    validate::<false>
+                }
+            })],
         )
         .estimate_by(Estimate::Validate),
         function(
@@ -388,6 +387,26 @@ pub(crate) fn library() -> Definition {
     Definition::new(Library::K8sFormat, Versions::since(31))
         .opaque_type(TYPE_NAME)
         .functions(fns)
+}
+
+/// `NamedFormat.validate(string) -> optional(list(string))`, the messages worded by
+/// apimachinery's content package (`BYTES`, Kubernetes 1.35+) or by `util/validation`
+/// (`must be no more than 63 characters`, `a qualified name must consist of …`).
+fn validate<'a, const BYTES: bool>(a: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
+    match a {
+        [Value::Opaque(o), Value::String(s)] => match as_format(o.as_ref()) {
+            Some(f) => {
+                let errs = f.validate_worded(s, Package::content_if(BYTES));
+                Ok(Value::Optional(if errs.is_empty() {
+                    Optional::None
+                } else {
+                    Optional::of(Value::list(errs.into_iter().map(Value::string).collect()))
+                }))
+            }
+            None => Err(EvalError::no_such_overload("validate", a)),
+        },
+        _ => Err(EvalError::no_such_overload("validate", a)),
+    }
 }
 
 /// The zero-argument constant functions, `format.<name>()`, one per named format.

@@ -208,15 +208,29 @@ pub(crate) fn cidr_library() -> Definition {
                         "cidr_contains_cidr_string",
                         [cidr(), Type::String],
                         Type::Bool,
-                        cidr_contains_cidr_string,
+                        cidr_contains_cidr_string::<true>,
                     )
+                    .by_behaviours(|b| {
+                        if b.cidr_contains_by_overlap {
+                            cidr_contains_cidr_string::<true>
+                        } else {
+                            cidr_contains_cidr_string::<false>
+                        }
+                    })
                     .cost_rule(Cost::ONE.estimated(cidr_parsing(true))),
                     member(
                         "cidr_contains_cidr",
                         [cidr(), cidr()],
                         Type::Bool,
-                        cidr_contains_cidr,
-                    ),
+                        cidr_contains_cidr::<true>,
+                    )
+                    .by_behaviours(|b| {
+                        if b.cidr_contains_by_overlap {
+                            cidr_contains_cidr::<true>
+                        } else {
+                            cidr_contains_cidr::<false>
+                        }
+                    }),
                 ],
             )
             .estimate_by(cidr_parsing(false)),
@@ -440,17 +454,26 @@ fn cidr_contains_ip_ip<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
     }
 }
 
-/// True when `outer` contains the whole of `inner`.
-fn contains_cidr(outer: &Prefix, inner: &Prefix) -> bool {
-    outer.overlaps(inner) && outer.bits() <= inner.bits()
+/// True when `outer` contains the whole of `inner`. Before Kubernetes 1.32 (`!OVERLAPS`) the
+/// library compared `outer.Masked()` with `PrefixFrom(inner.Addr(), outer.Bits())`, which
+/// only an inner address equal to the outer network address passes
+/// (`cidr('::/0').containsCIDR('fe80::/10')` and `/64` of a host address in itself are false).
+fn contains_cidr<const OVERLAPS: bool>(outer: &Prefix, inner: &Prefix) -> bool {
+    if OVERLAPS {
+        outer.overlaps(inner) && outer.bits() <= inner.bits()
+    } else {
+        outer.masked().addr() == inner.addr() && outer.bits() <= inner.bits()
+    }
 }
 
-fn cidr_contains_cidr_string<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
+fn cidr_contains_cidr_string<'a, const OVERLAPS: bool>(
+    args: &[Value<'a>],
+) -> Result<Value<'a>, EvalError> {
     match args {
         [c, Value::String(s)] => match as_cidr(c) {
             Some(outer) => {
                 let inner = parse_cidr(s).map_err(cidr_error)?;
-                Ok(Value::Bool(contains_cidr(&outer, &inner)))
+                Ok(Value::Bool(contains_cidr::<OVERLAPS>(&outer, &inner)))
             }
             None => Err(EvalError::no_such_overload("containsCIDR", args)),
         },
@@ -458,10 +481,14 @@ fn cidr_contains_cidr_string<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalEr
     }
 }
 
-fn cidr_contains_cidr<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
+fn cidr_contains_cidr<'a, const OVERLAPS: bool>(
+    args: &[Value<'a>],
+) -> Result<Value<'a>, EvalError> {
     match args {
         [c, other] => match (as_cidr(c), as_cidr(other)) {
-            (Some(outer), Some(inner)) => Ok(Value::Bool(contains_cidr(&outer, &inner))),
+            (Some(outer), Some(inner)) => {
+                Ok(Value::Bool(contains_cidr::<OVERLAPS>(&outer, &inner)))
+            }
             _ => Err(EvalError::no_such_overload("containsCIDR", args)),
         },
         _ => Err(EvalError::no_such_overload("containsCIDR", args)),

@@ -223,7 +223,18 @@ pub(crate) fn library() -> Definition {
             ],
         ),
         // Conversions.
-        function("type", [g("type", [a()], Type::type_of(a()), ops::type_of)]),
+        function(
+            "type",
+            [
+                g("type", [a()], Type::type_of(a()), ops::type_of).by_behaviours(|b| {
+                    if b.optional_named_optional {
+                        ops::type_of_optional_named_optional
+                    } else {
+                        ops::type_of
+                    }
+                }),
+            ],
+        ),
         function(
             "bool",
             [

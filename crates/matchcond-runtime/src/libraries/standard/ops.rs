@@ -427,6 +427,12 @@ overload!(matches, "matches", [Value::String(s), Value::String(p)] => {
 // Type conversions.
 overload!(type_of, "type", [x] => Ok(Value::Type(x.type_value())));
 
+// `type(x)` where the optional type is named `optional` (cel-go v0.17: Kubernetes 1.30).
+overload!(type_of_optional_named_optional, "type", [x] => Ok(Value::Type(match x {
+    Value::Optional(_) => crate::value::TypeName::new_static("optional"),
+    other => other.type_value(),
+})));
+
 overload!(to_dyn, "dyn", [x] => Ok(x.clone()));
 
 overload!(int64_to_int64, "int", [Value::Int(i)] => Ok(Value::Int(*i)));

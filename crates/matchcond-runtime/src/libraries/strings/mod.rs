@@ -13,7 +13,10 @@ use matchcond_gocompat::strconv::simple_escape;
 use super::support::gofmt::value_v;
 use super::support::guard::G;
 use super::support::{fail, string_index_error, unary};
-use super::{function, global, member, Behaviours, Definition, Implementation, Library, Versions};
+use super::{
+    function, global, member, Behaviours, Definition, Implementation, Library, StringOffsets,
+    Versions,
+};
 use crate::cost::{Cost, Estimate};
 use crate::error::EvalError;
 use crate::limits::{check_list_size, check_string_size};
@@ -46,8 +49,15 @@ pub(crate) fn library(version: u32) -> Definition {
         function(
             "indexOf",
             [
-                member("string_index_of_string", [s(), s()], i(), index_of),
-                member("string_index_of_string_int", [s(), s(), i()], i(), index_of),
+                member("string_index_of_string", [s(), s()], i(), index_of::<0>)
+                    .by_behaviours(index_of_by),
+                member(
+                    "string_index_of_string_int",
+                    [s(), s(), i()],
+                    i(),
+                    index_of::<0>,
+                )
+                .by_behaviours(index_of_by),
             ],
         )
         .estimate_by(Estimate::ListTraversal),
@@ -58,14 +68,16 @@ pub(crate) fn library(version: u32) -> Definition {
                     "string_last_index_of_string",
                     [s(), s()],
                     i(),
-                    last_index_of,
-                ),
+                    last_index_of::<0>,
+                )
+                .by_behaviours(last_index_of_by),
                 member(
                     "string_last_index_of_string_int",
                     [s(), s(), i()],
                     i(),
-                    last_index_of_offset,
-                ),
+                    last_index_of_offset::<0>,
+                )
+                .by_behaviours(last_index_of_offset_by),
             ],
         )
         .estimate_by(Estimate::ListTraversal),
@@ -204,26 +216,38 @@ enum Search {
     Runes(Vec<char>, Vec<char>),
 }
 
-/// Starts a search from `offset`: a negative offset is an error; the empty string matches at
-/// the offset, clamped to the end of the string; nothing else matches from the end on.
-fn search(s: &str, sub: &str, offset: i64) -> Result<Search, EvalError> {
+/// Starts a search from `offset`, as cel-go's `indexOfOffset`/`lastIndexOfOffset` do: the
+/// empty string matches at the offset, unchecked (`'abc'.indexOf('', 10)` is 10,
+/// `'abc'.indexOf('', -1)` is -1); otherwise a negative offset is an error, and an offset at
+/// or past the end is an error before cel-go v0.22 and matches nothing from then on.
+fn search(s: &str, sub: &str, offset: i64, offsets: StringOffsets) -> Result<Search, EvalError> {
+    if sub.is_empty() {
+        return Ok(Search::Decided(offset));
+    }
     if offset < 0 {
         return Err(string_index_error(offset));
     }
     let runes: Vec<char> = s.chars().collect();
     let len = runes.len() as i64;
-    if sub.is_empty() {
-        return Ok(Search::Decided(offset.min(len)));
-    }
     if offset >= len {
-        return Ok(Search::Decided(-1));
+        return match offsets {
+            StringOffsets::PastEndIsError => Err(string_index_error(offset)),
+            StringOffsets::PastEndNotFound | StringOffsets::LongerNotFound => {
+                Ok(Search::Decided(-1))
+            }
+        };
     }
     Ok(Search::Runes(runes, sub.chars().collect()))
 }
 
 /// Code-point index of the first occurrence of `sub` at or after `offset`.
-fn index_of_from(s: &str, sub: &str, offset: i64) -> Result<i64, EvalError> {
-    let (runes, sub) = match search(s, sub, offset)? {
+fn index_of_from(
+    s: &str,
+    sub: &str,
+    offset: i64,
+    offsets: StringOffsets,
+) -> Result<i64, EvalError> {
+    let (runes, sub) = match search(s, sub, offset, offsets)? {
         Search::Decided(i) => return Ok(i),
         Search::Runes(runes, sub) => (runes, sub),
     };
@@ -238,8 +262,13 @@ fn index_of_from(s: &str, sub: &str, offset: i64) -> Result<i64, EvalError> {
 }
 
 /// Code-point index of the last occurrence of `sub` starting at or before `offset`.
-fn last_index_of_from(s: &str, sub: &str, offset: i64) -> Result<i64, EvalError> {
-    let (runes, sub) = match search(s, sub, offset)? {
+fn last_index_of_from(
+    s: &str,
+    sub: &str,
+    offset: i64,
+    offsets: StringOffsets,
+) -> Result<i64, EvalError> {
+    let (runes, sub) = match search(s, sub, offset, offsets)? {
         Search::Decided(i) => return Ok(i),
         Search::Runes(runes, sub) => (runes, sub),
     };
@@ -272,40 +301,77 @@ fn with_trailing_int<'v, 'a>(
     }
 }
 
+/// `indexOf` and `lastIndexOf` as the binary's cel-go treats offsets.
+fn index_of_by(behaviours: Behaviours) -> Implementation {
+    match behaviours.string_offsets {
+        StringOffsets::PastEndIsError => index_of::<{ StringOffsets::PAST_END_IS_ERROR }>,
+        StringOffsets::PastEndNotFound => index_of::<{ StringOffsets::PAST_END_NOT_FOUND }>,
+        StringOffsets::LongerNotFound => index_of::<{ StringOffsets::LONGER_NOT_FOUND }>,
+    }
+}
+
+/// `lastIndexOf(string)` as the binary's cel-go treats offsets.
+fn last_index_of_by(behaviours: Behaviours) -> Implementation {
+    match behaviours.string_offsets {
+        StringOffsets::PastEndIsError => last_index_of::<{ StringOffsets::PAST_END_IS_ERROR }>,
+        StringOffsets::PastEndNotFound => last_index_of::<{ StringOffsets::PAST_END_NOT_FOUND }>,
+        StringOffsets::LongerNotFound => last_index_of::<{ StringOffsets::LONGER_NOT_FOUND }>,
+    }
+}
+
+/// `lastIndexOf(string, int)` as the binary's cel-go treats offsets.
+fn last_index_of_offset_by(behaviours: Behaviours) -> Implementation {
+    match behaviours.string_offsets {
+        StringOffsets::PastEndIsError => {
+            last_index_of_offset::<{ StringOffsets::PAST_END_IS_ERROR }>
+        }
+        StringOffsets::PastEndNotFound => {
+            last_index_of_offset::<{ StringOffsets::PAST_END_NOT_FOUND }>
+        }
+        StringOffsets::LongerNotFound => {
+            last_index_of_offset::<{ StringOffsets::LONGER_NOT_FOUND }>
+        }
+    }
+}
+
 /// `string.indexOf(string) -> int`, `string.indexOf(string, int) -> int` (from offset 0
 /// without it)
-fn index_of<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
+fn index_of<'a, const OFFSETS: u8>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
+    let offsets = StringOffsets::from_code(OFFSETS);
     match with_trailing_int(args, 2, 0) {
         Some(([Value::String(s), Value::String(sub)], off)) => {
-            Ok(Value::Int(index_of_from(s, sub, off)?))
+            Ok(Value::Int(index_of_from(s, sub, off, offsets)?))
         }
         _ => Err(EvalError::no_such_overload("indexOf", args)),
     }
 }
 
-/// `string.lastIndexOf(string) -> int`
-fn last_index_of<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
+/// `string.lastIndexOf(string) -> int`: from the last code point; cel-go v0.26 and later
+/// first answer -1 when the substring is longer (in bytes) than the string, before which
+/// a non-empty substring in an empty string is `index out of range: -1`.
+fn last_index_of<'a, const OFFSETS: u8>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
+    let offsets = StringOffsets::from_code(OFFSETS);
     match args {
         [Value::String(s), Value::String(sub)] => {
             let len = s.chars().count() as i64;
             if sub.is_empty() {
                 return Ok(Value::Int(len));
             }
-            // cel-go compares the byte lengths here.
-            if s.len() < sub.len() {
+            if offsets == StringOffsets::LongerNotFound && s.len() < sub.len() {
                 return Ok(Value::Int(-1));
             }
-            Ok(Value::Int(last_index_of_from(s, sub, len - 1)?))
+            Ok(Value::Int(last_index_of_from(s, sub, len - 1, offsets)?))
         }
         _ => Err(EvalError::no_such_overload("lastIndexOf", args)),
     }
 }
 
 /// `string.lastIndexOf(string, int) -> int`
-fn last_index_of_offset<'a>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
+fn last_index_of_offset<'a, const OFFSETS: u8>(args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
+    let offsets = StringOffsets::from_code(OFFSETS);
     match args {
         [Value::String(s), Value::String(sub), Value::Int(off)] => {
-            Ok(Value::Int(last_index_of_from(s, sub, *off)?))
+            Ok(Value::Int(last_index_of_from(s, sub, *off, offsets)?))
         }
         _ => Err(EvalError::no_such_overload("lastIndexOf", args)),
     }

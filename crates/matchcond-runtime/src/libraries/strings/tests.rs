@@ -85,21 +85,15 @@ fn index_of() {
     assert_eq!(idx_at("hello mellow", "ello", 20), "-1");
     assert_eq!(idx_at("tacocat", "a", 30), "-1");
     assert_eq!(idx_at("tacocat", "", 7), "7");
-    // The empty string matches at the offset, clamped to the end.
-    assert_eq!(idx_at("tacocat", "", 30), "7");
+    // The empty string matches at the offset, unchecked.
+    assert_eq!(idx_at("tacocat", "", 30), "30");
+    assert_eq!(idx_at("tacocat", "", -1), "-1");
     assert_eq!(idx("", "a"), "-1");
     assert_eq!(idx("", ""), "0");
     assert_eq!(
         err(
             "string_index_of_string_int",
             vec![s("hello mellow"), s("ello"), i(-1)]
-        ),
-        "index out of range: -1"
-    );
-    assert_eq!(
-        err(
-            "string_index_of_string_int",
-            vec![s("tacocat"), s(""), i(-1)]
         ),
         "index out of range: -1"
     );
@@ -148,7 +142,8 @@ fn last_index_of() {
     assert_eq!(idx_at("hello mellow", "ello", 20), "-1");
     assert_eq!(idx_at("tacocat", "a", 30), "-1");
     assert_eq!(idx_at("tacocat", "", 7), "7");
-    assert_eq!(idx_at("tacocat", "", 30), "7");
+    assert_eq!(idx_at("tacocat", "", 30), "30");
+    assert_eq!(idx_at("tacocat", "", -1), "-1");
     assert_eq!(idx_at("abc", "bc", 0), "-1");
     assert_eq!(idx_at("abcabc", "abc", 2), "0");
     assert_eq!(idx("©", "©©"), "-1");
@@ -159,13 +154,64 @@ fn last_index_of() {
         ),
         "index out of range: -1"
     );
+}
+
+/// What each cel-go release makes of offsets past the end (`StringOffsets`).
+#[test]
+fn index_offsets_by_cel_go_version() {
+    use crate::libraries::StringOffsets::*;
+    let call = |offsets,
+                f: fn(Behaviours) -> crate::libraries::Implementation,
+                args: &[Value<'static>]| {
+        match f(Behaviours::new().with_string_offsets(offsets))(args) {
+            Ok(v) => format!("{v:?}"),
+            Err(e) => e.to_string(),
+        }
+    };
+    let index_of = super::index_of_by;
+    let last = super::last_index_of_by;
+    let last_at = super::last_index_of_offset_by;
+    // 1.30 and 1.31 (cel-go v0.17, v0.20): past the end is an error.
     assert_eq!(
-        err(
-            "string_last_index_of_string_int",
-            vec![s("tacocat"), s(""), i(-1)]
-        ),
+        call(PastEndIsError, index_of, &[s(""), s("a")]),
+        "index out of range: 0"
+    );
+    assert_eq!(
+        call(PastEndIsError, last_at, &[s("ab"), s("abc"), i(5)]),
+        "index out of range: 5"
+    );
+    assert_eq!(
+        call(PastEndIsError, index_of, &[s("abc"), s(""), i(10)]),
+        "Int(10)"
+    );
+    // 1.32 and 1.33 (v0.22, v0.23): nothing is found past the end, but `lastIndexOf`
+    // starts at the last code point, -1 for an empty string.
+    assert_eq!(call(PastEndNotFound, index_of, &[s(""), s("a")]), "Int(-1)");
+    assert_eq!(
+        call(PastEndNotFound, last_at, &[s("ab"), s("abc"), i(5)]),
+        "Int(-1)"
+    );
+    assert_eq!(
+        call(PastEndNotFound, last, &[s(""), s("a")]),
         "index out of range: -1"
     );
+    assert_eq!(
+        call(PastEndIsError, last, &[s(""), s("a")]),
+        "index out of range: -1"
+    );
+    // 1.34 and newer (v0.26+): a longer substring is not found.
+    assert_eq!(call(LongerNotFound, last, &[s(""), s("a")]), "Int(-1)");
+    for offsets in [PastEndIsError, PastEndNotFound, LongerNotFound] {
+        assert_eq!(
+            call(offsets, index_of, &[s("abc"), s(""), i(-1)]),
+            "Int(-1)"
+        );
+        assert_eq!(call(offsets, last_at, &[s("abc"), s(""), i(10)]), "Int(10)");
+        assert_eq!(
+            call(offsets, index_of, &[s("abc"), s("b"), i(-1)]),
+            "index out of range: -1"
+        );
+    }
 }
 
 #[test]

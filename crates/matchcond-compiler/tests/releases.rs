@@ -1,0 +1,252 @@
+//! What each release's apiserver answers where releases differ, one cause per table: the
+//! expression, then what each minor version from 1.30 to 1.37 gives (as observed by
+//! running that release's k8s.io/apiserver and cel-go on the expression).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+use matchcond_compiler::{CompileOptions, Environment, KubeVersion};
+use matchcond_runtime::Activation;
+use serde_json::json;
+
+/// The outcome of one expression at `1.minor`: `value <v> cost <n>`, `compile: <text>` or
+/// `eval: <text>`.
+fn outcome(minor: u32, expr: &str) -> String {
+    let env = Environment::kubernetes(KubeVersion::new(1, minor));
+    let program = match env.compile(expr, &CompileOptions::default()) {
+        Ok(p) => p,
+        Err(e) => return format!("compile: {e}"),
+    };
+    let request = json!({
+        "uid": "u",
+        "kind": {"group": "", "version": "v1", "kind": "Pod"},
+        "resource": {"group": "", "version": "v1", "resource": "pods"},
+        "operation": "CREATE",
+        "userInfo": {"username": "alice"},
+        "object": {"metadata": {"name": "web", "labels": {"app": "web"}}}
+    });
+    let act = Activation::from_request(&request);
+    let out = program.evaluate(&act, Some(1_000_000));
+    match out.result {
+        Ok(v) => format!("value {v:?} cost {}", out.cost),
+        Err(e) => format!("eval: {e}"),
+    }
+}
+
+/// Checks that `expr` gives an outcome starting with `expected` on each listed minor version.
+fn story(expr: &str, by_version: &[(&[u32], &str)]) {
+    for (minors, expected) in by_version {
+        for &minor in *minors {
+            let got = outcome(minor, expr);
+            assert!(
+                got.starts_with(expected),
+                "{expr} on 1.{minor}: expected {expected}, got {got}"
+            );
+        }
+    }
+}
+
+const ALL: &[u32] = &[30, 31, 32, 33, 34, 35, 36, 37];
+
+#[test]
+fn the_empty_substring_is_found_at_the_offset_given() {
+    story("'abc'.indexOf('', 10)", &[(ALL, "value Int(10)")]);
+    story("'abc'.lastIndexOf('', 10)", &[(ALL, "value Int(10)")]);
+    story("'abc'.indexOf('', -1)", &[(ALL, "value Int(-1)")]);
+}
+
+#[test]
+fn offsets_past_the_end_by_cel_go_release() {
+    story(
+        "''.indexOf('a')",
+        &[
+            (&[30, 31], "eval: index out of range: 0"),
+            (&[32, 33, 34, 37], "value Int(-1)"),
+        ],
+    );
+    story(
+        "''.lastIndexOf('a')",
+        &[
+            (&[30, 31, 32, 33], "eval: index out of range: -1"),
+            (&[34, 35, 36, 37], "value Int(-1)"),
+        ],
+    );
+}
+
+#[test]
+fn a_presence_test_after_an_optional_selection_is_charged_when_present() {
+    story(
+        "has(object.?metadata.deletionTimestamp)",
+        &[(ALL, "value Bool(false) cost 1")],
+    );
+    story(
+        "has(object.?metadata.name)",
+        &[(ALL, "value Bool(true) cost 2")],
+    );
+}
+
+#[test]
+fn format_messages_follow_the_apimachinery_package_of_the_release() {
+    let long = format!("format.labelValue().validate('{}')", "a".repeat(64));
+    story(
+        &long,
+        &[
+            (&[31, 32, 33, 34], "value Optional"),
+            (&[35, 36, 37], "value Optional"),
+        ],
+    );
+    let text = |minor| outcome(minor, &long);
+    assert!(
+        text(34).contains("must be no more than 63 characters"),
+        "{}",
+        text(34)
+    );
+    assert!(text(35).contains("must be no more than 63 bytes"));
+    let q = "format.qualifiedName().validate('/dev/termination-log')";
+    assert!(outcome(34, q).contains("a qualified name must consist of"));
+    assert!(outcome(35, q).contains("a valid label key must consist of"));
+}
+
+#[test]
+fn the_optional_type_is_named_optional_on_1_30() {
+    story(
+        "optional.none() == ''",
+        &[
+            (&[30], "compile: compilation failed: ERROR: <input>:1:17: found no matching overload for '_==_' applied to '(optional(dyn), string)'"),
+            (&[31, 37], "compile: compilation failed: ERROR: <input>:1:17: found no matching overload for '_==_' applied to '(optional_type(dyn), string)'"),
+        ],
+    );
+    story(
+        "type(optional.none())",
+        &[
+            (&[30], "value Type(TypeName(\"optional\"))"),
+            (&[31], "value Type(TypeName(\"optional_type\"))"),
+        ],
+    );
+}
+
+#[test]
+fn cel_go_0_22_leaves_the_second_variable_over_a_dyn_range_untyped() {
+    story(
+        "object.metadata.labels.all(k, v, size(v) <= 63)",
+        &[
+            (&[32], "compile: compilation failed: ERROR: <input>:1:38: found no matching overload for 'size' applied to '()'"),
+            (&[33, 37], "value Bool(true)"),
+        ],
+    );
+    story(
+        "object.missing.all(k, v, true)",
+        &[
+            (
+                &[32],
+                "eval: unsupported comprehension range type: *types.Err",
+            ),
+            (&[33, 37], "eval: no such key: missing"),
+        ],
+    );
+    // Over a typed range both variables have their types.
+    story(
+        "{'a': 'b'}.all(k, v, size(v) == 1)",
+        &[(&[32], "value Bool(true)")],
+    );
+}
+
+#[test]
+fn the_optional_library_version_2_comes_with_cel_go_0_23() {
+    story(
+        "[0.0].last()",
+        &[
+            (&[30, 31, 32], "compile: compilation failed: ERROR: <input>:1:11: undeclared reference to 'last' (in container '')"),
+            (&[33, 37], "value Optional"),
+        ],
+    );
+}
+
+#[test]
+fn optional_sizes_and_accumulators_in_costs() {
+    story(
+        "optional.of('team-a@example.com') == optional.of('NewReplicaSetAvailable')",
+        &[
+            (&[30, 31, 32], "value Bool(false) cost 3"),
+            (&[33, 37], "value Bool(false) cost 4"),
+        ],
+    );
+    story(
+        "optional.of(1).optFlatMap(x, optional.none())",
+        &[
+            (&[30, 31], "value Optional(None) cost 5"),
+            (&[32, 37], "value Optional(None) cost 3"),
+        ],
+    );
+}
+
+#[test]
+fn contains_cidr_compared_the_network_address_before_1_32() {
+    story(
+        "cidr('::/0').containsCIDR('fe80::/10')",
+        &[
+            (&[30, 31], "value Bool(false)"),
+            (&[32, 37], "value Bool(true)"),
+        ],
+    );
+    story(
+        "cidr('10.0.0.0/8').containsCIDR('10.0.0.0/16')",
+        &[(&[30, 31, 32], "value Bool(true)")],
+    );
+}
+
+#[test]
+fn a_bare_type_name_was_a_missing_attribute_before_1_32() {
+    story(
+        "duration",
+        &[
+            (&[30, 31], "eval: no such attribute(s): duration"),
+            (
+                &[32, 37],
+                "compile: program instantiation failed: reference to undefined type: duration",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn the_parser_of_older_releases() {
+    story(
+        "'\\ud800'",
+        &[
+            (&[30, 32], "value String"),
+            (
+                &[33, 37],
+                "compile: compilation failed: ERROR: <input>:1:1: invalid unicode code point",
+            ),
+        ],
+    );
+    story(
+        "'%.10fx=",
+        &[
+            (&[30, 32], "compile: compilation failed: ERROR: <input>:1:1: Syntax error: token recognition error at: ''%!f(MISSING)x='"),
+            (&[33, 37], "compile: compilation failed: ERROR: <input>:1:1: Syntax error: token recognition error at: ''%.10fx='"),
+        ],
+    );
+    story(
+        "",
+        &[
+            (&[30, 31], "compile: compilation failed: ERROR: <input>:1:1: Syntax error: mismatched input '<EOF>'"),
+            (&[32, 37], "compile: compilation failed: ERROR: <input>:1:0: Syntax error: mismatched input '<EOF>'"),
+        ],
+    );
+}
+
+#[test]
+fn literals_nested_in_format_arguments_were_checked_on_1_30() {
+    story(
+        "'%d %f'.format(dyn([1, 2.0]))",
+        &[
+            (&[30], "compile: compilation failed: ERROR: <input>:1:24: expected type 'int' but found 'double'"),
+            (&[31, 37], "value String"),
+        ],
+    );
+}
