@@ -13,9 +13,9 @@ use matchcond::dispatch::request::{
     NamespaceSource, SkipCheck, Source, TestCase, TestFile,
 };
 use matchcond::dispatch::{
-    Configuration, Dispatcher, HookOutcome, Labels, NamespaceFn, NamespaceLister, SkipReason,
+    Configuration, Dispatcher, HookOutcome, Labels, NamespaceFn, NamespaceLister,
 };
-use matchcond::{ConditionOutcome, Decision, KubeVersion};
+use matchcond::{ConditionOutcome, Decision, KubeVersion, Skip};
 use serde_json::{json, Value as Json};
 
 use crate::color::{Streams, Tone};
@@ -595,27 +595,21 @@ fn expected_text(e: &Expectation) -> String {
 }
 
 fn actual_text(o: &HookOutcome) -> String {
-    match (&o.decision, &o.rejection) {
-        (Decision::Call, _) => "called".to_owned(),
-        (Decision::Skip { .. }, _) => match (o.skip_reason, o.skip_text()) {
-            (Some(SkipReason::MatchConditions), Some(t)) => format!("skipped ({t})"),
-            (Some(r), _) => format!("skipped ({})", r.key()),
-            (None, _) => "skipped".to_owned(),
-        },
-        (Decision::Reject { message }, _) => format!("rejected: {message}"),
+    match &o.decision {
+        Decision::Call => "called".to_owned(),
+        Decision::Skip(s @ (Skip::Condition(_) | Skip::Ignored(_))) => format!("skipped ({s})"),
+        Decision::Skip(s) => format!("skipped ({})", s.key()),
+        Decision::Reject { message } => format!("rejected: {message}"),
     }
 }
 
 fn matches(e: &Expectation, o: &HookOutcome) -> bool {
     match (e, &o.decision) {
         (Expectation::Called, Decision::Call) => true,
-        (Expectation::Skipped(None), Decision::Skip { .. }) => true,
-        (Expectation::Skipped(Some(SkipCheck::Reason(r))), Decision::Skip { .. }) => {
-            o.skip_reason == Some(*r)
-        }
-        (Expectation::Skipped(Some(SkipCheck::Condition(c))), Decision::Skip { condition }) => {
-            o.skip_reason == Some(SkipReason::MatchConditions)
-                && condition.as_deref() == Some(c.as_str())
+        (Expectation::Skipped(None), Decision::Skip(_)) => true,
+        (Expectation::Skipped(Some(SkipCheck::Reason(r))), Decision::Skip(s)) => r.matches(s),
+        (Expectation::Skipped(Some(SkipCheck::Condition(c))), Decision::Skip(s)) => {
+            s.condition() == Some(c.as_str())
         }
         (Expectation::Rejected(None), Decision::Reject { .. }) => true,
         (Expectation::Rejected(Some(m)), Decision::Reject { message }) => m == message,

@@ -180,7 +180,11 @@ impl Side {
     /// Prepares a dispatcher (its authorizer, if bound, answers `authorizer` checks;
     /// without one they are undetermined).
     pub fn new(dispatcher: Dispatcher) -> Side {
-        let reads = dispatcher.compiled().iter().map(|h| condition_reads(h)).collect();
+        let reads = dispatcher
+            .compiled()
+            .iter()
+            .map(|h| condition_reads(h))
+            .collect();
         Side { dispatcher, reads }
     }
 

@@ -26,11 +26,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::dispatch::SkipReason;
 use crate::request::catalog::Operation;
 use crate::request::manifest::{RequestOptions, User};
 use crate::request::ManifestError;
 use crate::yaml::{read_documents, Node, Position, Value};
+use matchcond_matcher::Skip;
 
 /// The `apiVersion` of test files.
 pub const TEST_API_VERSION: &str = "matchcond/v1alpha1";
@@ -120,9 +120,9 @@ pub enum Expectation {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SkipCheck {
-    /// A check before the conditions, or the conditions' failure under
-    /// `failurePolicy: Ignore` (`matchConditions`).
-    Reason(SkipReason),
+    /// A check before the conditions, or the conditions themselves (a false one, or
+    /// their failure under `failurePolicy: Ignore`: `matchConditions`).
+    Reason(SkipStage),
     /// This condition was false.
     Condition(String),
 }
@@ -573,15 +573,52 @@ fn join(path: &str, key: &str) -> String {
     }
 }
 
-/// A skip check by its key ([`SkipReason::key`]; `matchConditions` too).
-pub fn skip_reason(key: &str) -> Option<SkipReason> {
+/// The check of the dispatcher that skipped a webhook, as a test file names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum SkipStage {
+    /// The request is for an admission configuration kind.
+    ExemptKind,
+    /// The namespaceSelector does not match.
+    NamespaceSelector,
+    /// The objectSelector does not match.
+    ObjectSelector,
+    /// No rule matches.
+    Rules,
+    /// The matchConditions: one was false, or they erred under `failurePolicy: Ignore`.
+    MatchConditions,
+    /// A dry run reached a webhook without `sideEffects` under `failurePolicy: Ignore`.
+    SideEffectsUnsetIgnored,
+}
+
+impl SkipStage {
+    /// The stage's key, as the skip reasons' keys in JSON outputs ([`Skip::key`]).
+    pub fn key(self) -> &'static str {
+        match self {
+            SkipStage::ExemptKind => "exemptKind",
+            SkipStage::NamespaceSelector => "namespaceSelector",
+            SkipStage::ObjectSelector => "objectSelector",
+            SkipStage::Rules => "rules",
+            SkipStage::MatchConditions => "matchCondition",
+            SkipStage::SideEffectsUnsetIgnored => "sideEffectsUnsetIgnored",
+        }
+    }
+
+    /// Whether a skip was made at this stage.
+    pub fn matches(self, skip: &Skip<'_>) -> bool {
+        skip.key() == self.key()
+    }
+}
+
+/// A skip check by its key ([`Skip::key`]; `matchConditions` too).
+pub fn skip_reason(key: &str) -> Option<SkipStage> {
     Some(match key {
-        "exemptKind" => SkipReason::ExemptKind,
-        "namespaceSelector" => SkipReason::NamespaceSelector,
-        "objectSelector" => SkipReason::ObjectSelector,
-        "rules" => SkipReason::Rules,
-        "matchConditions" | "matchCondition" => SkipReason::MatchConditions,
-        "sideEffectsUnsetIgnored" => SkipReason::SideEffectsUnsetIgnored,
+        "exemptKind" => SkipStage::ExemptKind,
+        "namespaceSelector" => SkipStage::NamespaceSelector,
+        "objectSelector" => SkipStage::ObjectSelector,
+        "rules" => SkipStage::Rules,
+        "matchConditions" | "matchCondition" => SkipStage::MatchConditions,
+        "sideEffectsUnsetIgnored" => SkipStage::SideEffectsUnsetIgnored,
         _ => return None,
     })
 }
