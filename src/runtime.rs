@@ -35,7 +35,7 @@
 //!     }]
 //! })).unwrap();
 //! let applied = live.apply_validating(Event::Apply(config));
-//! assert!(applied.problems().is_empty());
+//! assert!(applied.problems().next().is_none());
 //! let request = serde_json::json!({
 //!     "operation": "CREATE", "namespace": "kube-system", "name": "p",
 //!     "kind": {"group": "", "version": "v1", "kind": "Pod"},

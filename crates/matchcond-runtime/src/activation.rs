@@ -477,6 +477,9 @@ impl<'a> Activation<'a> {
     /// general evaluator after the fast tier of the same decision found them).
     #[doc(hidden)]
     pub fn get_in(&self, lookups: &Lookups<'a>, slot: usize) -> Option<Value<'a>> {
+        if self.is_unknown(slot) {
+            return None;
+        }
         match (self.globals.get(slot), slot, self.index.as_ref()) {
             (Some(None), SLOT_OBJECT | SLOT_OLD_OBJECT, Some(bound)) => Some(
                 lookups
@@ -613,6 +616,21 @@ mod tests {
             assert_eq!(request_field_index(name), Some(i), "{name}");
         }
         assert_eq!(request_field_index("patch"), None);
+    }
+
+    #[test]
+    fn an_unbound_object_is_unknown_on_every_read() {
+        let req = serde_json::json!({"object": {"a": 1}, "oldObject": {"a": 2}});
+        let mut act = Activation::from_request(&req);
+        let lookups = Lookups::new();
+        assert!(act.get_in(&lookups, SLOT_OBJECT).is_some());
+        act.unbind(SLOT_OBJECT);
+        assert!(act.get(SLOT_OBJECT).is_none());
+        assert!(act.get_in(&lookups, SLOT_OBJECT).is_none());
+        assert!(act.json_node_in(&lookups, SLOT_OBJECT).is_none());
+        assert!(act.json_root_in(&lookups, SLOT_OBJECT).is_none());
+        // The other object stays known.
+        assert!(act.get_in(&lookups, SLOT_OLD_OBJECT).is_some());
     }
 
     #[test]
