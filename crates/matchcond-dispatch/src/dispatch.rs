@@ -304,6 +304,15 @@ impl Policy {
     fn read(field: Option<&str>) -> Policy {
         FailurePolicy::from_field(field).map_or(Policy::Other, Policy::Known)
     }
+
+    /// The policy the conditions are decided under: an unknown value decides as `Fail`,
+    /// whose rejection the dispatcher then turns into a call.
+    pub(crate) fn for_conditions(self) -> FailurePolicy {
+        match self {
+            Policy::Known(p) => p,
+            Policy::Other => FailurePolicy::Fail,
+        }
+    }
 }
 
 pub(crate) struct CompiledHook {
@@ -745,10 +754,7 @@ impl Dispatcher {
         if let Some(a) = &self.authorizer {
             act.bind_authorizer(Arc::clone(a));
         }
-        let policy = match h.policy {
-            Policy::Known(p) => p,
-            Policy::Other => FailurePolicy::Fail,
-        };
+        let policy = h.policy.for_conditions();
         let report = h.conditions.explain(&act, policy).into_owned();
         let decision = match &report.decision {
             Decision::Call => Detail::Call(invocation),
@@ -921,8 +927,6 @@ fn match_object(
     (matches(object) || matches(old_object), None)
 }
 
-/// The `request` the matchConditions see (`CreateAdmissionRequest`): `kind` is the
-/// invocation's kind, `resource` the request's own resource.
 /// The `request` documents of one admission request, by invocation kind: built once per
 /// kind, shared by every webhook invoked with that kind.
 #[derive(Default)]
@@ -947,8 +951,26 @@ impl CelRequests {
     }
 }
 
+/// The `request` the matchConditions see (`CreateAdmissionRequest`): `kind` is the
+/// invocation's kind, `resource` the request's own resource; the original's user and
+/// options.
 pub(crate) fn cel_request(attrs: &Attributes, kind: &Gvk, original: &Json) -> Json {
     let mut m = Map::new();
+    let user = original.get("userInfo").cloned().unwrap_or(Json::Null);
+    let options = original.get("options").filter(|o| !o.is_null()).cloned();
+    insert_attributes(&mut m, attrs, kind, user, options);
+    Json::Object(m)
+}
+
+/// Writes the request members of the attributes (`kind` as given), the user (its empty
+/// members left out, as the apiserver's omitempty does) and the options.
+pub(crate) fn insert_attributes(
+    m: &mut Map<String, Json>,
+    attrs: &Attributes,
+    kind: &Gvk,
+    user: Json,
+    options: Option<Json>,
+) {
     m.insert("kind".into(), kind.to_json());
     m.insert("resource".into(), attrs.resource.to_json());
     if !attrs.subresource.is_empty() {
@@ -972,27 +994,24 @@ pub(crate) fn cel_request(attrs: &Attributes, kind: &Gvk, original: &Json) -> Js
         m.insert("namespace".into(), Json::String(attrs.namespace.clone()));
     }
     m.insert("operation".into(), Json::String(attrs.operation.clone()));
-    let mut user = Map::new();
-    if let Some(Json::Object(u)) = original.get("userInfo") {
-        for (k, v) in u {
-            let keep = match v {
+    let user = match user {
+        Json::Object(u) => u
+            .into_iter()
+            .filter(|(_, v)| match v {
                 Json::Null => false,
                 Json::String(s) => !s.is_empty(),
                 Json::Array(a) => !a.is_empty(),
                 Json::Object(o) => !o.is_empty(),
                 _ => true,
-            };
-            if keep {
-                user.insert(k.clone(), v.clone());
-            }
-        }
-    }
+            })
+            .collect(),
+        _ => Map::new(),
+    };
     m.insert("userInfo".into(), Json::Object(user));
     m.insert("dryRun".into(), Json::Bool(attrs.dry_run));
-    if let Some(o) = original.get("options").filter(|o| !o.is_null()) {
-        m.insert("options".into(), o.clone());
+    if let Some(o) = options {
+        m.insert("options".into(), o);
     }
-    Json::Object(m)
 }
 
 /// The check made when a webhook is called for a dry run.

@@ -14,7 +14,7 @@
 use serde_json::{Map, Value as Json};
 
 use super::event::{Event, Level};
-use crate::dispatch::Attributes;
+use crate::dispatch::{insert_attributes, Attributes};
 use crate::request::catalog::{Catalog, Operation};
 use crate::types::{Gvk, Gvr};
 
@@ -324,57 +324,6 @@ pub(crate) fn user_info(event: &Event<'_>) -> Result<Json, NotAdmitted> {
             }
         }
         None => Ok(Json::Object(Map::new())),
-    }
-}
-
-/// Writes the request members of the attributes (kind as `kind`), the user and the options.
-pub(crate) fn insert_attributes(
-    m: &mut Map<String, Json>,
-    attrs: &Attributes,
-    kind: &Gvk,
-    user: Json,
-    options: Option<Json>,
-) {
-    m.insert("kind".into(), kind.to_json());
-    m.insert("resource".into(), attrs.resource.to_json());
-    if !attrs.subresource.is_empty() {
-        m.insert(
-            "subResource".into(),
-            Json::String(attrs.subresource.clone()),
-        );
-    }
-    m.insert("requestKind".into(), attrs.kind.to_json());
-    m.insert("requestResource".into(), attrs.resource.to_json());
-    if !attrs.subresource.is_empty() {
-        m.insert(
-            "requestSubResource".into(),
-            Json::String(attrs.subresource.clone()),
-        );
-    }
-    if !attrs.name.is_empty() {
-        m.insert("name".into(), Json::String(attrs.name.clone()));
-    }
-    if !attrs.namespace.is_empty() {
-        m.insert("namespace".into(), Json::String(attrs.namespace.clone()));
-    }
-    m.insert("operation".into(), Json::String(attrs.operation.clone()));
-    let user = match user {
-        Json::Object(u) => u
-            .into_iter()
-            .filter(|(_, v)| match v {
-                Json::Null => false,
-                Json::String(s) => !s.is_empty(),
-                Json::Array(a) => !a.is_empty(),
-                Json::Object(o) => !o.is_empty(),
-                _ => true,
-            })
-            .collect(),
-        _ => Map::new(),
-    };
-    m.insert("userInfo".into(), Json::Object(user));
-    m.insert("dryRun".into(), Json::Bool(attrs.dry_run));
-    if let Some(o) = options {
-        m.insert("options".into(), o);
     }
 }
 

@@ -350,10 +350,7 @@ impl Side {
         if let Some(a) = authorizer {
             act.bind_authorizer(Arc::clone(a));
         }
-        let policy = match h.policy {
-            Policy::Known(p) => p,
-            Policy::Other => FailurePolicy::Fail,
-        };
+        let policy = h.policy.for_conditions();
         let report = h.conditions.explain(&act, policy);
         let mut first_false = None;
         let mut errors = false;
