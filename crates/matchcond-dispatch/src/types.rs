@@ -615,3 +615,54 @@ webhooks:
         );
     }
 }
+
+/// An admission operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Operation {
+    /// `CREATE`.
+    Create,
+    /// `UPDATE`.
+    Update,
+    /// `DELETE`.
+    Delete,
+    /// `CONNECT`.
+    Connect,
+}
+
+impl Operation {
+    /// Every operation, in the apiserver's order.
+    pub const ALL: [Operation; 4] = [
+        Operation::Create,
+        Operation::Update,
+        Operation::Delete,
+        Operation::Connect,
+    ];
+
+    /// The operation's name in an AdmissionRequest (`CREATE`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Operation::Create => "CREATE",
+            Operation::Update => "UPDATE",
+            Operation::Delete => "DELETE",
+            Operation::Connect => "CONNECT",
+        }
+    }
+
+    /// The operation of a name, as an AdmissionRequest writes it (`CREATE`, …).
+    pub fn named(name: &str) -> Option<Operation> {
+        Operation::ALL.into_iter().find(|o| o.as_str() == name)
+    }
+
+    /// Reads an operation name (case-insensitive, as a command line takes it).
+    pub fn parse(text: &str) -> Option<Operation> {
+        Operation::ALL
+            .into_iter()
+            .find(|o| o.as_str().eq_ignore_ascii_case(text))
+    }
+}
+
+impl std::fmt::Display for Operation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

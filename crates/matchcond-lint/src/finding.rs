@@ -6,52 +6,10 @@ use std::fmt;
 use matchcond_compiler::KubeVersion;
 use matchcond_dispatch::load::DiagnosticKind;
 pub use matchcond_dispatch::load::Severity;
+/// An admission operation (the dispatcher's).
+pub use matchcond_dispatch::types::Operation;
 pub use matchcond_dispatch::yaml::Position;
 use matchcond_dispatch::FieldError;
-
-/// An admission operation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Operation {
-    /// `CREATE`.
-    Create,
-    /// `UPDATE`.
-    Update,
-    /// `DELETE`.
-    Delete,
-    /// `CONNECT`.
-    Connect,
-}
-
-impl Operation {
-    /// Every operation, in the apiserver's order.
-    pub const ALL: [Operation; 4] = [
-        Operation::Create,
-        Operation::Update,
-        Operation::Delete,
-        Operation::Connect,
-    ];
-
-    /// `CREATE`, `UPDATE`, `DELETE` or `CONNECT`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Operation::Create => "CREATE",
-            Operation::Update => "UPDATE",
-            Operation::Delete => "DELETE",
-            Operation::Connect => "CONNECT",
-        }
-    }
-
-    /// The operation of a name.
-    pub fn named(name: &str) -> Option<Operation> {
-        Operation::ALL.into_iter().find(|o| o.as_str() == name)
-    }
-}
-
-impl fmt::Display for Operation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// What a finding is about. The codes (`Code::as_str`) are stable: they are the keys of the
 /// JSON output and what `--allow`-style filters match.

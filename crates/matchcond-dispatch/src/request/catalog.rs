@@ -17,51 +17,7 @@ use crate::request::crd::CustomResourceDefinition;
 use crate::resources::{ResourceMapper, ResourceTable};
 use crate::types::{Gvk, Gvr};
 
-/// An admission operation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Operation {
-    /// `CREATE`.
-    Create,
-    /// `UPDATE`.
-    Update,
-    /// `DELETE`.
-    Delete,
-    /// `CONNECT`.
-    Connect,
-}
-
-impl Operation {
-    /// Every operation, in the apiserver's order.
-    pub const ALL: [Operation; 4] = [
-        Operation::Create,
-        Operation::Update,
-        Operation::Delete,
-        Operation::Connect,
-    ];
-
-    /// The operation's name in an AdmissionRequest (`CREATE`, …).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Operation::Create => "CREATE",
-            Operation::Update => "UPDATE",
-            Operation::Delete => "DELETE",
-            Operation::Connect => "CONNECT",
-        }
-    }
-
-    /// Reads an operation name (case-insensitive).
-    pub fn parse(text: &str) -> Option<Operation> {
-        Operation::ALL
-            .into_iter()
-            .find(|o| o.as_str().eq_ignore_ascii_case(text))
-    }
-}
-
-impl std::fmt::Display for Operation {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use crate::types::Operation;
 
 /// A subresource of an API resource.
 #[derive(Clone, Debug, PartialEq, Eq)]
