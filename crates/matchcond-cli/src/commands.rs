@@ -3,10 +3,9 @@
 use std::sync::Arc;
 
 use matchcond::authz::{AuthzDecision, StaticAuthorizer};
-use matchcond::dispatch::load::Severity;
 use matchcond::dispatch::{
     Configuration, Dispatcher, HookKind, HookOutcome, Labels, NamespaceFn, NamespaceLister,
-    Rejection, Validator,
+    Rejection,
 };
 use matchcond::{
     Activation, CompileOptions, ConditionOutcome, Decision, Environment, KubeVersion, Report,
@@ -226,61 +225,37 @@ pub fn dispatch(
     output: Output,
     paint: Streams,
 ) -> Result<u8, InputError> {
-    let validator = Validator::new(version);
     let mut configurations: Vec<Configuration> = Vec::new();
     let mut invalid: Vec<Json> = Vec::new();
-    for file in configs {
-        let name = input::display_name(file);
-        let (_, loaded) = input::read_configurations(file)?;
-        if let Some(d) = loaded.text_diagnostics.first() {
-            return Err(InputError(format!("{name}:{d}")));
-        }
-        for doc in &loaded.documents {
-            for c in &doc.configurations {
-                let mut errors: Vec<String> = c
-                    .diagnostics
-                    .iter()
-                    .filter(|d| d.severity() == Severity::Error)
-                    .map(ToString::to_string)
-                    .collect();
-                let Some(config) = &c.configuration else {
-                    return Err(InputError(format!(
-                        "{name}: {} {} cannot be read: {}",
-                        c.kind.configuration_kind(),
+    for c in input::stored_configurations(configs, version)? {
+        if !c.errors.is_empty() {
+            errln!(
+                "{}",
+                paint.err.tone(
+                    Tone::Warning,
+                    &format!(
+                        "matchcond: warning: {}:{}: {} {} is invalid: the apiserver refuses it ({} error(s)); decided as if it were stored:",
+                        c.file,
+                        c.at,
+                        c.kind,
                         c.name,
-                        errors.join("; ")
-                    )));
-                };
-                errors.extend(validator.validate(config).iter().map(ToString::to_string));
-                if !errors.is_empty() {
-                    let at = c.node.start;
-                    errln!(
-                        "{}",
-                        paint.err.tone(
-                            Tone::Warning,
-                            &format!(
-                                "matchcond: warning: {name}:{at}: {} {} is invalid: the apiserver refuses it ({} error(s)); decided as if it were stored:",
-                                c.kind.configuration_kind(),
-                                c.name,
-                                errors.len()
-                            )
-                        )
-                    );
-                    for e in &errors {
-                        errln!("  {e}");
-                    }
-                    invalid.push(json!({
-                        "file": name,
-                        "line": at.line,
-                        "column": at.column,
-                        "kind": c.kind.configuration_kind(),
-                        "name": c.name,
-                        "errors": errors,
-                    }));
-                }
-                configurations.push(config.clone());
+                        c.errors.len()
+                    )
+                )
+            );
+            for e in &c.errors {
+                errln!("  {e}");
             }
+            invalid.push(json!({
+                "file": c.file,
+                "line": c.at.line,
+                "column": c.at.column,
+                "kind": c.kind,
+                "name": c.name,
+                "errors": c.errors,
+            }));
         }
+        configurations.push(c.configuration);
     }
     request_args::print_warnings(&input, paint);
     let request = &input.request;

@@ -5,8 +5,8 @@ use std::fmt;
 use std::io::Read;
 
 use matchcond::authz::{AuthorizerTable, StaticAuthorizer};
-use matchcond::dispatch::load::{load_text, LoadedText};
-use matchcond::dispatch::{parse_documents, Labels};
+use matchcond::dispatch::load::{load_text, LoadedText, Position, Severity};
+use matchcond::dispatch::{parse_documents, Configuration, Labels, Validator};
 use matchcond::KubeVersion;
 use serde::Deserialize;
 use serde_json::Value as Json;
@@ -125,6 +125,69 @@ pub fn read_configurations(path: &str) -> Result<(String, LoadedText), InputErro
     let text = read_text(path)?;
     let loaded = load_text(&text);
     Ok((text, loaded))
+}
+
+/// A configuration read from a file to be decided as stored, with what the apiserver's
+/// validation says of it.
+pub struct StoredConfiguration {
+    /// The configuration.
+    pub configuration: Configuration,
+    /// The file's name as shown.
+    pub file: String,
+    /// Where it starts in the file.
+    pub at: Position,
+    /// Its kind (`ValidatingWebhookConfiguration`, …).
+    pub kind: &'static str,
+    /// Its name.
+    pub name: String,
+    /// The validation's errors (empty when the apiserver accepts it).
+    pub errors: Vec<String>,
+}
+
+/// Reads the configurations of files to decide with, as the apiserver decides with the
+/// configurations it stored: every one must load (a text or field error is unusable
+/// input); one the validation refuses is kept with its errors, for a warning.
+pub fn stored_configurations(
+    files: &[String],
+    version: KubeVersion,
+) -> Result<Vec<StoredConfiguration>, InputError> {
+    let validator = Validator::new(version);
+    let mut out = Vec::new();
+    for file in files {
+        let name = display_name(file);
+        let (_, loaded) = read_configurations(file)?;
+        if let Some(d) = loaded.text_diagnostics.first() {
+            return Err(InputError(format!("{name}:{d}")));
+        }
+        for doc in &loaded.documents {
+            for c in &doc.configurations {
+                let mut errors: Vec<String> = c
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.severity() == Severity::Error)
+                    .map(ToString::to_string)
+                    .collect();
+                let Some(config) = &c.configuration else {
+                    return Err(InputError(format!(
+                        "{name}: {} {} cannot be read: {}",
+                        c.kind.configuration_kind(),
+                        c.name,
+                        errors.join("; ")
+                    )));
+                };
+                errors.extend(validator.validate(config).iter().map(ToString::to_string));
+                out.push(StoredConfiguration {
+                    configuration: config.clone(),
+                    file: name.to_owned(),
+                    at: c.node.start,
+                    kind: c.kind.configuration_kind(),
+                    name: c.name.clone(),
+                    errors,
+                });
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Parses `--namespace-labels k=v,k2=v2` (empty: no labels).

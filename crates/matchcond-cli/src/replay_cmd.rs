@@ -10,9 +10,8 @@ use matchcond::dispatch::audit::{
     Change, DecisionClass, HookCounts, Replay, ReplayOptions, ReplayReport, Sample, Side, Source,
     WebhookReport,
 };
-use matchcond::dispatch::load::Severity;
 use matchcond::dispatch::request::{load_crds, load_namespaces, Catalog, NamespaceSet};
-use matchcond::dispatch::{Configuration, Dispatcher, HookKind, Validator};
+use matchcond::dispatch::{Configuration, Dispatcher, HookKind};
 use matchcond::KubeVersion;
 use serde_json::{json, Value as Json};
 
@@ -90,48 +89,25 @@ fn configurations(
     version: KubeVersion,
     paint: Streams,
 ) -> Result<Vec<Configuration>, InputError> {
-    let validator = Validator::new(version);
     let mut out = Vec::new();
-    for file in files {
-        let name = input::display_name(file);
-        let (_, loaded) = input::read_configurations(file)?;
-        if let Some(d) = loaded.text_diagnostics.first() {
-            return Err(InputError(format!("{name}:{d}")));
-        }
-        for doc in &loaded.documents {
-            for c in &doc.configurations {
-                let errors: Vec<String> = c
-                    .diagnostics
-                    .iter()
-                    .filter(|d| d.severity() == Severity::Error)
-                    .map(ToString::to_string)
-                    .collect();
-                let Some(config) = &c.configuration else {
-                    return Err(InputError(format!(
-                        "{name}: {} {} cannot be read: {}",
-                        c.kind.configuration_kind(),
+    for c in input::stored_configurations(files, version)? {
+        if !c.errors.is_empty() {
+            errln!(
+                "{}",
+                paint.err.tone(
+                    Tone::Warning,
+                    &format!(
+                        "matchcond: warning: {}:{}: {} {} is invalid ({} error(s), see `matchcond lint`); replayed as if it were stored",
+                        c.file,
+                        c.at,
+                        c.kind,
                         c.name,
-                        errors.join("; ")
-                    )));
-                };
-                let invalid = errors.len() + validator.validate(config).len();
-                if invalid > 0 {
-                    errln!(
-                        "{}",
-                        paint.err.tone(
-                            Tone::Warning,
-                            &format!(
-                                "matchcond: warning: {name}:{}: {} {} is invalid ({invalid} error(s), see `matchcond lint`); replayed as if it were stored",
-                                c.node.start,
-                                c.kind.configuration_kind(),
-                                c.name
-                            )
-                        )
-                    );
-                }
-                out.push(config.clone());
-            }
+                        c.errors.len()
+                    )
+                )
+            );
         }
+        out.push(c.configuration);
     }
     if out.is_empty() {
         return Err(InputError(format!(
