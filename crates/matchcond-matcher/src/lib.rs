@@ -47,7 +47,7 @@ pub use webhook::{WebhookConditions, WebhookError};
 
 use std::borrow::Cow;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use matchcond_compiler::{CompileError, Environment, Program, PER_CALL_COST_LIMIT};
 use matchcond_runtime::activation::Lookups;
@@ -149,11 +149,15 @@ pub enum Skip<'a> {
 /// The error of conditions that `failurePolicy: Ignore` swallowed: the first condition
 /// that erred (or ran out of the shared budget) and the apiserver's text — what
 /// `failurePolicy: Fail` would have rejected the request with.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
+///
+/// The text is written when it is first read ([`IgnoredError::message`], `Display`): a
+/// decision that ignores it costs no formatting.
+#[derive(Clone, Debug)]
 pub struct IgnoredError<'a> {
     condition: Cow<'a, str>,
-    message: String,
+    /// The failures, for a text not written yet (empty once owned, or out of budget).
+    failures: Vec<Failure<'a>>,
+    text: OnceLock<String>,
     out_of_budget: bool,
 }
 
@@ -166,7 +170,13 @@ impl<'a> IgnoredError<'a> {
 
     /// The apiserver's text: one error, or `[e1, e2]` for several (duplicates removed).
     pub fn message(&self) -> &str {
-        &self.message
+        self.text.get_or_init(|| {
+            if self.out_of_budget {
+                OUT_OF_BUDGET.to_owned()
+            } else {
+                aggregate_failures(&self.failures)
+            }
+        })
     }
 
     /// True when the shared budget ran out (an error of the whole evaluation, which the
@@ -175,15 +185,36 @@ impl<'a> IgnoredError<'a> {
         self.out_of_budget
     }
 
-    /// The same error, owning the condition's name.
+    /// The same error, owning the condition's name and its text.
     pub fn into_owned(self) -> IgnoredError<'static> {
+        let text = OnceLock::from(self.message().to_owned());
         IgnoredError {
             condition: Cow::Owned(self.condition.into_owned()),
-            message: self.message,
+            failures: Vec::new(),
+            text,
             out_of_budget: self.out_of_budget,
         }
     }
 }
+
+/// Equal when they name the same condition with the same text.
+impl PartialEq for IgnoredError<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.condition == other.condition
+            && self.out_of_budget == other.out_of_budget
+            && self.message() == other.message()
+    }
+}
+
+impl Eq for IgnoredError<'_> {}
+
+impl fmt::Display for IgnoredError<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+impl std::error::Error for IgnoredError<'_> {}
 
 impl Skip<'_> {
     /// The same reason, owning what it borrows.
@@ -238,7 +269,7 @@ impl fmt::Display for Skip<'_> {
             Skip::Ignored(e) => write!(
                 f,
                 "matchConditions failed and failurePolicy is Ignore: {}",
-                e.message
+                e.message()
             ),
             Skip::ExemptKind => f.write_str("admission configuration kinds are exempt"),
             Skip::NamespaceSelector => f.write_str("namespaceSelector does not match"),
@@ -461,6 +492,7 @@ pub fn aggregate_messages(messages: &[String]) -> String {
 /// Why a condition failed, kept as its parts: the apiserver's text is written only when
 /// someone reads it (a rejection's message, an ignored error, an explanation), not for a
 /// decision that drops it (a false condition that skips anyway).
+#[derive(Clone, Debug)]
 enum Failure<'a> {
     /// The condition did not compile: `compilation error: <error>`.
     Compile(&'a CompileError),
@@ -737,10 +769,10 @@ impl MatchConditions {
 
     /// Evaluates every condition in order under the shared budget, calling `sink` with
     /// each condition's index and result. Returns false when the budget ran out.
-    fn run<'a>(
-        &'a self,
-        activation: &Activation<'a>,
-        mut sink: impl FnMut(usize, Step<'a>),
+    fn run<'s>(
+        &'s self,
+        activation: &Activation<'_>,
+        mut sink: impl FnMut(usize, Step<'s>),
     ) -> bool {
         let mut remaining = self.budget;
         let lookups = Lookups::new();
@@ -829,29 +861,39 @@ impl MatchConditions {
 
     /// The decision from the evaluation's results (the failure policy is applied here and
     /// nowhere else).
-    fn conclude(
-        &self,
+    fn conclude<'a>(
+        &'a self,
         completed: bool,
         first_false: Option<usize>,
-        errors: Errors<'_>,
+        errors: Errors<'a>,
         policy: FailurePolicy,
-    ) -> Decision<'_> {
-        let failed = |message: String, condition: Option<usize>, out_of_budget: bool| match policy {
-            FailurePolicy::Fail => Decision::Reject { message },
-            FailurePolicy::Ignore => Decision::Skip(Skip::Ignored(IgnoredError {
+    ) -> Decision<'a> {
+        let ignored = |failures, condition: Option<usize>, out_of_budget| {
+            Decision::Skip(Skip::Ignored(IgnoredError {
                 condition: self.name(condition.unwrap_or(0)),
-                message,
+                failures,
+                text: OnceLock::new(),
                 out_of_budget,
-            })),
+            }))
         };
         if !completed {
-            return failed(OUT_OF_BUDGET.to_string(), errors.out_of_budget, true);
+            return match policy {
+                FailurePolicy::Fail => Decision::Reject {
+                    message: OUT_OF_BUDGET.to_owned(),
+                },
+                FailurePolicy::Ignore => ignored(Vec::new(), errors.out_of_budget, true),
+            };
         }
         if let Some(i) = first_false {
             return Decision::Skip(Skip::Condition(self.name(i)));
         }
         if !errors.failures.is_empty() {
-            return failed(aggregate_failures(&errors.failures), errors.first, false);
+            return match policy {
+                FailurePolicy::Fail => Decision::Reject {
+                    message: aggregate_failures(&errors.failures),
+                },
+                FailurePolicy::Ignore => ignored(errors.failures, errors.first, false),
+            };
         }
         Decision::Call
     }
