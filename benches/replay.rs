@@ -28,7 +28,7 @@ fn sources(log: &Arc<[u8]>) -> Vec<Source> {
 }
 
 fn replay(c: &mut Criterion) {
-    let configs = load_documents(include_str!("../examples/webhooks.yaml")).unwrap();
+    let configs = load_documents(matchcond_bench::audit_log::CONFIGURATIONS).unwrap();
     let replay = Replay::new(
         Side::new(Dispatcher::new(&configs, KubeVersion::LATEST)),
         None,

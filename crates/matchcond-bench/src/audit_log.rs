@@ -10,6 +10,11 @@
 
 use std::io::{self, Write};
 
+/// The configurations the replay benchmark replays its logs through: a copy of
+/// `examples/webhooks.yaml` kept in the workload, so that the published crates build on
+/// their own (a test keeps the copy equal to the example).
+pub const CONFIGURATIONS: &str = include_str!("../workload/replay-configurations.yaml");
+
 /// The audit level of the events written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Level {
@@ -486,5 +491,18 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_configurations_are_the_example() {
+        let example = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/webhooks.yaml"
+        ))
+        .unwrap();
+        assert_eq!(
+            CONFIGURATIONS, example,
+            "copy examples/webhooks.yaml to crates/matchcond-bench/workload/replay-configurations.yaml"
+        );
     }
 }

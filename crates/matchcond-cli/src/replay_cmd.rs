@@ -828,7 +828,7 @@ fn peak_rss() -> Option<u64> {
 /// runs each, side by side; medians.
 pub fn bench(quick: bool, output: crate::Output) -> Result<u8, InputError> {
     use matchcond_bench::audit_log::{self, Level, Spec};
-    let configs = matchcond::dispatch::load_documents(include_str!("../data/webhooks.yaml"))
+    let configs = matchcond::dispatch::load_documents(audit_log::CONFIGURATIONS)
         .map_err(|e| InputError(format!("examples/webhooks.yaml: {e}")))?;
     let version = KubeVersion::LATEST;
     let replay = Replay::new(

@@ -110,16 +110,3 @@ fn the_json_report_counts_what_the_text_shows() {
     assert_eq!(pods["changes"][0]["count"], 2);
     assert_eq!(pods["changes"][0]["samples"][0]["user"], "bob");
 }
-
-/// `matchcond bench --replay` replays through a copy of `examples/webhooks.yaml` kept in the
-/// crate (so that the published crate builds on its own): the copy stays the example.
-#[test]
-fn the_bench_configurations_are_the_example() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let copy = std::fs::read_to_string(root.join("data/webhooks.yaml")).unwrap();
-    let example = std::fs::read_to_string(root.join("../../examples/webhooks.yaml")).unwrap();
-    assert_eq!(
-        copy, example,
-        "copy examples/webhooks.yaml to crates/matchcond-cli/data/"
-    );
-}
