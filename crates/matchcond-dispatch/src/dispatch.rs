@@ -930,12 +930,17 @@ fn match_object(
 /// The `request` documents of one admission request, by invocation kind: built once per
 /// kind, shared by every webhook invoked with that kind.
 #[derive(Default)]
-struct CelRequests {
+pub(crate) struct CelRequests {
     by_kind: Vec<(Gvk, Json)>,
 }
 
 impl CelRequests {
-    fn get<'a>(&'a mut self, attrs: &Attributes, kind: &Gvk, original: &'a Json) -> &'a Json {
+    pub(crate) fn get<'a>(
+        &'a mut self,
+        attrs: &Attributes,
+        kind: &Gvk,
+        original: &'a Json,
+    ) -> &'a Json {
         let i = match self.by_kind.iter().position(|(k, _)| k == kind) {
             Some(i) => i,
             None => {
@@ -954,7 +959,7 @@ impl CelRequests {
 /// The `request` the matchConditions see (`CreateAdmissionRequest`): `kind` is the
 /// invocation's kind, `resource` the request's own resource; the original's user and
 /// options.
-pub(crate) fn cel_request(attrs: &Attributes, kind: &Gvk, original: &Json) -> Json {
+fn cel_request(attrs: &Attributes, kind: &Gvk, original: &Json) -> Json {
     let mut m = Map::new();
     let user = original.get("userInfo").cloned().unwrap_or(Json::Null);
     let options = original.get("options").filter(|o| !o.is_null()).cloned();

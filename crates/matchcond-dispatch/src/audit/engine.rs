@@ -28,13 +28,14 @@ use serde_json::{Map, Value as Json};
 use super::admission::{self, Missing, NotAdmitted};
 use super::event::Event;
 use crate::dispatch::{
-    call_time_check, cel_request, match_namespace, object_labels, Attributes, CompiledHook, Detail,
+    call_time_check, match_namespace, object_labels, Attributes, CelRequests, CompiledHook, Detail,
     Dispatcher, Policy,
 };
 use crate::namespaces::NamespaceLister;
 use crate::request::catalog::Catalog;
 use crate::rules::is_exempt_kind;
 use crate::selector::Selector;
+use crate::types::Gvk;
 
 /// A webhook's decision for one request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -208,6 +209,8 @@ pub(crate) struct Prepared<'e, 'a> {
     pub(crate) attrs: Attributes,
     kind_known: bool,
     built: Option<Built>,
+    /// The `request` of the matchConditions, by invocation kind (shared by the webhooks).
+    cel_requests: CelRequests,
 }
 
 impl<'e, 'a> Prepared<'e, 'a> {
@@ -219,6 +222,7 @@ impl<'e, 'a> Prepared<'e, 'a> {
             attrs,
             kind_known,
             built: None,
+            cel_requests: CelRequests::default(),
         })
     }
 
@@ -241,6 +245,18 @@ impl<'e, 'a> Prepared<'e, 'a> {
             field: "requestObject",
             message: String::new(),
         })
+    }
+
+    /// The `request` the matchConditions of a webhook invoked with `kind` see, built once
+    /// per kind, and the parts of the event's AdmissionRequest.
+    fn cel_request(&mut self, kind: &Gvk) -> Result<(&Json, &Built), NotAdmitted> {
+        self.built()?;
+        let built = self.built.as_ref().ok_or(NotAdmitted::Invalid {
+            field: "requestObject",
+            message: String::new(),
+        })?;
+        let request = self.cel_requests.get(&self.attrs, kind, &built.original);
+        Ok((request, built))
     }
 }
 
@@ -325,14 +341,12 @@ impl Side {
         h: &CompiledHook,
         reads: &[Reads],
         p: &mut Prepared<'_, '_>,
-        kind: &crate::types::Gvk,
+        kind: &Gvk,
         result: &mut HookResult,
     ) -> Result<(), NotAdmitted> {
-        let attrs = p.attrs.clone();
-        let built = p.built()?;
+        let (request, built) = p.cel_request(kind)?;
         let missing = built.missing;
-        let request = cel_request(&attrs, kind, &built.original);
-        let mut act = Activation::from_request(&request);
+        let mut act = Activation::from_request(request);
         if missing.object {
             act.unbind(SLOT_OBJECT);
         } else {
