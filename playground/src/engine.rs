@@ -17,7 +17,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use matchcond::authz::{AuthzDecision, StaticAuthorizer};
+use matchcond::authz::{AuthorizerTable, AuthzDecision, StaticAuthorizer};
 use matchcond::dispatch::load::{
     load_text, LoadedConfiguration, LoadedText, Node, Position as YamlPosition, Style,
     Value as YamlValue,
@@ -48,8 +48,12 @@ pub struct Input {
     pub version: String,
     /// The namespace's labels, `k=v, k2=v2`.
     pub namespace_labels: String,
-    /// What the authorizer answers every check: `allow`, `deny`, or `noOpinion`.
+    /// What the authorizer answers every check: `allow`, `deny`, or `noOpinion`; `table`
+    /// for [`Input::authorizer_table`].
     pub authorizer: String,
+    /// A static authorizer table (YAML or JSON), as `matchcond match --authorizer` reads
+    /// one: rules by user, user groups, verbs and resources, with a default.
+    pub authorizer_table: String,
     /// The expression box.
     pub expression: String,
     /// Decide only, leaving the lint findings to a later call: the page's first update,
@@ -321,6 +325,8 @@ pub struct Analysis {
     pub rejection: Option<String>,
     /// Why nothing was decided.
     pub undecided: Option<String>,
+    /// Why the authorizer table cannot be used.
+    pub authorizer_error: Option<String>,
 }
 
 /// The expression box's result.
@@ -341,6 +347,8 @@ pub struct Evaluated {
     pub issues: Vec<Finding>,
     /// A problem with the review (the expression was then evaluated without a request).
     pub review_error: Option<String>,
+    /// Why the authorizer table cannot be used (the expression was not evaluated).
+    pub authorizer_error: Option<String>,
 }
 
 /// The Kubernetes versions the page offers.
@@ -386,24 +394,43 @@ struct Cache {
 }
 
 struct Compiled {
-    key: (String, KubeVersion, String),
+    key: (String, KubeVersion, String, String),
     loaded: Loaded,
     /// The findings, and the configurations decided although the apiserver refuses them;
     /// `None` until linted.
     lint: Option<(Vec<Finding>, Vec<String>)>,
     dispatcher: Dispatcher,
+    /// Why the authorizer table cannot be used (nothing is then decided).
+    authorizer_error: Option<String>,
 }
 
 thread_local! {
     static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
 }
 
-fn authorizer(text: &str) -> StaticAuthorizer {
-    StaticAuthorizer::new(match text {
+/// The authorizer the page's choice makes: one answer to every check, or a table.
+fn authorizer(input: &Input) -> Result<StaticAuthorizer, String> {
+    Ok(StaticAuthorizer::new(match input.authorizer.as_str() {
         "allow" => AuthzDecision::Allow,
         "deny" => AuthzDecision::Deny,
+        "table" => return authorizer_table(&input.authorizer_table),
         _ => AuthzDecision::NoOpinion,
-    })
+    }))
+}
+
+/// An authorizer table's text (the table, or a document with the table under
+/// `authorizer`, as the command line's files; empty: no rule, no opinion).
+fn authorizer_table(text: &str) -> Result<StaticAuthorizer, String> {
+    let documents = parse_documents(text).map_err(|e| e.to_string())?;
+    let table = match documents.into_iter().next() {
+        None | Some(Json::Null) => AuthorizerTable::default(),
+        Some(Json::Object(mut m)) if m.len() == 1 && m.contains_key("authorizer") => {
+            let inner = m.remove("authorizer").unwrap_or(Json::Null);
+            serde_json::from_value(inner).map_err(|e| format!("authorizer: {e}"))?
+        }
+        Some(doc) => serde_json::from_value(doc).map_err(|e| e.to_string())?,
+    };
+    table.to_static_authorizer().map_err(|e| e.to_string())
 }
 
 /// The configuration editor's text, loaded.
@@ -976,17 +1003,28 @@ pub fn analyze(input: &Input) -> Analysis {
     CACHE.with(|cache| {
         let mut cache = cache.borrow_mut();
         let cache = &mut *cache;
-        let key = (input.config.clone(), version, input.authorizer.clone());
+        let key = (
+            input.config.clone(),
+            version,
+            input.authorizer.clone(),
+            input.authorizer_table.clone(),
+        );
         if cache.compiled.as_ref().is_none_or(|c| c.key != key) {
             let loaded = load(&input.config);
             let configs: Vec<Configuration> = loaded.decided().map(|(_, c)| c.clone()).collect();
-            let dispatcher = Dispatcher::new(&configs, version)
-                .with_authorizer(Arc::new(authorizer(&input.authorizer)));
+            let authorizer = authorizer(input);
+            let dispatcher = Dispatcher::new(&configs, version).with_authorizer(Arc::new(
+                authorizer.as_ref().map_or_else(
+                    |_| StaticAuthorizer::new(AuthzDecision::NoOpinion),
+                    Clone::clone,
+                ),
+            ));
             cache.compiled = Some(Compiled {
                 key,
                 loaded,
                 lint: None,
                 dispatcher,
+                authorizer_error: authorizer.err(),
             });
         }
         if !input.decide_only {
@@ -1014,6 +1052,11 @@ pub fn analyze(input: &Input) -> Analysis {
         analysis.configurations = loaded.decided().map(|(c, _)| describe(c)).collect();
         if let Some(why) = &loaded.undecided {
             analysis.undecided = Some(why.clone());
+            return analysis;
+        }
+        if let Some(e) = &compiled.authorizer_error {
+            analysis.authorizer_error = Some(e.clone());
+            analysis.undecided = Some("the authorizer table cannot be used".into());
             return analysis;
         }
         let request = match read_review(&input.review) {
@@ -1073,6 +1116,7 @@ fn empty_analysis(version: KubeVersion, findings: Vec<Finding>) -> Analysis {
         admitted: None,
         rejection: None,
         undecided: None,
+        authorizer_error: None,
     }
 }
 
@@ -1109,6 +1153,7 @@ pub fn evaluate(input: &Input) -> Evaluated {
         error: None,
         issues: Vec::new(),
         review_error: None,
+        authorizer_error: None,
     };
     if input.expression.trim().is_empty() {
         return out;
@@ -1158,11 +1203,19 @@ pub fn evaluate(input: &Input) -> Evaluated {
                 return;
             }
         };
+        let authorizer = match authorizer(input) {
+            Ok(a) => a,
+            Err(e) => {
+                out.result = "empty";
+                out.authorizer_error = Some(e);
+                return;
+            }
+        };
         let activation = match &request {
             Some(r) => Activation::from_request(r),
             None => Activation::empty(),
         }
-        .with_authorizer(Arc::new(authorizer(&input.authorizer)));
+        .with_authorizer(Arc::new(authorizer));
         let evaluation = program.evaluate(&activation, Some(PER_CALL_COST_LIMIT));
         out.cost = Some(evaluation.cost);
         match evaluation.result {

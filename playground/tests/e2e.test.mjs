@@ -468,6 +468,61 @@ test('the expression box evaluates against the review', async () => {
   assert.equal(await page.textContent('[data-testid=expr-value]'), '"shop"');
 });
 
+test('an authorizer table answers checks by user group and verb, as the command line', async () => {
+  const expr = await page.evaluate(() => window.__playground.views.exprView.state.doc.toString());
+  const check = "authorizer.requestResource.check('create').allowed()";
+  await typeOver('exprView', expr, check);
+  assert.ok(await page.$eval('[data-testid=authorizer-pane]', (p) => p.hidden));
+  let count = await updates();
+  await page.selectOption('[data-testid=authorizer]', 'table');
+  await updatedAfter(count);
+  assert.ok(!(await page.$eval('[data-testid=authorizer-pane]', (p) => p.hidden)));
+  // The table the page starts with lets service accounts create: the review's user is one.
+  const table = await page.inputValue('[data-testid=authorizer-table]');
+  const dir = await mkdtemp(path.join(tmpdir(), 'matchcond-playground-'));
+  const tableFile = path.join(dir, 'authorizer.yaml');
+  await writeFile(tableFile, table);
+  for (const verb of ['create', 'delete']) {
+    const e = `authorizer.requestResource.check('${verb}').allowed()`;
+    const current = await page.evaluate(() => window.__playground.views.exprView.state.doc.toString());
+    if (current !== e) await typeOver('exprView', current, e);
+    const cli = matchcond(['eval', e, '--review', REVIEW, '--authorizer', tableFile]);
+    assert.equal(await page.textContent('[data-testid=expr-value]'), cli.valueText);
+    assert.equal(cli.valueText, verb === 'create' ? 'true' : 'false');
+  }
+  // A field the table does not know: said, and nothing decided or evaluated.
+  count = await updates();
+  await page.fill('[data-testid=authorizer-table]', 'rules:\n- {usergroups: [a], decision: allow}\n');
+  await updatedAfter(count);
+  assert.match(await page.textContent('[data-testid=authorizer-error]'), /unknown field `usergroups`/);
+  assert.match(await page.textContent('[data-testid=summary]'), /the authorizer table cannot be used/);
+  assert.equal(await page.$$eval('[data-testid=hook]', (c) => c.length), 0);
+  // The link keeps an edited table: delete allowed to the review's user, and the
+  // webhook that asks the authorizer before deleting sees it.
+  const edited = table.replace('verbs: [create, update]', 'verbs: [create, update, delete]');
+  assert.notEqual(edited, table);
+  count = await updates();
+  await page.fill('[data-testid=authorizer-table]', edited);
+  await updatedAfter(count);
+  assert.ok(await page.$eval('[data-testid=authorizer-error]', (e) => e.hidden));
+  assert.equal(await page.textContent('[data-testid=expr-value]'), 'true');
+  await page.evaluate(() => window.__playground.saved);
+  const again = await context.newPage();
+  await again.goto(page.url());
+  await again.waitForSelector('[data-testid=hook]');
+  assert.equal(await again.inputValue('[data-testid=authorizer]'), 'table');
+  assert.equal(await again.inputValue('[data-testid=authorizer-table]'), edited);
+  assert.equal(await again.textContent('[data-testid=expr-value]'), 'true');
+  await again.close();
+  // Back to the state the next test expects.
+  count = await updates();
+  await page.selectOption('[data-testid=authorizer]', 'noOpinion');
+  await updatedAfter(count);
+  assert.ok(await page.$eval('[data-testid=authorizer-pane]', (p) => p.hidden));
+  await typeOver('exprView', "authorizer.requestResource.check('delete').allowed()", expr);
+  await rm(dir, { recursive: true, force: true });
+});
+
 test('the link reproduces the state; a bad link falls back to the example', async () => {
   // The state the tests above left: the first condition edited, an expression typed.
   await page.evaluate(() => window.__playground.saved);

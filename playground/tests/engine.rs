@@ -711,3 +711,66 @@ fn the_wasm_entry_points_answer_unreadable_requests() {
     let out: serde_json::Value = serde_json::from_str(&matchcond_playground::versions()).unwrap();
     assert_eq!(out["default"], newest().as_str());
 }
+
+#[test]
+fn an_authorizer_table_matches_user_groups_and_verbs() {
+    let review = example("reviews/pod-create.json");
+    let with_table = |table: &str, expression: &str| {
+        evaluate(&Input {
+            expression: expression.into(),
+            review: review.clone(),
+            authorizer: "table".into(),
+            authorizer_table: table.into(),
+            ..Input::default()
+        })
+    };
+    // The review's user is a service account, in the group system:serviceaccounts.
+    let table = "default: deny\nrules:\n- {userGroups: [system:serviceaccounts], verbs: [create, update], decision: allow}\n";
+    let check = |verb: &str| format!("authorizer.requestResource.check('{verb}').allowed()");
+    assert_eq!(
+        with_table(table, &check("create")).value.as_deref(),
+        Some("true")
+    );
+    assert_eq!(
+        with_table(table, &check("delete")).value.as_deref(),
+        Some("false")
+    );
+    // The same table under `authorizer`, as the command line's files hold it.
+    let nested = format!("authorizer:\n{}", indent(table));
+    assert_eq!(
+        with_table(&nested, &check("update")).value.as_deref(),
+        Some("true")
+    );
+    // A group the user is not in: the default.
+    let other = "default: deny\nrules:\n- {userGroups: [breakglass], decision: allow}\n";
+    assert_eq!(
+        with_table(other, &check("create")).value.as_deref(),
+        Some("false")
+    );
+    // Unknown fields are refused, and nothing is evaluated or decided.
+    let bad = "rules:\n- {group: [x], decision: allow}\n- {usergroups: [a], decision: allow}\n";
+    let r = with_table(bad, &check("create"));
+    assert_eq!(r.value, None);
+    assert!(r.authorizer_error.is_some());
+    let a = analyze(&Input {
+        config: example("webhooks.yaml"),
+        review: review.clone(),
+        authorizer: "table".into(),
+        authorizer_table: "rules:\n- {usergroups: [a], decision: allow}\n".into(),
+        ..Input::default()
+    });
+    assert!(a
+        .authorizer_error
+        .as_deref()
+        .unwrap()
+        .contains("usergroups"));
+    assert_eq!(
+        a.undecided.as_deref(),
+        Some("the authorizer table cannot be used")
+    );
+    assert!(a.hooks.is_empty());
+}
+
+fn indent(text: &str) -> String {
+    text.lines().map(|l| format!("  {l}\n")).collect()
+}

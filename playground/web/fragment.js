@@ -3,7 +3,9 @@
 
 const MAX_FRAGMENT = 4 << 20; // characters
 const MAX_STATE = 8 << 20; // bytes once decompressed
-const FIELDS = ['v', 'a', 'l', 'e', 'c', 'cx', 'r', 'rx'];
+// v: version, a: authorizer choice, t: authorizer table, l: namespace labels, e: expression,
+// c/cx: configuration text or example name, r/rx: review text or example name.
+const FIELDS = ['v', 'a', 't', 'l', 'e', 'c', 'cx', 'r', 'rx'];
 
 function toBase64Url(bytes) {
   let binary = '';

@@ -295,7 +295,9 @@ function renderEvaluation(view, result) {
   view.dispatch(setDiagnostics(view.state, diagnostics(issues, view.state.doc.length)));
   out.replaceChildren();
   out.className = `expr-result ${result.result}`;
-  if (result.result === 'empty') {
+  if (result.authorizerError) {
+    out.append(el('span', { class: 'muted' }, 'Not evaluated: the authorizer table cannot be used.'));
+  } else if (result.result === 'empty') {
     out.append(el('span', { class: 'muted' }, 'Type a CEL expression: object, oldObject, request, authorizer.'));
   } else if (result.result === 'value') {
     out.append(
@@ -311,7 +313,24 @@ function renderEvaluation(view, result) {
   if (result.reviewError) out.append(el('div', { class: 'muted' }, `without a request: ${result.reviewError}`));
 }
 
+function renderAuthorizerError(error) {
+  const e = $('authorizer-error');
+  e.textContent = error ? `The authorizer table cannot be used: ${error}` : '';
+  e.hidden = !error;
+}
+
 // ---------- state ----------
+
+// What the table choice starts with: a breakglass group may do anything, service
+// accounts may create and update, everything else is denied.
+const DEFAULT_AUTHORIZER_TABLE = `default: deny
+rules:
+- userGroups: [system:masters, breakglass]
+  decision: allow
+- userGroups: [system:serviceaccounts]
+  verbs: [create, update]
+  decision: allow
+`;
 
 function exampleText(list, name) {
   const found = list.find((e) => e.name === name);
@@ -344,7 +363,10 @@ async function main() {
   }
 
   const versionSelect = $('version');
-  $('authorizer').value = ['allow', 'deny', 'noOpinion'].includes(state.a) ? state.a : 'noOpinion';
+  $('authorizer').value = ['allow', 'deny', 'noOpinion', 'table'].includes(state.a) ? state.a : 'noOpinion';
+  $('authorizer-table').value = typeof state.t === 'string' ? state.t : DEFAULT_AUTHORIZER_TABLE;
+  const showTable = () => { $('authorizer-pane').hidden = $('authorizer').value !== 'table'; };
+  showTable();
   $('labels').value = state.l || '';
 
   const exampleSelect = $('example');
@@ -392,6 +414,7 @@ async function main() {
       version: versionSelect.value,
       namespaceLabels: $('labels').value,
       authorizer: $('authorizer').value,
+      authorizerTable: $('authorizer').value === 'table' ? $('authorizer-table').value : '',
       expression: views.exprView.state.doc.toString(),
     };
   };
@@ -399,6 +422,7 @@ async function main() {
   let saving = Promise.resolve();
   const save = (input) => {
     const s = { v: input.version, a: input.authorizer, l: input.namespaceLabels, e: input.expression };
+    if (input.authorizer === 'table') s.t = input.authorizerTable;
     const cx = examples.configs.find((x) => x.text === input.config);
     if (cx) s.cx = cx.name; else s.c = input.config;
     const rx = examples.reviews.find((x) => x.text === input.review);
@@ -435,6 +459,7 @@ async function main() {
     metrics.analysis = analysis;
     renderAnalysis(views, analysis);
     renderEvaluation(views.exprView, evaluated);
+    renderAuthorizerError(analysis.authorizerError || evaluated.authorizerError);
     syncExample();
     const t2 = performance.now();
     metrics.updates += 1;
@@ -466,7 +491,8 @@ async function main() {
     update();
   });
   versionSelect.addEventListener('change', update);
-  $('authorizer').addEventListener('change', update);
+  $('authorizer').addEventListener('change', () => { showTable(); update(); });
+  $('authorizer-table').addEventListener('input', schedule);
   $('labels').addEventListener('input', schedule);
   for (const b of document.querySelectorAll('[data-expr]')) {
     b.addEventListener('click', () => {
