@@ -55,10 +55,10 @@
 //! ```
 
 pub use matchcond_dispatch::{
-    load_documents, parse_documents, AnyNamespace, Attributes, BadValue, Configuration, Dispatch,
-    Dispatcher, ErrorType, FieldError, Gvk, Gvr, HookInfo, HookKind, HookOutcome, Invocation,
-    Labels, LoadError, NamespaceFn, NamespaceLister, NoNamespaces, Rejection, RequestError,
-    ResourceMapper, ResourceTable, Validator, WebhookSpec,
+    load_documents, parse_documents, AdmissionInput, AnyNamespace, Attributes, BadValue,
+    Configuration, Dispatch, Dispatcher, ErrorType, FieldError, Gvk, Gvr, HookInfo, HookKind,
+    HookOutcome, Invocation, Labels, LoadError, NamespaceFn, NamespaceLister, NoNamespaces,
+    Rejection, RequestError, ResourceMapper, ResourceTable, Validator, WebhookSpec,
 };
 
 /// Audit logs replayed through configurations: what a change of matchConditions does to a

@@ -147,6 +147,16 @@ impl KubeRequest {
     }
 }
 
+/// The dispatcher decides a `KubeRequest` as it is, without a copy.
+#[cfg(feature = "dispatch")]
+impl crate::dispatch::AdmissionInput for KubeRequest {
+    fn admission_request(
+        &self,
+    ) -> Result<std::borrow::Cow<'_, Json>, crate::dispatch::RequestError> {
+        Ok(std::borrow::Cow::Borrowed(&self.json))
+    }
+}
+
 impl TryFrom<AdmissionRequest<DynamicObject>> for KubeRequest {
     type Error = RequestError;
     fn try_from(request: AdmissionRequest<DynamicObject>) -> Result<Self, RequestError> {

@@ -15,7 +15,7 @@
 //! | an AdmissionRequest as JSON (`serde_json::Value`) | [`MatchConditions::compile`], [`Activation::from_request`], [`MatchConditions::decide`] or [`MatchConditions::explain`] |
 //! | the raw bytes of an AdmissionReview | [`MatchConditions::decide_review`]: only what the conditions read is built |
 //! | kube-rs's typed `AdmissionReview<DynamicObject>` (feature `kube`) | [`kube::KubeRequest`][kube-request], [`kube::WebhookConditions`][kube-webhook] |
-//! | whole webhook configurations (feature `dispatch`) | [`dispatch::load_documents`] or the strict [`dispatch::load::load_text`], [`dispatch::Validator`], [`dispatch::Dispatcher`] |
+//! | whole webhook configurations (feature `dispatch`) | [`dispatch::load_documents`] or the strict [`dispatch::load::load_text`], [`dispatch::Validator`], [`dispatch::Dispatcher`]: it decides a request given as JSON, as an AdmissionReview's bytes or as a `KubeRequest` alike ([`dispatch::AdmissionInput`]) |
 //! | configurations to check in CI (feature `lint`) | [`lint::Linter`] |
 //! | conditions that call `authorizer` | [`authz::Authorizer`] (yours) or [`authz::StaticAuthorizer`] |
 //! | one CEL expression | [`Environment::compile`], [`Program::evaluate`] |
@@ -31,6 +31,10 @@
 //! | watcher or reflector events of both configuration kinds | [`runtime::LiveDispatcher`][live]: recompiles what changed, swaps the set atomically (feature `runtime`) |
 //! | a reflector's `Store<Namespace>` | [`runtime::StoreNamespaces`][store], the namespaces of namespaceSelectors (feature `runtime`) |
 //! | a webhook's `failurePolicy` field | [`FailurePolicy::from_field`] (`Fail` when unset) |
+//! | decisions to count as the apiserver does | [`metrics::MatchConditionMetrics`][metrics] (feature `metrics`): its matchConditions metrics, by name and labels |
+//!
+//! `examples/kube-webhook` puts these together: a kube-rs webhook server that watches its
+//! cluster's configurations and namespaces and serves its metrics.
 //!
 //! Every road answers with one verdict, [`Decision`]: `Call`, `Reject` with the apiserver's
 //! text, or `Skip` with its [`Skip`] reason — the false condition, the dispatcher's check,
@@ -116,6 +120,8 @@
 #![cfg_attr(feature = "runtime", doc = "[runtime-module]: runtime")]
 #![cfg_attr(feature = "runtime", doc = "[live]: runtime::LiveDispatcher")]
 #![cfg_attr(feature = "runtime", doc = "[store]: runtime::StoreNamespaces")]
+#![cfg_attr(feature = "metrics", doc = "[metrics]: metrics::MatchConditionMetrics")]
+#![cfg_attr(not(feature = "metrics"), doc = "[metrics]: #features")]
 #![cfg_attr(not(feature = "runtime"), doc = "[runtime-module]: #features")]
 #![cfg_attr(not(feature = "runtime"), doc = "[live]: #features")]
 #![cfg_attr(not(feature = "runtime"), doc = "[store]: #features")]

@@ -448,16 +448,71 @@ fn the_dispatcher_decides_alike_on_every_road() {
         for (variant, json, kube) in rewritten(&review) {
             let bytes = serde_json::to_vec(&json).unwrap();
             for (road, request) in roads(&bytes, kube) {
-                let Some(request) = request else { continue };
-                let got = dispatcher.dispatch(&request, &namespaces).unwrap();
+                // The dispatcher takes the review's bytes as they are.
+                let got = match request {
+                    Some(request) => dispatcher.dispatch(&request, &namespaces).unwrap(),
+                    None => dispatcher.dispatch(&bytes[..], &namespaces).unwrap(),
+                };
                 assert_eq!(got, expected, "{name} ({variant}), road {road}");
+                compared += 1;
+            }
+            if kube {
+                // A KubeRequest as it is, and the bytes in a Vec, for one webhook too.
+                let parsed: AdmissionReview<DynamicObject> =
+                    serde_json::from_slice(&bytes).unwrap();
+                let request = KubeRequest::from_review(parsed).unwrap();
+                let got = dispatcher.dispatch(&request, &namespaces).unwrap();
+                assert_eq!(got, expected, "{name} ({variant}), a KubeRequest");
+                for (i, hook) in dispatcher.hooks().enumerate() {
+                    let one = dispatcher
+                        .decide_webhook(&hook.uid, &request, &namespaces)
+                        .unwrap()
+                        .unwrap();
+                    let from_vec = dispatcher
+                        .decide_webhook(&hook.uid, &bytes, &namespaces)
+                        .unwrap()
+                        .unwrap();
+                    assert_eq!(one, from_vec, "{name} ({variant}), {}", hook.uid);
+                    let json = dispatcher
+                        .decide_at(i, &review["request"], &namespaces)
+                        .unwrap()
+                        .unwrap();
+                    assert_eq!(one.decision, json.decision, "{name}, {}", hook.uid);
+                }
                 compared += 1;
             }
         }
     }
-    // 7 reviews × (2 variants × 5 roads + 2 variants × 1 road).
-    assert_eq!(compared, 7 * 12);
+    // 7 reviews × (2 variants × 6 roads + 2 variants × 2 roads), and a KubeRequest on
+    // each of the 2 variants kube reads.
+    assert_eq!(compared, 7 * (16 + 2));
     // The original reviews call six webhooks in all (the rest are skipped by rules,
     // selectors or conditions).
     assert_eq!(called, 6);
+}
+
+#[test]
+fn the_dispatcher_says_why_bytes_are_not_a_review() {
+    use matchcond::dispatch::{load_documents, Dispatcher, NoNamespaces, RequestError};
+    let yaml = std::fs::read_to_string(root().join("examples/webhooks.yaml")).unwrap();
+    let dispatcher = Dispatcher::new(&load_documents(&yaml).unwrap(), KubeVersion::LATEST);
+    let error = |bytes: &[u8]| dispatcher.dispatch(bytes, &NoNamespaces).unwrap_err();
+    assert_eq!(
+        error(b"{\"kind\": \"AdmissionReview\"}").to_string(),
+        "invalid AdmissionReview: no request"
+    );
+    assert_eq!(
+        error(b"{\"request\": {\"uid\": 1}").to_string(),
+        "invalid AdmissionReview: EOF while parsing an object at line 1 column 22"
+    );
+    assert!(matches!(error(b"[]"), RequestError::Review { .. }));
+    // A review with a request that is not an AdmissionRequest: the request's own error.
+    assert_eq!(error(b"{\"request\": 5}"), RequestError::NotAnObject);
+    assert_eq!(
+        dispatcher
+            .decide_webhook("nothing-by-this-name", &b"{}"[..], &NoNamespaces)
+            .unwrap_err()
+            .to_string(),
+        "invalid AdmissionReview: no request"
+    );
 }

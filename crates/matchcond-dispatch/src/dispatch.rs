@@ -3,6 +3,7 @@
 //! (namespaceSelector, objectSelector, rules — exact, then equivalent — then
 //! matchConditions), followed by the dry-run check made when a webhook is called.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
@@ -21,6 +22,60 @@ use crate::resources::{ResourceMapper, ResourceTable};
 use crate::rules::{is_exempt_kind, rule_matches, RuleAttributes};
 use crate::selector::{parse_selector, Selector};
 use crate::types::{Configuration, Gvk, Gvr, HookKind, WebhookSpec};
+
+/// A request as the dispatcher decides it: the same inputs as `WebhookConditions` —
+/// an AdmissionRequest as JSON ([`Json`]), the bytes of an `admission.k8s.io/v1`
+/// AdmissionReview as the apiserver sends it (`[u8]`, `Vec<u8>`; its `request` is read,
+/// the rest only checked to be JSON), or kube-rs's request (`matchcond::kube::KubeRequest`,
+/// feature `kube`).
+///
+/// ```
+/// use matchcond::dispatch::{load_documents, Dispatcher, NoNamespaces};
+/// use matchcond::KubeVersion;
+///
+/// let configs = load_documents(include_str!("../../../examples/webhooks.yaml")).unwrap();
+/// let dispatcher = Dispatcher::new(&configs, KubeVersion::LATEST);
+/// let bytes = include_bytes!("../../../examples/reviews/pod-create.json");
+/// let from_bytes = dispatcher.dispatch(&bytes[..], &NoNamespaces).unwrap();
+/// let review: serde_json::Value = serde_json::from_slice(bytes).unwrap();
+/// let from_json = dispatcher.dispatch(&review["request"], &NoNamespaces).unwrap();
+/// assert_eq!(from_bytes, from_json);
+/// ```
+pub trait AdmissionInput {
+    /// The AdmissionRequest as JSON: borrowed when it is JSON already, read otherwise.
+    fn admission_request(&self) -> Result<Cow<'_, Json>, RequestError>;
+}
+
+impl AdmissionInput for Json {
+    fn admission_request(&self) -> Result<Cow<'_, Json>, RequestError> {
+        Ok(Cow::Borrowed(self))
+    }
+}
+
+impl AdmissionInput for [u8] {
+    fn admission_request(&self) -> Result<Cow<'_, Json>, RequestError> {
+        /// The one member of a review the dispatcher reads (the others are skipped).
+        #[derive(serde::Deserialize)]
+        struct Review {
+            request: Option<Json>,
+        }
+        let review: Review = serde_json::from_slice(self).map_err(|e| RequestError::Review {
+            message: e.to_string(),
+        })?;
+        match review.request {
+            Some(r) => Ok(Cow::Owned(r)),
+            None => Err(RequestError::Review {
+                message: "no request".to_owned(),
+            }),
+        }
+    }
+}
+
+impl AdmissionInput for Vec<u8> {
+    fn admission_request(&self) -> Result<Cow<'_, Json>, RequestError> {
+        self.as_slice().admission_request()
+    }
+}
 
 /// The attributes of an admission request that dispatch looks at.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -622,16 +677,17 @@ impl Dispatcher {
 
     /// Decides the webhook named `name` (see [`Dispatcher::webhook`]) for a request, as if
     /// it were the only one: `Ok(None)` when there is no such webhook.
-    pub fn decide_webhook(
+    pub fn decide_webhook<R: AdmissionInput + ?Sized>(
         &self,
         name: &str,
-        request: &Json,
+        request: &R,
         namespaces: &dyn NamespaceLister,
     ) -> Result<Option<HookOutcome>, RequestError> {
+        let request = request.admission_request()?;
         match self.position(name) {
-            Some(i) => self.decide_at(i, request, namespaces),
+            Some(i) => self.decide_at(i, &*request, namespaces),
             None => {
-                Attributes::from_request(request)?;
+                Attributes::from_request(&request)?;
                 Ok(None)
             }
         }
@@ -639,12 +695,14 @@ impl Dispatcher {
 
     /// Decides the webhook at a position of the dispatch order ([`Dispatcher::hooks`]) for a
     /// request, as if it were the only one: `Ok(None)` when there is no such webhook.
-    pub fn decide_at(
+    pub fn decide_at<R: AdmissionInput + ?Sized>(
         &self,
         position: usize,
-        request: &Json,
+        request: &R,
         namespaces: &dyn NamespaceLister,
     ) -> Result<Option<HookOutcome>, RequestError> {
+        let request = request.admission_request()?;
+        let request: &Json = &request;
         let attrs = Attributes::from_request(request)?;
         Ok(self.hooks.get(position).map(|h| {
             self.decide_hook(h, &attrs, request, namespaces, &mut CelRequests::default())
@@ -656,11 +714,13 @@ impl Dispatcher {
     /// a rejection while deciding whether to call a webhook ends the request at once. For
     /// validating webhooks every decision is made before any call; the first call-time
     /// rejection (a dry run a webhook cannot take) then fails the request.
-    pub fn dispatch(
+    pub fn dispatch<R: AdmissionInput + ?Sized>(
         &self,
-        request: &Json,
+        request: &R,
         namespaces: &dyn NamespaceLister,
     ) -> Result<Dispatch, RequestError> {
+        let request = request.admission_request()?;
+        let request: &Json = &request;
         let attrs = Attributes::from_request(request)?;
         let mut out = Dispatch {
             hooks: Vec::new(),

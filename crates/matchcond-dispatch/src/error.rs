@@ -33,6 +33,12 @@ pub enum LoadError {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum RequestError {
+    /// The bytes are not a JSON AdmissionReview with a `request`.
+    #[error("invalid AdmissionReview: {message}")]
+    Review {
+        /// What is wrong (serde_json's error, or `no request`).
+        message: String,
+    },
     /// The request is not a JSON object.
     #[error("the admission request must be a JSON object")]
     NotAnObject,

@@ -49,8 +49,8 @@ pub mod validation;
 pub mod yaml;
 
 pub use dispatch::{
-    Attributes, CompileProblem, CompiledConfiguration, Dispatch, Dispatcher, HookInfo, HookOutcome,
-    Invocation, Rejection,
+    AdmissionInput, Attributes, CompileProblem, CompiledConfiguration, Dispatch, Dispatcher,
+    HookInfo, HookOutcome, Invocation, Rejection,
 };
 pub use error::{LoadError, RequestError};
 pub use field::{aggregate, BadValue, ErrorType, FieldError, Wording};
