@@ -51,7 +51,7 @@ use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
 
 use crate::dispatch::HookKind;
-use crate::{Activation, Decision, FailurePolicy, MatchConditions, Skip};
+use crate::{Activation, ConditionOutcome, Decision, FailurePolicy, MatchConditions, Report, Skip};
 
 /// The buckets of `apiserver_admission_match_condition_evaluation_seconds`.
 pub const EVALUATION_BUCKETS: [f64; 6] = [0.005, 0.025, 0.1, 0.5, 1.0, 2.5];
@@ -164,6 +164,10 @@ impl WebhookMetrics {
     /// Records a decision made by the conditions, with the number of condition errors
     /// the apiserver counts and the time the conditions took.
     pub fn observe(&self, operation: &str, decision: &Decision<'_>, errors: usize, took: Duration) {
+        if matches!(decision, Decision::Call) && errors == 0 {
+            // Nothing the apiserver counts (and no series made for it).
+            return;
+        }
         self.with_series(operation, |series| {
             if errors > 0 {
                 series.errors.inc_by(errors as u64);
@@ -179,6 +183,23 @@ impl WebhookMetrics {
                 Decision::Reject { .. } => series.seconds.observe(took.as_secs_f64()),
             }
         });
+    }
+
+    /// Records a decision explained by [`MatchConditions::explain`], counting its errors as
+    /// the apiserver does: those before the first false condition, none when the shared
+    /// budget ran out.
+    pub fn observe_report(&self, operation: &str, report: &Report<'_>, took: Duration) {
+        let errors = if report.evaluation_error.is_some() {
+            0
+        } else {
+            report
+                .conditions
+                .iter()
+                .take_while(|c| c.outcome != ConditionOutcome::Value(false))
+                .filter(|c| matches!(c.outcome, ConditionOutcome::Error(_)))
+                .count()
+        };
+        self.observe(operation, &report.decision, errors, took);
     }
 
     /// The series of an operation: made once for the apiserver's four, made each time

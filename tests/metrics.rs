@@ -127,3 +127,55 @@ fn decisions_are_counted_as_the_apiserver_counts_them() {
         text.contains("# TYPE apiserver_admission_match_condition_evaluation_seconds histogram")
     );
 }
+
+#[test]
+fn an_explained_decision_is_counted_as_a_decided_one() {
+    let err = "object.metadata.nope == 1";
+    let sets = [
+        conditions(&[("e1", err), ("f", "false"), ("e2", err)]),
+        conditions(&[("e1", err), ("t", "true"), ("e2", err)]),
+        conditions(&[("t", "true")]),
+        conditions(&[("f", "false")]),
+        // Out of the shared budget (an error before it): nothing counted as an error.
+        conditions(&[
+            ("e1", err),
+            ("a", "[1, 2].all(x, x > 0)"),
+            ("b", "[1, 2].all(x, x > 0)"),
+        ])
+        .with_budget(12),
+    ];
+    let request = serde_json::json!({"operation": "UPDATE", "object": {"metadata": {}}});
+    let act = Activation::from_request(&request);
+    let text = |explained: bool| {
+        let metrics = MatchConditionMetrics::new();
+        let mut registry = Registry::default();
+        metrics.register(&mut registry);
+        let hook = metrics.webhook("v.example.com", HookKind::Validating);
+        for set in &sets {
+            for policy in [FailurePolicy::Fail, FailurePolicy::Ignore] {
+                if explained {
+                    let report = set.explain(&act, policy);
+                    hook.observe_report("UPDATE", &report, std::time::Duration::ZERO);
+                } else {
+                    hook.decide(set, &act, policy, "UPDATE");
+                }
+            }
+        }
+        let mut text = String::new();
+        encode(&mut text, &registry).unwrap();
+        // The time taken differs; the counts do not.
+        text.lines()
+            .filter(|l| !l.contains("_sum") && !l.contains("_bucket"))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    let decided = text(false);
+    assert_eq!(text(true), decided);
+    let errors = "apiserver_admission_match_condition_evaluation_errors_total";
+    assert_eq!(
+        samples(&decided.join("\n"), errors),
+        [format!(
+            "{errors}{{name=\"v.example.com\",kind=\"webhook\",type=\"validating\",operation=\"UPDATE\"}} 6"
+        )]
+    );
+}

@@ -112,7 +112,7 @@ async fn readyz(State(app): State<Arc<App>>) -> Response {
 
 async fn metrics(State(app): State<Arc<App>>) -> Response {
     (
-        [(CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
+        [(CONTENT_TYPE, crate::metrics::CONTENT_TYPE)],
         app.metrics.render(),
     )
         .into_response()
@@ -512,13 +512,7 @@ async fn admission(State(app): State<Arc<App>>, request: Request) -> Response {
     };
     match answer {
         Ok(answer) => {
-            app.metrics.decided(
-                index,
-                answer.operation,
-                answer.outcome,
-                answer.condition_errors,
-                answer.evaluation,
-            );
+            app.metrics.decided(index, answer.operation, answer.outcome);
             if answer.outcome == Outcome::Reject {
                 tracing::info!(
                     webhook = %hook.name,

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use matchcond::authz::{AuthzDecision, StaticAuthorizer};
 use matchcond::dispatch::{Attributes, Configuration, HookKind, Rejection, WebhookSpec};
+use matchcond::metrics::{MatchConditionMetrics, WebhookMetrics};
 use matchcond::{
     Activation, ConditionOutcome, Decision, Environment, FailurePolicy, KubeVersion,
     MatchCondition, MatchConditions, Report, Skip,
@@ -41,6 +42,8 @@ pub struct Webhook {
     /// default route.
     configured_path: Option<String>,
     conditions: MatchConditions,
+    /// Its series of the apiserver's matchConditions metrics.
+    metrics: WebhookMetrics,
 }
 
 impl fmt::Debug for Webhook {
@@ -197,8 +200,6 @@ pub struct Answer {
     pub outcome: Outcome,
     /// The status message of the response.
     pub message: String,
-    /// How many conditions ended in an error.
-    pub condition_errors: usize,
     /// How long the conditions took to evaluate (binding the request included).
     pub evaluation: Duration,
 }
@@ -209,6 +210,7 @@ pub struct Webhooks {
     routes: HashMap<String, usize>,
     authorizer: Arc<StaticAuthorizer>,
     warnings: bool,
+    match_condition_metrics: MatchConditionMetrics,
 }
 
 impl fmt::Debug for Webhooks {
@@ -267,6 +269,7 @@ impl Webhooks {
         version: KubeVersion,
     ) -> Result<Webhooks, ConfigError> {
         let env = Environment::kubernetes(version);
+        let match_condition_metrics = MatchConditionMetrics::new();
         let mut by_name: BTreeMap<(u8, String), (Webhook, Option<PathSource>)> = BTreeMap::new();
         for config in configurations {
             let config = config.defaulted();
@@ -290,6 +293,7 @@ impl Webhooks {
                     failure_policy,
                     configured_path: None,
                     conditions,
+                    metrics: match_condition_metrics.webhook(&spec.name, config.hook_kind()),
                 };
                 let mut source = None;
                 if let Some((path, from)) = configured_path(spec) {
@@ -369,7 +373,14 @@ impl Webhooks {
             routes,
             authorizer: Arc::new(StaticAuthorizer::new(AuthzDecision::NoOpinion)),
             warnings: false,
+            match_condition_metrics,
         })
+    }
+
+    /// The apiserver's matchConditions metrics of these webhooks (every decided review is
+    /// recorded as the apiserver records it), to register where the metrics are served.
+    pub fn match_condition_metrics(&self) -> &MatchConditionMetrics {
+        &self.match_condition_metrics
     }
 
     /// Whether responses list every condition's outcome in `warnings` (off by default:
@@ -446,11 +457,8 @@ impl Webhooks {
         }
         let report = hook.conditions.explain(&activation, hook.failure_policy);
         let evaluation = started.elapsed();
-        let condition_errors = report
-            .conditions
-            .iter()
-            .filter(|c| matches!(c.outcome, ConditionOutcome::Error(_)))
-            .count();
+        hook.metrics
+            .observe_report(&attributes.operation, &report, evaluation);
         let (outcome, message, review) = response(hook, &uid, &attributes, &report, self.warnings);
         let body = serde_json::to_vec(&review)
             .map_err(|e| ReviewError::Malformed(format!("cannot write the response: {e}")))?;
@@ -460,7 +468,6 @@ impl Webhooks {
             operation: Operation::parse(&attributes.operation),
             outcome,
             message,
-            condition_errors,
             evaluation,
         })
     }

@@ -220,38 +220,45 @@ async fn errors_reject_under_fail_and_skip_under_ignore() {
             ["/validate/plain.strict.example.com"]
         ]
     );
-    // The metrics count the decisions and the condition errors, per webhook.
-    let text = server.client(false).await.get("/metrics").await.body;
-    let labels = |name: &str| {
-        format!("{{name=\"{name}\",kind=\"webhook\",type=\"validate\",operation=\"CREATE\"}}")
+    // The metrics count the decisions and the condition errors, per webhook: the
+    // apiserver's matchConditions metrics (its names, labels and rules: the time only when
+    // the conditions skip or erred), and the server's own.
+    let reply = server.client(false).await.get("/metrics").await;
+    assert_eq!(
+        reply.header("content-type"),
+        Some("application/openmetrics-text; version=1.0.0; charset=utf-8")
+    );
+    let text = reply.body;
+    assert!(text.ends_with("# EOF\n"), "{text}");
+    let labels = |name: &str, t: &str| {
+        format!("{{name=\"{name}\",kind=\"webhook\",type=\"{t}\",operation=\"CREATE\"}}")
     };
+    let errors = "apiserver_admission_match_condition_evaluation_errors_total";
+    let exclusions = "apiserver_admission_match_condition_exclusions_total";
+    let seconds = "apiserver_admission_match_condition_evaluation_seconds";
     for (series, value) in [
         (
-            format!(
-                "matchcond_admission_match_condition_evaluation_errors_total{}",
-                labels("fail.strict.example.com")
-            ),
+            format!("{errors}{}", labels("fail.strict.example.com", "validating")),
             1.0,
         ),
         (
-            format!(
-                "matchcond_admission_match_condition_exclusions_total{}",
-                labels("fail.strict.example.com")
-            ),
+            format!("{errors}{}", labels("ignore.strict.example.com", "validating")),
+            1.0,
+        ),
+        (
+            format!("{exclusions}{}", labels("fail.strict.example.com", "validate")),
             0.0,
         ),
         (
-            format!(
-                "matchcond_admission_match_condition_exclusions_total{}",
-                labels("ignore.strict.example.com")
-            ),
+            format!("{exclusions}{}", labels("ignore.strict.example.com", "validate")),
             1.0,
         ),
         (
-            format!(
-                "matchcond_admission_match_condition_evaluation_seconds_count{}",
-                labels("plain.strict.example.com").replace("CREATE", "DELETE")
-            ),
+            format!("{seconds}_count{}", labels("fail.strict.example.com", "validating")),
+            1.0,
+        ),
+        (
+            format!("{seconds}_count{}", labels("ignore.strict.example.com", "validating")),
             1.0,
         ),
         (
@@ -272,11 +279,15 @@ async fn errors_reject_under_fail_and_skip_under_ignore() {
     ] {
         assert_eq!(metric(&text, &series), Some(value), "{series}\n{text}");
     }
-    assert!(
-        text.contains("# TYPE matchcond_admission_match_condition_evaluation_seconds histogram\n")
+    // A webhook called (no matchConditions) is not timed, as in the apiserver.
+    assert!(!text.contains(&format!(
+        "{seconds}_count{{name=\"plain.strict.example.com\""
+    )));
+    assert!(text.contains(&format!("# TYPE {seconds} histogram\n")));
+    let bucket = format!(
+        "{seconds}_bucket{{le=\"+Inf\",name=\"fail.strict.example.com\",kind=\"webhook\",type=\"validating\",operation=\"CREATE\"}}"
     );
-    let bucket = "matchcond_admission_match_condition_evaluation_seconds_bucket{name=\"fail.strict.example.com\",kind=\"webhook\",type=\"validate\",operation=\"CREATE\",le=\"+Inf\"}";
-    assert_eq!(metric(&text, bucket), Some(1.0));
+    assert_eq!(metric(&text, &bucket), Some(1.0));
     server.stop().await;
 }
 
