@@ -238,6 +238,44 @@ fn the_parser_of_older_releases() {
             (&[32, 37], "compile: compilation failed: ERROR: <input>:1:0: Syntax error: mismatched input '<EOF>'"),
         ],
     );
+    // A field missing after `.?`: before cel-go v0.23 the field is a plain IDENTIFIER
+    // token, inserted when what follows could follow it; from v0.23 it is a rule
+    // (IDENTIFIER or a backquoted name), which does not insert.
+    let missing = |at: &str| format!("Syntax error: missing IDENTIFIER at '{at}'");
+    let mismatched = |at: &str| {
+        format!("Syntax error: mismatched input '{at}' expecting {{IDENTIFIER, ESC_IDENTIFIER}}")
+    };
+    for (expr, column, at) in [
+        ("object.?", 9, "<EOF>"),
+        ("(object.?) == 1", 10, ")"),
+        ("[object.?]", 10, "]"),
+        ("object.? + 1", 10, "+"),
+    ] {
+        let old = format!(
+            "compile: compilation failed: ERROR: <input>:1:{column}: {}",
+            missing(at)
+        );
+        let new = format!(
+            "compile: compilation failed: ERROR: <input>:1:{column}: {}",
+            mismatched(at)
+        );
+        story(
+            expr,
+            &[(&[30, 31, 32], &old), (&[33, 34, 35, 36, 37], &new)],
+        );
+    }
+    // Where nothing can be inserted, the older grammar's own words.
+    story(
+        "object.?null",
+        &[
+            (&[30, 31, 32], "compile: compilation failed: ERROR: <input>:1:9: Syntax error: mismatched input 'null' expecting IDENTIFIER\n"),
+            (&[33, 37], "compile: compilation failed: ERROR: <input>:1:9: Syntax error: mismatched input 'null' expecting {IDENTIFIER, ESC_IDENTIFIER}"),
+        ],
+    );
+    story(
+        "object.??x",
+        &[(&[30, 32], "compile: compilation failed: ERROR: <input>:1:9: Syntax error: extraneous input '?' expecting IDENTIFIER\n")],
+    );
 }
 
 #[test]

@@ -275,7 +275,7 @@ fn next_set(state: u16) -> u64 {
         104 | 105 | 110 | 111 => b(tt::DOT),
         107 => b(tt::QUESTIONMARK) | IDENTS,
         106 | 120 => b(tt::QUESTIONMARK),
-        112 => b(tt::IDENTIFIER),
+        108 | 112 => b(tt::IDENTIFIER),
         113 => b(tt::LPAREN),
         115 | 141 => FIRST_EXPR | b(tt::RPAREN),
         117 | 143 | 146 => b(tt::RPAREN),
@@ -344,7 +344,7 @@ fn follow_set(state: u16) -> u64 {
 fn after_set(state: u16) -> u64 {
     match state {
         40 | 203 | 207 | 221 | 225 => FIRST_EXPR,
-        117 | 124 => SUFFIX | EPS,
+        108 | 117 | 124 => SUFFIX | EPS,
         _ => EPS,
     }
 }
@@ -847,6 +847,16 @@ impl<'a> Recognizer<'a> {
             end: pos.start,
         });
         u32::try_from(self.conjured.len() - 1).unwrap_or(0) | CONJURED
+    }
+
+    /// Whether the field of a selection is missing where the grammar before cel-go v0.23
+    /// inserts it (single-token insertion: no IDENTIFIER now, none to reach by deleting
+    /// one token, and the current token may follow the selection).
+    fn missing_select_ident(&mut self) -> bool {
+        let cur = self.la(1);
+        cur != tt::IDENTIFIER
+            && self.la(2) != tt::IDENTIFIER
+            && has(self.expected_from(after_set(108)), cur)
     }
 
     /// Inline recovery for a token that does not match.
@@ -1393,6 +1403,15 @@ impl<'a> Recognizer<'a> {
                                 if self.failed() {
                                     break 'sel;
                                 }
+                            }
+                            if !self.limits.backquotes && self.missing_select_ident() {
+                                // The grammar before cel-go v0.23 matches the field as a
+                                // plain IDENTIFIER token, whose inline recovery inserts
+                                // it when what follows could follow it.
+                                self.set_state(108);
+                                let tok = self.match_tok(tt::IDENTIFIER);
+                                id = Some(self.alloc(Node::SimpleIdent { id: tok }));
+                                break 'sel;
                             }
                             id = Some(self.call(109, Self::escape_ident)?);
                         }
