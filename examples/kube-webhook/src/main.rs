@@ -121,11 +121,11 @@ async fn run(args: Args) -> Result<(), BoxError> {
         Api::<ValidatingWebhookConfiguration>::all(client.clone()),
         watcher::Config::default(),
     );
-    let live = Arc::clone(&app);
     tokio::spawn(follow(
         "ValidatingWebhookConfiguration",
         validating.default_backoff(),
-        move |event| live.live.apply_validating(event),
+        Arc::clone(&app),
+        LiveDispatcher::apply_validating,
         validating_synced,
     ));
     let (mutating_synced, mutating_listed) = oneshot::channel();
@@ -133,18 +133,18 @@ async fn run(args: Args) -> Result<(), BoxError> {
         Api::<MutatingWebhookConfiguration>::all(client),
         watcher::Config::default(),
     );
-    let live = Arc::clone(&app);
     tokio::spawn(follow(
         "MutatingWebhookConfiguration",
         mutating.default_backoff(),
-        move |event| live.live.apply_mutating(event),
+        Arc::clone(&app),
+        LiveDispatcher::apply_mutating,
         mutating_synced,
     ));
 
     // Ready once the namespaces and both kinds are listed, as the apiserver waits for its
     // informers.
     let ready = Arc::clone(&app);
-    tokio::spawn(async move {
+    let readiness = tokio::spawn(async move {
         let listed = tokio::try_join!(
             async { reader.wait_until_ready().await.map_err(BoxError::from) },
             async { validating_listed.await.map_err(BoxError::from) },
@@ -168,6 +168,7 @@ async fn run(args: Args) -> Result<(), BoxError> {
     let stopping = Arc::clone(&app);
     let shutdown = async move {
         signal().await;
+        readiness.abort();
         stopping.set_ready(false);
         tracing::info!("shutting down: finishing the requests in flight");
     };
@@ -197,7 +198,8 @@ async fn cluster_version(client: &Client) -> Result<KubeVersion, BoxError> {
 async fn follow<K>(
     kind: &'static str,
     events: impl Stream<Item = Result<Event<K>, watcher::Error>>,
-    apply: impl Fn(Event<K>) -> Applied,
+    app: Arc<App>,
+    apply: fn(&LiveDispatcher, Event<K>) -> Applied,
     synced: oneshot::Sender<()>,
 ) {
     let mut synced = Some(synced);
@@ -211,7 +213,7 @@ async fn follow<K>(
             }
         };
         let listed = matches!(event, Event::InitDone);
-        let applied = apply(event);
+        let applied = apply(&app.live, event);
         for configuration in &applied.compiled {
             tracing::info!(configuration = %configuration.name, "{kind} compiled");
         }
