@@ -47,13 +47,20 @@
 //! assert_eq!(outcome.decision, Decision::skip_condition("not-system"));
 //! ```
 //!
-//! With a cluster, the events come from kube-runtime's `watcher` (see the
-//! `kube_live` example):
+//! With a cluster, the events come from kube-runtime's `watcher` (the example crate
+//! `examples/kube-webhook` is a whole webhook built so, with the namespaces' reflector):
 //!
 //! ```ignore
 //! let api = Api::<ValidatingWebhookConfiguration>::all(client);
 //! watcher(api, watcher::Config::default())
-//!     .try_for_each(|event| async { live.apply_validating(event); Ok(()) }).await?;
+//!     .default_backoff() // a failed watch is retried, not the end of the stream
+//!     .for_each(|event| async {
+//!         match event {
+//!             Ok(event) => { live.apply_validating(event); }
+//!             Err(e) => tracing::warn!("watch: {e}"),
+//!         }
+//!     })
+//!     .await;
 //! ```
 //!
 //! # Namespaces from a reflector
