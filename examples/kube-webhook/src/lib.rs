@@ -29,7 +29,7 @@ use matchcond::dispatch::{HookKind, HookOutcome, NamespaceLister};
 use matchcond::kube::KubeRequest;
 use matchcond::metrics::{MatchConditionMetrics, WebhookMetrics};
 use matchcond::runtime::LiveDispatcher;
-use matchcond::{ConditionOutcome, Decision, Report};
+use matchcond::Decision;
 use prometheus_client::registry::Registry;
 use rustls::pki_types::pem::PemObject as _;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
@@ -129,7 +129,7 @@ impl Metrics {
                 }),
         );
         // The conditions' own decision: a call-time rejection (a dry run) is not theirs.
-        hook.observe(operation, &report.decision, condition_errors(report), took);
+        hook.observe_report(operation, report, took);
     }
 
     /// The metrics in the Prometheus text format.
@@ -138,20 +138,6 @@ impl Metrics {
         prometheus_client::encoding::text::encode(&mut text, &self.registry)?;
         Ok(text)
     }
-}
-
-/// The condition errors the apiserver counts: those before the first false condition,
-/// none when the shared budget ran out.
-fn condition_errors(report: &Report<'_>) -> usize {
-    if report.evaluation_error.is_some() {
-        return 0;
-    }
-    report
-        .conditions
-        .iter()
-        .take_while(|c| !matches!(c.outcome, ConditionOutcome::Value(false)))
-        .filter(|c| matches!(c.outcome, ConditionOutcome::Error(_)))
-        .count()
 }
 
 /// Decides the webhook `name` (its name, or `<configuration>/<webhook>/<n>`) for the
@@ -186,10 +172,7 @@ pub fn decide(
         Err(e) => return malformed(&e),
     };
     let started = Instant::now();
-    let outcome = match live
-        .dispatcher()
-        .decide_webhook(name, request.json(), namespaces)
-    {
+    let outcome = match live.dispatcher().decide_webhook(name, &request, namespaces) {
         Ok(Some(outcome)) => outcome,
         Ok(None) => {
             let message = format!("no webhook {name:?} in the cluster's webhook configurations");
