@@ -43,16 +43,9 @@ struct Args {
     help: bool,
 }
 
-/// Parses `--k8s-version`: a modelled version, `1.36` or `v1.36`.
+/// Parses `--k8s-version` as the library reads a version (`KubeVersion`'s `FromStr`).
 fn parse_version(text: &str) -> Result<KubeVersion, String> {
-    match KubeVersion::parse(text) {
-        Some(v) if v >= KubeVersion::V1_28 && v <= KubeVersion::LATEST => Ok(v),
-        _ => Err(format!(
-            "unsupported Kubernetes version {text:?} (supported: {} to {})",
-            KubeVersion::V1_28,
-            KubeVersion::LATEST
-        )),
-    }
+    text.parse::<KubeVersion>().map_err(|e| e.to_string())
 }
 
 fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
@@ -240,7 +233,7 @@ mod tests {
         assert!(parse(&["--help"]).unwrap().help);
         assert_eq!(
             parse(&["--k8s-version", "1.27", "a"]).unwrap_err(),
-            "unsupported Kubernetes version \"1.27\" (supported: 1.28 to 1.37)"
+            "unsupported Kubernetes version 1.27 (supported: 1.28 to 1.37)"
         );
         assert_eq!(parse(&["a"]).unwrap().k8s_version, None);
     }

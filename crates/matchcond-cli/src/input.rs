@@ -21,21 +21,10 @@ impl fmt::Display for InputError {
     }
 }
 
-/// The oldest Kubernetes version the library models.
-pub const OLDEST: KubeVersion = KubeVersion::V1_28;
-
-/// Parses `--k8s-version`: `1.34` or `v1.34`, between 1.28 and the newest modelled version.
+/// Parses `--k8s-version` as the library reads a version (`KubeVersion`'s `FromStr`: a
+/// modelled version, `1.34`, `v1.34.2`, …), with its words.
 pub fn parse_version(text: &str) -> Result<KubeVersion, String> {
-    match KubeVersion::parse(text) {
-        Some(v) if v >= OLDEST && v <= KubeVersion::LATEST => Ok(v),
-        Some(_) => Err(format!(
-            "unsupported Kubernetes version {text:?} (supported: {OLDEST} to {})",
-            KubeVersion::LATEST
-        )),
-        None => Err(format!(
-            "invalid Kubernetes version {text:?} (expected MAJOR.MINOR, e.g. 1.34)"
-        )),
-    }
+    text.parse::<KubeVersion>().map_err(|e| e.to_string())
 }
 
 /// Reads a file, or standard input for `-`.

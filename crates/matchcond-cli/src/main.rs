@@ -66,7 +66,7 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         authorizer: Option<String>,
         /// The Kubernetes version (MAJOR.MINOR).
-        #[arg(long = "k8s-version", value_name = "V", default_value = DEFAULT_VERSION, value_parser = input::parse_version)]
+        #[arg(long = "k8s-version", value_name = "V", default_value_t = matchcond::KubeVersion::LATEST, value_parser = input::parse_version)]
         k8s_version: matchcond::KubeVersion,
         /// The output format.
         #[arg(long, value_enum, default_value = "text")]
@@ -89,7 +89,7 @@ enum Command {
         #[arg(long = "no-compatibility")]
         no_compatibility: bool,
         /// The Kubernetes version (MAJOR.MINOR).
-        #[arg(long = "k8s-version", value_name = "V", default_value = DEFAULT_VERSION, value_parser = input::parse_version)]
+        #[arg(long = "k8s-version", value_name = "V", default_value_t = matchcond::KubeVersion::LATEST, value_parser = input::parse_version)]
         k8s_version: matchcond::KubeVersion,
         /// The output format.
         #[arg(long, value_enum, default_value = "text")]
@@ -128,7 +128,7 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         authorizer: Option<String>,
         /// The Kubernetes version (MAJOR.MINOR).
-        #[arg(long = "k8s-version", value_name = "V", default_value = DEFAULT_VERSION, value_parser = input::parse_version)]
+        #[arg(long = "k8s-version", value_name = "V", default_value_t = matchcond::KubeVersion::LATEST, value_parser = input::parse_version)]
         k8s_version: matchcond::KubeVersion,
         /// The output format.
         #[arg(long, value_enum, default_value = "text")]
@@ -176,10 +176,6 @@ enum Command {
         replay: bool,
     },
 }
-
-/// The default `--k8s-version`: the newest modelled version ([`KubeVersion::LATEST`], which
-/// a test holds it to).
-const DEFAULT_VERSION: &str = "1.37";
 
 const EVAL_HELP: &str = concat!(
     "Exit codes:\n  0  the expression has a value\n  1  it does not compile, or its evaluation fails\n  2  unusable input (unreadable or invalid review or authorizer file, bad option)\n\n",
@@ -426,9 +422,14 @@ mod tests {
 
     #[test]
     fn the_default_version_is_the_newest_modelled() {
+        // clap writes a `default_value_t` and parses it back.
+        let latest = matchcond::KubeVersion::LATEST;
+        assert_eq!(input::parse_version(&latest.to_string()), Ok(latest));
         assert_eq!(
-            input::parse_version(DEFAULT_VERSION),
-            Ok(matchcond::KubeVersion::LATEST)
+            input::parse_version("1.2"),
+            Err(format!(
+                "unsupported Kubernetes version 1.2 (supported: 1.28 to {latest})"
+            ))
         );
     }
 }

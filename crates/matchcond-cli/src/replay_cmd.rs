@@ -55,7 +55,7 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "FILE")]
     pub authorizer: Option<String>,
     /// The Kubernetes version (MAJOR.MINOR).
-    #[arg(long = "k8s-version", value_name = "V", default_value = crate::DEFAULT_VERSION, value_parser = input::parse_version)]
+    #[arg(long = "k8s-version", value_name = "V", default_value_t = matchcond::KubeVersion::LATEST, value_parser = input::parse_version)]
     pub k8s_version: KubeVersion,
     /// Worker threads (0: one per core).
     #[arg(long, value_name = "N", default_value_t = 0)]

@@ -79,7 +79,7 @@ struct Args {
     write_key: Option<PathBuf>,
     /// The Kubernetes version whose CEL environment and validation apply (MAJOR.MINOR;
     /// default: the newest modelled).
-    #[arg(long = "k8s-version", value_name = "V", default_value = "1.37", value_parser = parse_version)]
+    #[arg(long = "k8s-version", value_name = "V", default_value_t = KubeVersion::LATEST, value_parser = parse_version)]
     k8s_version: KubeVersion,
     /// List every condition's outcome in the responses' warnings (kubectl shows them to
     /// the user who made the request).
@@ -113,13 +113,7 @@ struct Args {
 }
 
 fn parse_version(text: &str) -> Result<KubeVersion, String> {
-    match KubeVersion::parse(text) {
-        Some(v) if v >= KubeVersion::V1_28 && v <= KubeVersion::LATEST => Ok(v),
-        _ => Err(format!(
-            "unsupported Kubernetes version {text:?} (supported: 1.28 to {})",
-            KubeVersion::LATEST
-        )),
-    }
+    text.parse::<KubeVersion>().map_err(|e| e.to_string())
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, String> {
