@@ -179,3 +179,42 @@ fn an_explained_decision_is_counted_as_a_decided_one() {
         )]
     );
 }
+
+#[test]
+fn the_time_observed_is_the_time_the_conditions_took() {
+    let metrics = MatchConditionMetrics::new();
+    let mut registry = Registry::default();
+    metrics.register(&mut registry);
+    let hook = metrics.webhook("v.example.com", HookKind::Validating);
+    // About 40,000 comprehension steps, then a false condition: the webhook is skipped and
+    // the time observed.
+    let range = (0..200)
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let slow = format!("[{range}].all(x, [{range}].all(y, x + y >= 0))");
+    let set = conditions(&[("slow", slow.as_str()), ("f", "false")]);
+    let request = serde_json::json!({"operation": "CREATE"});
+    let act = Activation::from_request(&request);
+    let started = std::time::Instant::now();
+    hook.decide(&set, &act, FailurePolicy::Fail, "CREATE");
+    let wall = started.elapsed().as_secs_f64();
+    let mut text = String::new();
+    encode(&mut text, &registry).unwrap();
+    let sum: f64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("apiserver_admission_match_condition_evaluation_seconds_sum{"))
+        .and_then(|l| l.rsplit(' ').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        sum > 0.0 && sum <= wall,
+        "observed {sum} s, the call took {wall} s"
+    );
+    // Not a rough tick: at least a tenth of the whole call's time.
+    assert!(
+        sum >= wall / 10.0,
+        "observed {sum} s, the call took {wall} s"
+    );
+}
