@@ -977,7 +977,7 @@ impl<'s> Walker<'s> {
                 },
                 if n == 0 {
                     format!(
-                        "test has({key}) (or size({key}) > 0) first, or read it optionally: {}[?0]",
+                        "test has({key}) first (size() of an absent list fails as the index does), or read it optionally: {}[?0]",
                         optional_path(&path, None)
                     )
                 } else {
