@@ -2,16 +2,22 @@
 //!
 //! ```text
 //! cargo run --release --example profile -- compile [ITERATIONS]
-//! cargo run --release --example profile -- set SET REQUEST [ITERATIONS] [floor|raw|validate]
+//! cargo run --release --example profile -- set SET REQUEST [ITERATIONS] [floor|raw|validate|metrics]
 //! ```
 //!
 //! `compile` compiles a typical condition. `set` decides a condition set of the benchmark
 //! workload on one of its requests (`set typical3 pod-create`, `set heavy
 //! large-configmap-create 20`): with the engine from the parsed request (the workload's mock
 //! authorizer bound when a condition reads it), with the hand-written floor (`floor`), or
-//! from the review's bytes (`raw`, beside one `serde_json` pass that only validates them). `PROFILE_ONLY=i`
+//! from the review's bytes (`raw`, beside one `serde_json` pass that only validates them), or
+//! plain and with the apiserver's metrics recorded, interleaved (`metrics`). `PROFILE_ONLY=i`
 //! keeps condition `i` of the set alone.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -71,6 +77,41 @@ fn set(set: &str, request: &str, n: u32, mode: Option<&str>) {
             let (per, last) = timed(n, || matchcond_bench::floor::validate_raw(black_box(bytes)));
             println!("{request}: one validating serde_json pass: {last:?}, {per:?} per pass");
         }
+        Some("metrics") => {
+            // Plain and recorded decisions interleaved in rounds (the machine is shared):
+            // the median of the rounds' ratios.
+            use matchcond::dispatch::HookKind;
+            use matchcond::metrics::MatchConditionMetrics;
+            let metrics = MatchConditionMetrics::new();
+            let hook = metrics.webhook("profile.example.com", HookKind::Validating);
+            let op = req["operation"].as_str().unwrap_or_default().to_owned();
+            let rounds = 41;
+            let per_round = (n / rounds).max(1);
+            let mut ratios = Vec::new();
+            let (mut plain_all, mut recorded_all) = (Duration::ZERO, Duration::ZERO);
+            for _ in 0..rounds {
+                let (plain, _) = timed(per_round, || {
+                    c.decide(
+                        &Activation::from_request(black_box(req)),
+                        FailurePolicy::Fail,
+                    )
+                });
+                let (recorded, _) = timed(per_round, || {
+                    let act = Activation::from_request(black_box(req));
+                    hook.decide(&c, &act, FailurePolicy::Fail, &op)
+                });
+                ratios.push(recorded.as_secs_f64() / plain.as_secs_f64());
+                plain_all += plain;
+                recorded_all += recorded;
+            }
+            ratios.sort_by(f64::total_cmp);
+            let median = ratios[ratios.len() / 2];
+            println!(
+                "{set} on {request}: plain {:?}, with metrics {:?} per decision; median ratio {median:.3} over {rounds} rounds",
+                plain_all / rounds,
+                recorded_all / rounds
+            );
+        }
         Some("raw") => {
             let (raw, last) = timed(n, || c.decide_review(black_box(bytes), FailurePolicy::Fail));
             let (validate, _) = timed(n, || {
@@ -108,7 +149,7 @@ fn main() {
             arg(4),
         ),
         _ => {
-            eprintln!("usage: profile compile [ITERATIONS] | profile set SET REQUEST [ITERATIONS] [floor|raw|validate]");
+            eprintln!("usage: profile compile [ITERATIONS] | profile set SET REQUEST [ITERATIONS] [floor|raw|validate|metrics]");
             std::process::exit(2);
         }
     }
