@@ -98,6 +98,18 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
+/// The floor's routes ([`crate::ServeOptions::floor`]): any request's body is read whole and
+/// answered with one fixed AdmissionReview, allowed, as a webhook that decides nothing. The
+/// load test measures the server against it, over the same TLS and HTTP stack.
+pub fn floor_router() -> Router {
+    const ANSWER: &str = r#"{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","response":{"uid":"00000000-0000-0000-0000-000000000000","allowed":true}}"#;
+    // The body is read whole by its extractor, as the server reads a review's.
+    async fn answer(_body: axum::body::Bytes) -> Response {
+        ([(CONTENT_TYPE, "application/json")], ANSWER).into_response()
+    }
+    Router::new().fallback(answer)
+}
+
 async fn healthz() -> &'static str {
     "ok\n"
 }

@@ -85,6 +85,10 @@ struct Args {
     /// the user who made the request).
     #[arg(long)]
     warnings: bool,
+    /// Answer every request with one fixed AdmissionReview after reading its body, over the
+    /// same TLS and HTTP stack, deciding nothing: the floor of the load test.
+    #[arg(long, hide = true)]
+    floor: bool,
     /// The largest AdmissionReview body accepted (larger: 413).
     #[arg(long, value_name = "SIZE", default_value = "16Mi", value_parser = parse_size)]
     max_body_bytes: usize,
@@ -264,6 +268,7 @@ fn run(args: Args) -> Result<ExitCode, String> {
     let options = ServeOptions {
         grace_period: args.grace_period,
         shutdown_delay: args.shutdown_delay,
+        floor: args.floor,
         ..ServeOptions::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -19,7 +19,7 @@ use tokio::task::JoinSet;
 use tokio_rustls::TlsAcceptor;
 use tower::ServiceExt as _;
 
-use crate::http::{router, App, Peer};
+use crate::http::{floor_router, router, App, Peer};
 
 /// How the server accepts, serves and shuts down.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,6 +37,10 @@ pub struct ServeOptions {
     pub shutdown_delay: Duration,
     /// How long the requests in flight at shutdown may take to finish.
     pub grace_period: Duration,
+    /// Serve [`floor_router`] instead of the webhooks: every request's body is read and a
+    /// fixed AdmissionReview answered, over the same TLS, HTTP and connection handling
+    /// (the floor the load test measures the server against).
+    pub floor: bool,
 }
 
 impl Default for ServeOptions {
@@ -46,6 +50,7 @@ impl Default for ServeOptions {
             header_read_timeout: Duration::from_secs(120),
             shutdown_delay: Duration::ZERO,
             grace_period: Duration::from_secs(30),
+            floor: false,
         }
     }
 }
@@ -127,7 +132,11 @@ pub async fn serve(
     let (stop_tx, stop_rx) = watch::channel(false);
     let shared = Arc::new(Shared {
         acceptor: TlsAcceptor::from(tls),
-        router: router(app.clone()),
+        router: if options.floor {
+            floor_router()
+        } else {
+            router(app.clone())
+        },
         app: app.clone(),
         tracker: Tracker::default(),
         stop: stop_rx,

@@ -332,3 +332,29 @@ async fn sigterm_drains_sixteen_slow_uploads() {
     assert_eq!(lines[2]["signal"], "SIGTERM");
     assert_eq!(lines[2]["grace_period"], "20s");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_floor_answers_one_fixed_review_over_both_protocols() {
+    let dir = TempDir::new("floor");
+    let cert = dir.path("ca.pem");
+    let server = Binary::start(&example_args(&cert, "127.0.0.1:0", &["--floor"]));
+    let ca = CertificateDer::from_pem_file(&cert).unwrap();
+    let fixed = serde_json::json!({
+        "apiVersion": "admission.k8s.io/v1",
+        "kind": "AdmissionReview",
+        "response": {"uid": "00000000-0000-0000-0000-000000000000", "allowed": true}
+    });
+    for h2 in [false, true] {
+        let mut client = Client::connect(server.addr, &ca, h2).await;
+        // Any path, any body: nothing is decided.
+        for path in ["/validate-pods", "/nothing-here"] {
+            let reply = client.post(path, &review("pod-create.json")).await;
+            assert_eq!(reply.status, 200);
+            assert_eq!(reply.header("content-type"), Some("application/json"));
+            assert_eq!(reply.json(), fixed);
+        }
+    }
+    server.signal("TERM");
+    let (code, stderr) = tokio::task::block_in_place(|| server.wait(Duration::from_secs(10)));
+    assert_eq!(code, Some(0), "{stderr}");
+}

@@ -268,3 +268,77 @@ async fn load() {
     assert_eq!(answered, CONCURRENCY);
     assert_eq!(code, Some(0));
 }
+
+/// The server against its floor: the same binary with `--floor`, which reads each body and
+/// answers one fixed AdmissionReview over the same TLS and HTTP stack. Closed loops of
+/// `LOAD_SECONDS` (default 5) split in `LOAD_ROUNDS` (default 3) alternating rounds per
+/// protocol, so that both see the same machine; prints each side's requests per second and
+/// p99 and the ratios (goal: at least 90% of the floor's requests per second, p99 within
+/// 1.2 times the floor's).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a load test: run it on a release build with --ignored --nocapture"]
+async fn against_the_floor() {
+    let seconds = Duration::from_secs(env_number("LOAD_SECONDS", 5).clamp(1, 60));
+    let rounds = u32::try_from(env_number("LOAD_ROUNDS", 3).clamp(1, 20)).unwrap();
+    let program = std::env::var("LOAD_SERVER_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_matchcond-webhook-server").to_owned());
+    let dir = TempDir::new("floor");
+    let (server_ca, floor_ca) = (dir.path("server.pem"), dir.path("floor.pem"));
+    let server = Binary::start_program(&program, &example_args(&server_ca, "127.0.0.1:0", &[]));
+    let floor = Binary::start_program(
+        &program,
+        &example_args(&floor_ca, "127.0.0.1:0", &["--floor"]),
+    );
+    let server_ca = CertificateDer::from_pem_file(&server_ca).unwrap();
+    let floor_ca = CertificateDer::from_pem_file(&floor_ca).unwrap();
+    let body = Bytes::from(review("pod-create.json").to_string());
+    println!(
+        "\nloopback, {} bytes per review, {CONCURRENCY} requests in flight, {rounds} rounds of {:.1} s per side",
+        body.len(),
+        seconds.as_secs_f64() / f64::from(rounds)
+    );
+    for h2 in [false, true] {
+        let protocol = if h2 { "HTTP/2" } else { "HTTP/1.1" };
+        let mut sides = [
+            (Vec::new(), Duration::ZERO, 0u64),
+            (Vec::new(), Duration::ZERO, 0u64),
+        ];
+        for _ in 0..rounds {
+            for (i, (binary, ca)) in [(&server, &server_ca), (&floor, &floor_ca)]
+                .into_iter()
+                .enumerate()
+            {
+                let outcome = drive(
+                    clients(binary, ca, h2).await,
+                    body.clone(),
+                    Pace::ClosedLoop(seconds / rounds),
+                )
+                .await;
+                let side = &mut sides[i];
+                side.0.extend(outcome.latencies);
+                side.1 += outcome.elapsed;
+                side.2 += outcome.errors;
+            }
+        }
+        let mut figures = Vec::new();
+        for (name, (latencies, elapsed, errors)) in ["server", "floor"].iter().zip(&mut sides) {
+            latencies.sort_unstable();
+            let rps = latencies.len() as f64 / elapsed.as_secs_f64();
+            let p99 = percentile(latencies, 99.0);
+            println!(
+                "{protocol:<9} {name:<7} {rps:>9.0} req/s  p50 {:>6.2} ms  p99 {:>6.2} ms  {errors} errors",
+                percentile(latencies, 50.0).as_secs_f64() * 1000.0,
+                p99.as_secs_f64() * 1000.0,
+            );
+            assert_eq!(*errors, 0, "{protocol} {name}");
+            figures.push((rps, p99));
+        }
+        let (server_rps, server_p99) = figures[0];
+        let (floor_rps, floor_p99) = figures[1];
+        println!(
+            "{protocol:<9} server/floor: {:.1}% of the requests per second (goal >= 90%), p99 {:.2}x (goal <= 1.2x)",
+            100.0 * server_rps / floor_rps,
+            server_p99.as_secs_f64() / floor_p99.as_secs_f64()
+        );
+    }
+}
