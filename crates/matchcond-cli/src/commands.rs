@@ -234,11 +234,8 @@ pub fn dispatch(
                 paint.err.tone(
                     Tone::Warning,
                     &format!(
-                        "matchcond: warning: {}:{}: {} {} is invalid: the apiserver refuses it ({} error(s)); decided as if it were stored:",
-                        c.file,
-                        c.at,
-                        c.kind,
-                        c.name,
+                        "matchcond: warning: {} is invalid: the apiserver refuses it ({} error(s)); decided as if it were stored:",
+                        c.described(),
                         c.errors.len()
                     )
                 )

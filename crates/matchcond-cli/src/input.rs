@@ -133,6 +133,13 @@ pub struct StoredConfiguration {
     pub errors: Vec<String>,
 }
 
+impl StoredConfiguration {
+    /// Where it is and what it is, as warnings name it: `FILE:LINE:COLUMN: KIND NAME`.
+    pub fn described(&self) -> String {
+        format!("{}:{}: {} {}", self.file, self.at, self.kind, self.name)
+    }
+}
+
 /// Reads the configurations of files to decide with, as the apiserver decides with the
 /// configurations it stored: every one must load (a text or field error is unusable
 /// input); one the validation refuses is kept with its errors, for a warning.

@@ -97,11 +97,8 @@ fn configurations(
                 paint.err.tone(
                     Tone::Warning,
                     &format!(
-                        "matchcond: warning: {}:{}: {} {} is invalid ({} error(s), see `matchcond lint`); replayed as if it were stored",
-                        c.file,
-                        c.at,
-                        c.kind,
-                        c.name,
+                        "matchcond: warning: {} is invalid ({} error(s), see `matchcond lint`); replayed as if it were stored",
+                        c.described(),
                         c.errors.len()
                     )
                 )

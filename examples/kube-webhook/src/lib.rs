@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::error::Error;
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
@@ -88,7 +88,8 @@ impl App {
 pub struct Metrics {
     registry: Registry,
     conditions: MatchConditionMetrics,
-    webhooks: Mutex<HashMap<(String, HookKind), Arc<WebhookMetrics>>>,
+    /// Per kind (validating, mutating), each webhook's handle by name.
+    webhooks: RwLock<[HashMap<String, Arc<WebhookMetrics>>; 2]>,
 }
 
 impl Default for Metrics {
@@ -106,7 +107,7 @@ impl Metrics {
         Metrics {
             registry,
             conditions,
-            webhooks: Mutex::default(),
+            webhooks: RwLock::default(),
         }
     }
 
@@ -116,18 +117,33 @@ impl Metrics {
         let Some(report) = &outcome.conditions else {
             return;
         };
-        let hook = Arc::clone(
-            self.webhooks
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .entry((outcome.hook.name.clone(), outcome.hook.kind))
-                .or_insert_with(|| {
-                    Arc::new(
-                        self.conditions
-                            .webhook(&outcome.hook.name, outcome.hook.kind),
-                    )
-                }),
-        );
+        let (name, kind) = (&outcome.hook.name, outcome.hook.kind);
+        let slot = usize::from(kind == HookKind::Mutating);
+        // A webhook seen before is read under a shared lock, without allocating.
+        let known = self
+            .webhooks
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(slot)
+            .and_then(|m| m.get(name))
+            .cloned();
+        let hook = match known {
+            Some(hook) => hook,
+            None => {
+                let mut webhooks = self
+                    .webhooks
+                    .write()
+                    .unwrap_or_else(PoisonError::into_inner);
+                let Some(by_name) = webhooks.get_mut(slot) else {
+                    return;
+                };
+                Arc::clone(
+                    by_name
+                        .entry(name.clone())
+                        .or_insert_with(|| Arc::new(self.conditions.webhook(name, kind))),
+                )
+            }
+        };
         // The conditions' own decision: a call-time rejection (a dry run) is not theirs.
         hook.observe_report(operation, report, took);
     }
