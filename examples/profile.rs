@@ -89,17 +89,29 @@ fn set(set: &str, request: &str, n: u32, mode: Option<&str>) {
             let per_round = (n / rounds).max(1);
             let mut ratios = Vec::new();
             let (mut plain_all, mut recorded_all) = (Duration::ZERO, Duration::ZERO);
-            for _ in 0..rounds {
-                let (plain, _) = timed(per_round, || {
-                    c.decide(
-                        &Activation::from_request(black_box(req)),
-                        FailurePolicy::Fail,
-                    )
-                });
-                let (recorded, _) = timed(per_round, || {
+            let plain = || {
+                timed(per_round, || {
+                    let act = Activation::from_request(black_box(req));
+                    c.decide(&act, FailurePolicy::Fail)
+                })
+                .0
+            };
+            let recorded = || {
+                timed(per_round, || {
                     let act = Activation::from_request(black_box(req));
                     hook.decide(&c, &act, FailurePolicy::Fail, &op)
-                });
+                })
+                .0
+            };
+            for round in 0..rounds {
+                // Each goes first in every other round: neither gains from the order.
+                let (plain, recorded) = if round % 2 == 0 {
+                    let p = plain();
+                    (p, recorded())
+                } else {
+                    let r = recorded();
+                    (plain(), r)
+                };
                 ratios.push(recorded.as_secs_f64() / plain.as_secs_f64());
                 plain_all += plain;
                 recorded_all += recorded;

@@ -152,6 +152,7 @@ pub struct WebhookMetrics {
 
 impl WebhookMetrics {
     /// Decides as [`MatchConditions::decide`] does, and records the decision.
+    #[inline]
     pub fn decide<'a>(
         &self,
         conditions: &'a MatchConditions,
