@@ -209,24 +209,25 @@ impl Program {
         lookups: &Lookups<'a>,
         cost_limit: Option<u64>,
     ) -> Evaluation<'a> {
-        if let Some((b, cost)) = self.evaluate_fast(activation, lookups, cost_limit) {
+        if let Some((result, cost)) = self.evaluate_fast(activation, lookups, cost_limit) {
             return Evaluation {
-                result: Ok(matchcond_runtime::Value::Bool(b)),
+                result: result.map(matchcond_runtime::Value::Bool),
                 cost,
             };
         }
         self.evaluate_general_in(activation, lookups, cost_limit)
     }
 
-    /// The fast tier alone: the boolean result and cost, or `None` when the program has no
-    /// fast form or the fast tier gave up (then [`Program::evaluate_general`] decides).
+    /// The fast tier alone: the boolean result (or the error it reproduces) and cost, or
+    /// `None` when the program has no fast form or the fast tier gave up (then
+    /// [`Program::evaluate_general`] decides).
     #[doc(hidden)]
     pub fn evaluate_fast<'a>(
         &self,
         activation: &Activation<'a>,
         lookups: &Lookups<'a>,
         cost_limit: Option<u64>,
-    ) -> Option<(bool, u64)> {
+    ) -> Option<(Result<bool, matchcond_runtime::EvalError>, u64)> {
         matchcond_runtime::fast::evaluate_fast(
             self.fast.as_ref()?,
             self.memos,

@@ -65,6 +65,19 @@ const EXPRESSIONS: &[&str] = &[
     "object.metadata.labels.app == object.metadata.labels['app']",
     "object.spec.replicas == oldObject.metadata.generation",
     "object.metadata.labels.exists(k, object.metadata.labels[k] == oldObject.metadata.resourceVersion)",
+    // Fields selected where there are none: errors, and how `&&`, `||`, `!` and calls take them.
+    "object.metadata.labels.app.tier == 'x'",
+    "has(object.spec.replicas.x) || has(object.metadata)",
+    "!(object.metadata.name == 'x')",
+    "object.metadata.name.startsWith('a') || true",
+    "false || object.metadata.uid.contains('a')",
+    "object.status.phase in ['Running', 'Pending']",
+    "object.metadata.name == oldObject.metadata.name",
+    "oldObject.metadata.name != object.metadata.name && false",
+    "object.data.all(k, k != 'x')",
+    "request.object.metadata.name == 'x'",
+    "'app' in object.metadata.annotations && object.metadata.annotations.app == 'x'",
+    "object.spec.paused",
 ];
 
 /// Shapes the fast tier does not take.
@@ -181,6 +194,47 @@ fn lookups_shared_by_a_decision_give_each_program_its_own_result() {
                 assert_eq!(shared, general, "{} on {req}", p.expression());
             }
         }
+    }
+}
+
+/// The fast tier answers a field selected where there is none itself (the general
+/// evaluator would give the same error and cost; see the test above).
+#[test]
+fn the_fast_tier_reproduces_a_missing_field() {
+    let env = Environment::latest();
+    let delete = json!({"operation": "DELETE", "object": null,
+                        "oldObject": {"metadata": {"name": "a", "labels": {"app": 3}}}});
+    let act = Activation::from_request(&delete);
+    for (expr, want) in [
+        (
+            "has(object.metadata.labels) && 'app' in object.metadata.labels && object.metadata.labels['app'] == 'web'",
+            Err(("no such key: metadata", 7)),
+        ),
+        ("oldObject.metadata.labels.app.tier == 'x'", Err(("no such key: tier", 6))),
+        ("oldObject.metadata.annotations.x == 'y' || true", Ok((true, 4))),
+        ("has(oldObject.metadata.labels.app.tier)", Ok((false, 4))),
+        ("has(object.metadata)", Ok((false, 1))),
+        ("object.spec.paused && false", Ok((false, 2))),
+    ] {
+        let p = env.compile_condition(expr).unwrap();
+        let lookups = matchcond_runtime::activation::Lookups::new();
+        let got = p
+            .evaluate_fast(&act, &lookups, Some(1_000_000))
+            .unwrap_or_else(|| panic!("{expr}: the fast tier gave up"));
+        let got = match got {
+            (Ok(b), cost) => Ok((b, cost)),
+            (Err(e), cost) => Err((e.message().to_owned(), cost)),
+        };
+        let want = want.map_err(|(m, c)| (m.to_owned(), c));
+        assert_eq!(
+            describe(&p.evaluate_general(&act, Some(1_000_000))),
+            match &got {
+                Ok((b, c)) => format!("Bool({b}) cost {c}"),
+                Err((m, c)) => format!("error {m} cost {c}"),
+            },
+            "{expr}"
+        );
+        assert_eq!(got, want, "{expr}");
     }
 }
 

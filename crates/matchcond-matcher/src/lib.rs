@@ -785,13 +785,16 @@ impl MatchConditions {
                     continue;
                 }
             };
-            if let Some((b, cost)) = p.evaluate_fast(activation, &lookups, limit) {
+            if let Some((result, cost)) = p.evaluate_fast(activation, &lookups, limit) {
                 if cost > remaining {
                     sink(i, Step::OutOfBudget(cost));
                     return false;
                 }
                 remaining -= cost;
-                sink(i, Step::Bool(b, cost));
+                match result {
+                    Ok(b) => sink(i, Step::Bool(b, cost)),
+                    Err(e) => sink(i, Step::Failed(Failure::Eval(&c.expression, e), cost)),
+                }
                 continue;
             }
             let Evaluation { result, cost } = p.evaluate_general_in(activation, &lookups, limit);

@@ -3,16 +3,19 @@
 //! tests, key and set membership, string prefixes, joined by `&&`, `||` and `!`).
 //!
 //! It evaluates directly on the request's JSON nodes and computes the same result and the
-//! same cost as the general evaluator, but only on the happy path: a missing field, an
-//! unexpected type, an error of any kind or an exceeded cost limit makes it give up, and the
-//! general evaluator then runs the program from the start (evaluation has no side effects,
-//! so running it again is exact).
+//! same cost as the general evaluator. Of the errors it reproduces one, the commonest: a
+//! field selected where there is none (`object.metadata` when `object` is null on DELETE, or
+//! a field an object lacks), cel-go's `no such key`, outside comprehensions. An unexpected
+//! type, any other error or an exceeded cost limit makes it give up, and the general
+//! evaluator then runs the program from the start (evaluation has no side effects, so
+//! running it again is exact).
 
 use serde_json::Value as Json;
 use smallvec::SmallVec;
 
 use crate::activation::{Activation, JsonRoot, Lookups};
 use crate::cost::{self, Charge, CostKind, Estimate};
+use crate::error::EvalError;
 use crate::interp::borrow_const;
 use crate::plan::{Attr, AttrRoot, MemoPoint, Node, QualKind};
 use crate::value::{json_member, request_field, values_equal, Str, Value};
@@ -162,7 +165,31 @@ impl CallCost {
         }
         cost::cost_of(self.kind, args, &Value::Bool(result))
     }
+
+    /// The cost of a call that ends in an error (an erroneous argument priced as `null`,
+    /// as cel-go sizes an error value).
+    fn of_error(&self, args: &[Value<'_>]) -> u64 {
+        if let CostKind::Fixed(n) = self.kind {
+            return n;
+        }
+        cost::cost_of(self.kind, args, &Value::Null)
+    }
 }
+
+/// The error of a field selected where there is none (`no such key: <field>`): the field,
+/// and how many qualifiers of its path were charged before it.
+#[derive(Clone, Copy, Debug)]
+struct Missing<'f> {
+    field: &'f str,
+    at: usize,
+}
+
+/// What the fast tier evaluates a node to: a boolean, or the field whose selection erred;
+/// `None` when the general evaluator must decide.
+type Out<'f> = Option<Result<bool, &'f str>>;
+
+/// What a path reaches, or where its selection erred; `None` as [`Out`].
+type Reach<'a, 'f> = Option<Result<Reached<'a>, Missing<'f>>>;
 
 /// A chain of plain field selections (or indexes by a comprehension variable) from a
 /// variable.
@@ -396,15 +423,15 @@ pub fn lower(n: &Node) -> Option<Fast> {
     }
 }
 
-/// Evaluates a fast-tier program: the boolean result and its cost, or `None` when the
-/// general evaluator must decide.
+/// Evaluates a fast-tier program: the boolean result (or the error it reproduces) and its
+/// cost, or `None` when the general evaluator must decide.
 pub fn evaluate_fast<'a>(
     fast: &Fast,
     memos: usize,
     activation: &Activation<'a>,
     lookups: &Lookups<'a>,
     cost_limit: Option<u64>,
-) -> Option<(bool, u64)> {
+) -> Option<(Result<bool, EvalError>, u64)> {
     if memos > MAX_MEMOS {
         return None;
     }
@@ -416,11 +443,11 @@ pub fn evaluate_fast<'a>(
         cost: 0,
         limit: cost_limit.unwrap_or(u64::MAX),
     };
-    let b = f.eval(fast)?;
+    let result = f.eval(fast)?;
     if f.cost > cost_limit.unwrap_or(u64::MAX) {
         return None;
     }
-    Some((b, f.cost))
+    Some((result.map_err(EvalError::no_such_field_key), f.cost))
 }
 
 struct FastEval<'a, 'v> {
@@ -435,20 +462,36 @@ struct FastEval<'a, 'v> {
 }
 
 impl<'a> FastEval<'a, '_> {
-    fn eval(&mut self, n: &Fast) -> Option<bool> {
+    fn eval<'f>(&mut self, n: &'f Fast) -> Out<'f> {
         match n {
-            Fast::Const(b) => Some(*b),
-            Fast::Not(a, cost) => {
-                let r = !self.eval(a)?;
-                self.cost += cost
-                    .fixed()
-                    .unwrap_or_else(|| cost.of(&[Value::Bool(!r)], r));
-                Some(r)
-            }
-            Fast::And(l, r) => Some(self.eval(l)? && self.eval(r)?),
-            Fast::Or(l, r) => Some(self.eval(l)? || self.eval(r)?),
+            Fast::Const(b) => Some(Ok(*b)),
+            Fast::Not(a, cost) => match self.eval(a)? {
+                Ok(v) => {
+                    self.cost += cost
+                        .fixed()
+                        .unwrap_or_else(|| cost.of(&[Value::Bool(v)], !v));
+                    Some(Ok(!v))
+                }
+                Err(e) => {
+                    self.cost += cost.of_error(&[Value::Null]);
+                    Some(Err(e))
+                }
+            },
+            Fast::And(l, r) => self.logic(l, r, false),
+            Fast::Or(l, r) => self.logic(l, r, true),
             Fast::Eq(t) => {
-                let reached = self.node(&t.path)?;
+                let reached = match self.node(&t.path)? {
+                    Ok(reached) => reached,
+                    Err(e) => {
+                        let k = borrow_const(&t.constant);
+                        self.cost += if t.constant_first {
+                            t.cost.of_error(&[k, Value::Null])
+                        } else {
+                            t.cost.of_error(&[Value::Null, k])
+                        };
+                        return Some(Err(e.field));
+                    }
+                };
                 let quick = match reached {
                     Reached::Json(node) => t.cost.quick_equality(node, &t.constant),
                     Reached::Key(_) => None,
@@ -462,7 +505,7 @@ impl<'a> FastEval<'a, '_> {
                 };
                 if let (Some(c), Some(eq)) = (quick, same_type) {
                     self.cost += c;
-                    return Some(eq != t.negate);
+                    return Some(Ok(eq != t.negate));
                 }
                 let v = reached.value();
                 let k = borrow_const(&t.constant);
@@ -472,41 +515,42 @@ impl<'a> FastEval<'a, '_> {
                     None if t.constant_first => t.cost.of(&[k, v], r),
                     None => t.cost.of(&[v, k], r),
                 };
-                Some(r)
+                Some(Ok(r))
             }
             Fast::EqPaths(t) => {
-                let l = self.node(&t.left)?.value();
-                let r = self.node(&t.right)?.value();
-                let eq = values_equal(&l, &r) != t.negate;
-                self.cost += t.cost.of(&[l, r], eq);
-                Some(eq)
-            }
-            Fast::Has(p) => {
-                let (last, prefix) = p.fields.split_last()?;
-                self.cost += p.fields.len() as u64;
-                let Root::Global(slot) = p.root else {
-                    return None;
-                };
-                let Step::Field(last) = last else {
-                    return None;
-                };
-                if prefix.is_empty() {
-                    if let (Some(i), true) = (p.request_field, self.act.has_request_index()) {
-                        return Some(self.act.request_field_in(self.lookups, i).is_some());
+                // Both operands are evaluated, as the general evaluator does.
+                let left = self.node(&t.left)?;
+                let right = self.node(&t.right)?;
+                match (left, right) {
+                    (Ok(l), Ok(r)) => {
+                        let (l, r) = (l.value(), r.value());
+                        let eq = values_equal(&l, &r) != t.negate;
+                        self.cost += t.cost.of(&[l, r], eq);
+                        Some(Ok(eq))
                     }
-                    return match self.act.json_root_in(self.lookups, slot)? {
-                        JsonRoot::Request(m) => Some(request_field(m, last).is_some()),
-                        JsonRoot::Object(m) => Some(json_member(m, last).is_some()),
-                    };
-                }
-                match self.walk(p, prefix.len())? {
-                    Reached::Json(Json::Object(m)) => Some(self.find(p, m, last).is_some()),
-                    _ => None,
+                    (left, right) => {
+                        let value = |side: Result<Reached<'a>, Missing<'f>>| {
+                            side.map_or(Value::Null, Reached::value)
+                        };
+                        let first = match (left, right) {
+                            (Err(e), _) | (_, Err(e)) => e.field,
+                            _ => return None,
+                        };
+                        self.cost += t.cost.of_error(&[value(left), value(right)]);
+                        Some(Err(first))
+                    }
                 }
             }
+            Fast::Has(p) => self.has(p),
             Fast::InKey(key, p, cost) => {
-                let Reached::Json(node) = self.node(p)? else {
-                    return None;
+                let node = match self.node(p)? {
+                    Ok(Reached::Json(node)) => node,
+                    Ok(Reached::Key(_)) => return None,
+                    Err(e) => {
+                        self.cost +=
+                            cost.of_error(&[Value::String(Str::Borrowed(key)), Value::Null]);
+                        return Some(Err(e.field));
+                    }
                 };
                 let r = match node {
                     Json::Object(m) => self.find(p, m, key).is_some(),
@@ -524,14 +568,24 @@ impl<'a> FastEval<'a, '_> {
                         r,
                     ),
                 };
-                Some(r)
+                Some(Ok(r))
             }
-            Fast::InSet(p, set) => {
-                let v = self.node(p)?.value();
-                Some(set.iter().any(|s| values_equal(s, &v)))
-            }
+            Fast::InSet(p, set) => match self.node(p)? {
+                Ok(reached) => {
+                    let v = reached.value();
+                    Some(Ok(set.iter().any(|s| values_equal(s, &v))))
+                }
+                Err(e) => Some(Err(e.field)),
+            },
             Fast::Str(p, op, arg, cost) => {
-                let s = self.node(p)?.as_str()?;
+                let s = match self.node(p)? {
+                    Ok(reached) => reached.as_str()?,
+                    Err(e) => {
+                        self.cost +=
+                            cost.of_error(&[Value::Null, Value::String(Str::Borrowed(arg))]);
+                        return Some(Err(e.field));
+                    }
+                };
                 let r = match op {
                     StrOp::StartsWith => s.starts_with(&**arg),
                     StrOp::EndsWith => s.ends_with(&**arg),
@@ -549,10 +603,17 @@ impl<'a> FastEval<'a, '_> {
                         r,
                     )
                 };
-                Some(r)
+                Some(Ok(r))
             }
             Fast::Contains(p, needle, cost) => {
-                let s = self.node(p)?.as_str()?;
+                let s = match self.node(p)? {
+                    Ok(reached) => reached.as_str()?,
+                    Err(e) => {
+                        self.cost += cost
+                            .of_error(&[Value::Null, Value::String(Str::Borrowed(&needle.text))]);
+                        return Some(Err(e.field));
+                    }
+                };
                 let r = needle.finder.find(s.as_bytes()).is_some();
                 self.cost += if matches!(cost.kind, CostKind::Charge(Charge::Contains)) {
                     // cel-go's default: ceil(size * 0.1) for both strings, multiplied.
@@ -567,27 +628,93 @@ impl<'a> FastEval<'a, '_> {
                         r,
                     )
                 };
-                Some(r)
+                Some(Ok(r))
             }
-            Fast::NotStrictlyFalse(a, cost) => {
-                let r = self.eval(a)?;
-                self.cost += cost
-                    .fixed()
-                    .unwrap_or_else(|| cost.of(&[Value::Bool(r)], r));
-                Some(r)
-            }
+            Fast::NotStrictlyFalse(a, cost) => match self.eval(a)? {
+                Ok(r) => {
+                    self.cost += cost
+                        .fixed()
+                        .unwrap_or_else(|| cost.of(&[Value::Bool(r)], r));
+                    Some(Ok(r))
+                }
+                // Not strict: an error counts as true.
+                Err(_) => {
+                    self.cost += cost.of_error(&[Value::Null]);
+                    Some(Ok(true))
+                }
+            },
             Fast::Local(slot) => match self.locals.get(*slot) {
                 Some(Some(Var::Bool(b))) => {
                     self.cost += 1;
-                    Some(*b)
+                    Some(Ok(*b))
                 }
                 _ => None,
             },
-            Fast::Fold(f) => self.fold(f),
+            Fast::Fold(f) => self.fold(f).map(Ok),
             Fast::Path(p) => match self.node(p)? {
-                Reached::Json(Json::Bool(b)) => Some(*b),
-                _ => None,
+                Ok(Reached::Json(Json::Bool(b))) => Some(Ok(*b)),
+                Ok(_) => None,
+                Err(e) => Some(Err(e.field)),
             },
+        }
+    }
+
+    /// `a && b` (`decisive` false) or `a || b` (true), as cel-go evaluates them: the
+    /// decisive value of either side wins, else the left error, then the right.
+    fn logic<'f>(&mut self, l: &'f Fast, r: &'f Fast, decisive: bool) -> Out<'f> {
+        let left = self.eval(l)?;
+        if left == Ok(decisive) {
+            return Some(left);
+        }
+        let right = self.eval(r)?;
+        if right == Ok(decisive) {
+            return Some(right);
+        }
+        match (left, right) {
+            (Err(e), _) | (_, Err(e)) => Some(Err(e)),
+            _ => Some(Ok(!decisive)),
+        }
+    }
+
+    /// `has(path)`: the last field's presence. Charged a qualifier for each field of the
+    /// path up to the last one tested (the presence test on `null` or a scalar is false),
+    /// or up to the one whose selection erred.
+    fn has<'f>(&mut self, p: &'f Path) -> Out<'f> {
+        let (last, prefix) = p.fields.split_last()?;
+        let Root::Global(slot) = p.root else {
+            return None;
+        };
+        let Step::Field(last) = last else {
+            return None;
+        };
+        if prefix.is_empty() {
+            self.cost += 1;
+            if let (Some(i), true) = (p.request_field, self.act.has_request_index()) {
+                return Some(Ok(self.act.request_field_in(self.lookups, i).is_some()));
+            }
+            return match self.act.json_root_in(self.lookups, slot) {
+                Some(JsonRoot::Request(m)) => Some(Ok(request_field(m, last).is_some())),
+                Some(JsonRoot::Object(m)) => Some(Ok(json_member(m, last).is_some())),
+                None => match self.act.json_node_in(self.lookups, slot)? {
+                    Json::Object(_) | Json::Array(_) => None,
+                    _ => Some(Ok(false)),
+                },
+            };
+        }
+        match self.walk(p, prefix.len())? {
+            Ok(Reached::Json(Json::Object(m))) => {
+                self.cost += p.fields.len() as u64;
+                Some(Ok(self.find(p, m, last).is_some()))
+            }
+            Ok(Reached::Json(Json::Array(_)) | Reached::Key(_)) => None,
+            Ok(Reached::Json(_)) => {
+                self.cost += p.fields.len() as u64;
+                Some(Ok(false))
+            }
+            Err(e) => {
+                self.cost += e.at as u64 + 1;
+                Some(Err(e.field))
+            }
         }
     }
 
@@ -600,8 +727,9 @@ impl<'a> FastEval<'a, '_> {
         }
     }
 
+    /// A comprehension; an error anywhere in it leaves it to the general evaluator.
     fn fold(&mut self, f: &FastFold) -> Option<bool> {
-        let range = self.node(&f.range)?;
+        let range = self.node(&f.range)?.ok()?;
         self.set_local(f.accu, Var::Bool(f.init));
         match range {
             Reached::Json(Json::Object(m)) => {
@@ -622,7 +750,7 @@ impl<'a> FastEval<'a, '_> {
             }
             _ => return None,
         }
-        self.eval(&f.result)
+        self.eval(&f.result)?.ok()
     }
 
     /// One iteration; false when the loop condition stopped the loop.
@@ -630,35 +758,48 @@ impl<'a> FastEval<'a, '_> {
         if self.cost > self.limit {
             return None;
         }
-        if !self.eval(&f.cond)? {
+        if !self.eval(&f.cond)?.ok()? {
             return Some(false);
         }
-        let accu = self.eval(&f.step)?;
+        let accu = self.eval(&f.step)?.ok()?;
         self.set_local(f.accu, Var::Bool(accu));
         Some(true)
     }
 
-    /// What a path reaches (charged as an attribute: the variable and each step).
-    fn node(&mut self, p: &Path) -> Option<Reached<'a>> {
+    /// What a path reaches (charged as an attribute: the variable and each step), or the
+    /// field whose selection erred (charged the variable and the steps up to it).
+    fn node<'f>(&mut self, p: &'f Path) -> Reach<'a, 'f> {
         let r = if p.fields.is_empty() {
             match p.root {
                 Root::Local(slot) => match self.locals.get(slot)? {
-                    Some(Var::Json(j)) => Reached::Json(j),
-                    Some(Var::Entry(k, _, _)) => Reached::Key(k),
+                    Some(Var::Json(j)) => Ok(Reached::Json(j)),
+                    Some(Var::Entry(k, _, _)) => Ok(Reached::Key(k)),
                     _ => return None,
                 },
-                Root::Global(slot) => Reached::Json(self.act.json_node_in(self.lookups, slot)?),
+                Root::Global(slot) => Ok(Reached::Json(self.act.json_node_in(self.lookups, slot)?)),
             }
         } else {
             self.walk(p, p.fields.len())?
         };
-        self.cost += 1 + p.fields.len() as u64;
+        self.cost += match r {
+            Ok(_) => 1 + p.fields.len() as u64,
+            Err(e) => 1 + e.at as u64 + 1,
+        };
         Some(r)
+    }
+
+    /// The error of selecting field `at` of a path on `node` (`null` or a scalar), or
+    /// `None` when the general evaluator must tell (a list, an index by a variable).
+    fn missing<'f>(p: &'f Path, at: usize, node: &Json) -> Reach<'a, 'f> {
+        match (node, p.fields.get(at)?) {
+            (Json::Object(_) | Json::Array(_), _) | (_, Step::Local(_)) => None,
+            (_, Step::Field(field)) => Some(Err(Missing { field, at })),
+        }
     }
 
     /// Walks the first `upto` (at least 1) steps of a path, from the longest remembered
     /// prefix, remembering the prefixes other paths share.
-    fn walk(&mut self, p: &Path, upto: usize) -> Option<Reached<'a>> {
+    fn walk<'f>(&mut self, p: &'f Path, upto: usize) -> Reach<'a, 'f> {
         let mut i = 0;
         let mut node: Option<&'a Json> = None;
         for point in p.memo.iter().rev().filter(|m| m.quals <= upto) {
@@ -680,13 +821,13 @@ impl<'a> FastEval<'a, '_> {
             self.remember(p, 1, j);
         }
         let mut map = match node {
-            Some(j) if i == upto => return Some(Reached::Json(j)),
+            Some(j) if i == upto => return Some(Ok(Reached::Json(j))),
             Some(Json::Object(m)) => m,
-            Some(_) => return None,
+            Some(j) => return Self::missing(p, i, j),
             None => match p.root {
-                Root::Global(slot) => match self.act.json_root_in(self.lookups, slot)? {
-                    JsonRoot::Object(m) => m,
-                    JsonRoot::Request(m) => {
+                Root::Global(slot) => match self.act.json_root_in(self.lookups, slot) {
+                    Some(JsonRoot::Object(m)) => m,
+                    Some(JsonRoot::Request(m)) => {
                         let Step::Field(f) = p.fields.first()? else {
                             return None;
                         };
@@ -697,13 +838,15 @@ impl<'a> FastEval<'a, '_> {
                         i = 1;
                         self.remember(p, 1, j);
                         if upto == 1 {
-                            return Some(Reached::Json(j));
+                            return Some(Ok(Reached::Json(j)));
                         }
                         match j {
                             Json::Object(m) => m,
-                            _ => return None,
+                            _ => return Self::missing(p, 1, j),
                         }
                     }
+                    // A variable that is `null` (`object` on DELETE) or a scalar.
+                    None => return Self::missing(p, 0, self.act.json_node_in(self.lookups, slot)?),
                 },
                 Root::Local(slot) => match self.locals.get(slot)? {
                     Some(Var::Json(Json::Object(m))) => m,
@@ -713,7 +856,10 @@ impl<'a> FastEval<'a, '_> {
         };
         loop {
             let j = match p.fields.get(i)? {
-                Step::Field(f) => json_member(map, f)?,
+                Step::Field(f) => match json_member(map, f) {
+                    Some(j) => j,
+                    None => return Some(Err(Missing { field: f, at: i })),
+                },
                 Step::Local(slot) => match *self.locals.get(*slot)? {
                     // Indexing the map being iterated by its own key: the value is at hand.
                     Some(Var::Entry(_, v, of)) if std::ptr::eq(of, map) => v,
@@ -725,11 +871,11 @@ impl<'a> FastEval<'a, '_> {
             i += 1;
             self.remember(p, i, j);
             if i >= upto {
-                return Some(Reached::Json(j));
+                return Some(Ok(Reached::Json(j)));
             }
             match j {
                 Json::Object(m) => map = m,
-                _ => return None,
+                _ => return Self::missing(p, i, j),
             }
         }
     }
