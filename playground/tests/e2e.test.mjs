@@ -284,8 +284,6 @@ test('the example opens with the command line\'s decisions and costs', async () 
   console.log(`first decision on screen ${firsts.map((t) => t.toFixed(0)).join(', ')} ms after navigation start `
     + `(median load: engine ready at ${metrics.engineReadyMs.toFixed(0)} ms, first update ${metrics.firstUpdateMs.toFixed(1)} ms; `
     + `lint findings at ${timings.firstLintMs.join(', ')} ms)`);
-  assert.ok(Math.min(...firsts) <= 1000, `first decision after ${firsts} ms`);
-
   await page.goto(base);
   await page.waitForSelector('[data-testid=hook]');
   // The findings follow the first decision at once.
@@ -325,6 +323,8 @@ test('the example opens with the command line\'s decisions and costs', async () 
   assert.deepEqual(await page.$$eval('[data-testid=finding-at]', (f) => f.map((x) => x.textContent)), ['4:1', '46:1']);
   assert.match(await page.textContent('[data-testid=findings] .ok'), /accepts these configurations/);
   await page.screenshot({ path: path.join(results, 'playground.png'), fullPage: true });
+  // Last, so that a slow load fails this test alone: the page the others share is open.
+  assert.ok(Math.min(...firsts) <= 1000, `first decision after ${firsts} ms`);
 });
 
 test('editing a condition changes the decision', async () => {
