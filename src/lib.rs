@@ -37,7 +37,7 @@
 //! cluster's configurations and namespaces and serves its metrics.
 //!
 //! Every road answers with one verdict, [`Decision`]: `Call`, `Reject` with the apiserver's
-//! text, or `Skip` with its [`Skip`] reason — the false condition, the dispatcher's check,
+//! text (an [`ErrorText`], written when first read), or `Skip` with its [`Skip`] reason — the false condition, the dispatcher's check,
 //! or the error `failurePolicy: Ignore` swallowed ([`IgnoredError`]: which condition, the
 //! apiserver's text), ready to log or count without evaluating again.
 //!
@@ -137,7 +137,7 @@ pub use matchcond_compiler::{
 pub use matchcond_front::{Issue, Issues, Type};
 pub use matchcond_matcher::{
     aggregate_messages, ConditionError, ConditionOutcome, ConditionResult, ConditionsError,
-    Decision, FailurePolicy, IgnoredError, MatchCondition, MatchConditions,
+    Decision, ErrorText, FailurePolicy, IgnoredError, MatchCondition, MatchConditions,
     ParseFailurePolicyError, Report, ReviewError, Skip, MATCH_CONDITIONS_BUDGET,
     MAX_MATCH_CONDITIONS,
 };

@@ -125,7 +125,10 @@ fn outcome_of(decision: Decision<'_>, cost: u64) -> DecisionOutcome {
             failed_condition: skip.condition().map(str::to_owned),
             cost,
         },
-        Decision::Reject { message } => DecisionOutcome::Reject { message, cost },
+        Decision::Reject { message } => DecisionOutcome::Reject {
+            message: message.into_string(),
+            cost,
+        },
     }
 }
 

@@ -339,7 +339,7 @@ proptest! {
                 Decision::Skip(Skip::Ignored(e)) => {
                     // The error carried is the one `Fail` rejects with.
                     let fail = compiled.decide(&act, FailurePolicy::Fail);
-                    prop_assert_eq!(fail, Decision::Reject { message: e.message().to_owned() });
+                    prop_assert_eq!(fail, Decision::Reject { message: e.message().into() });
                     "skip(error)"
                 }
                 Decision::Skip(other) => panic!("unexpected skip {other:?}"),

@@ -612,7 +612,7 @@ fn matches(e: &Expectation, o: &HookOutcome) -> bool {
             s.condition() == Some(c.as_str())
         }
         (Expectation::Rejected(None), Decision::Reject { .. }) => true,
-        (Expectation::Rejected(Some(m)), Decision::Reject { message }) => m == message,
+        (Expectation::Rejected(Some(m)), Decision::Reject { message }) => message == m,
         _ => false,
     }
 }

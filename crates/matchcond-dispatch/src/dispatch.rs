@@ -277,7 +277,7 @@ impl HookOutcome {
             Detail::Call(_) => Decision::Call,
             Detail::Skip(s) => Decision::Skip(s.clone()),
             Detail::Reject(r) => Decision::Reject {
-                message: r.message.clone(),
+                message: r.message.as_str().into(),
             },
         };
         HookOutcome {

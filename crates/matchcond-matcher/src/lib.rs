@@ -114,9 +114,111 @@ pub enum Decision<'a> {
     Skip(Skip<'a>),
     /// The request must be rejected (`failurePolicy: Fail` and errors).
     Reject {
-        /// The apiserver's error text (one error, or `[e1, e2]` for several).
-        message: String,
+        /// The apiserver's error text (one error, or `[e1, e2]` for several), written when
+        /// first read.
+        message: ErrorText<'a>,
     },
+}
+
+/// An error text in the apiserver's words, written when it is first read (`Deref` to
+/// `str`, `Display`): a decision whose text nobody reads costs no formatting. It compares
+/// equal to the same text however it was made.
+#[derive(Clone)]
+pub struct ErrorText<'a> {
+    /// The failures of a text not written yet (empty once written or given).
+    failures: Vec<Failure<'a>>,
+    text: OnceLock<String>,
+}
+
+impl<'a> ErrorText<'a> {
+    fn of_failures(failures: Vec<Failure<'a>>) -> Self {
+        ErrorText {
+            failures,
+            text: OnceLock::new(),
+        }
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        self.text.get_or_init(|| aggregate_failures(&self.failures))
+    }
+
+    /// The same text, owned.
+    pub fn into_owned(self) -> ErrorText<'static> {
+        ErrorText::from(self.into_string())
+    }
+
+    /// The text as a `String`.
+    pub fn into_string(mut self) -> String {
+        self.as_str();
+        self.text.take().unwrap_or_default()
+    }
+}
+
+impl From<String> for ErrorText<'_> {
+    fn from(text: String) -> Self {
+        ErrorText {
+            failures: Vec::new(),
+            text: OnceLock::from(text),
+        }
+    }
+}
+
+impl From<&str> for ErrorText<'_> {
+    fn from(text: &str) -> Self {
+        ErrorText::from(text.to_owned())
+    }
+}
+
+impl std::ops::Deref for ErrorText<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for ErrorText<'_> {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq for ErrorText<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for ErrorText<'_> {}
+
+impl PartialEq<str> for ErrorText<'_> {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for ErrorText<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<String> for ErrorText<'_> {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl fmt::Debug for ErrorText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for ErrorText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// Why a webhook is not called.
@@ -155,9 +257,7 @@ pub enum Skip<'a> {
 #[derive(Clone, Debug)]
 pub struct IgnoredError<'a> {
     condition: Cow<'a, str>,
-    /// The failures, for a text not written yet (empty once owned, or out of budget).
-    failures: Vec<Failure<'a>>,
-    text: OnceLock<String>,
+    text: ErrorText<'a>,
     out_of_budget: bool,
 }
 
@@ -170,13 +270,7 @@ impl<'a> IgnoredError<'a> {
 
     /// The apiserver's text: one error, or `[e1, e2]` for several (duplicates removed).
     pub fn message(&self) -> &str {
-        self.text.get_or_init(|| {
-            if self.out_of_budget {
-                OUT_OF_BUDGET.to_owned()
-            } else {
-                aggregate_failures(&self.failures)
-            }
-        })
+        self.text.as_str()
     }
 
     /// True when the shared budget ran out (an error of the whole evaluation, which the
@@ -187,11 +281,9 @@ impl<'a> IgnoredError<'a> {
 
     /// The same error, owning the condition's name and its text.
     pub fn into_owned(self) -> IgnoredError<'static> {
-        let text = OnceLock::from(self.message().to_owned());
         IgnoredError {
             condition: Cow::Owned(self.condition.into_owned()),
-            failures: Vec::new(),
-            text,
+            text: self.text.into_owned(),
             out_of_budget: self.out_of_budget,
         }
     }
@@ -288,7 +380,9 @@ impl<'a> Decision<'a> {
         match self {
             Decision::Call => Decision::Call,
             Decision::Skip(s) => Decision::Skip(s.into_owned()),
-            Decision::Reject { message } => Decision::Reject { message },
+            Decision::Reject { message } => Decision::Reject {
+                message: message.into_owned(),
+            },
         }
     }
 
@@ -871,31 +965,28 @@ impl MatchConditions {
         errors: Errors<'a>,
         policy: FailurePolicy,
     ) -> Decision<'a> {
-        let ignored = |failures, condition: Option<usize>, out_of_budget| {
+        let ignored = |text, condition: Option<usize>, out_of_budget| {
             Decision::Skip(Skip::Ignored(IgnoredError {
                 condition: self.name(condition.unwrap_or(0)),
-                failures,
-                text: OnceLock::new(),
+                text,
                 out_of_budget,
             }))
         };
         if !completed {
+            let text = ErrorText::from(OUT_OF_BUDGET);
             return match policy {
-                FailurePolicy::Fail => Decision::Reject {
-                    message: OUT_OF_BUDGET.to_owned(),
-                },
-                FailurePolicy::Ignore => ignored(Vec::new(), errors.out_of_budget, true),
+                FailurePolicy::Fail => Decision::Reject { message: text },
+                FailurePolicy::Ignore => ignored(text, errors.out_of_budget, true),
             };
         }
         if let Some(i) = first_false {
             return Decision::Skip(Skip::Condition(self.name(i)));
         }
         if !errors.failures.is_empty() {
+            let text = ErrorText::of_failures(errors.failures);
             return match policy {
-                FailurePolicy::Fail => Decision::Reject {
-                    message: aggregate_failures(&errors.failures),
-                },
-                FailurePolicy::Ignore => ignored(errors.failures, errors.first, false),
+                FailurePolicy::Fail => Decision::Reject { message: text },
+                FailurePolicy::Ignore => ignored(text, errors.first, false),
             };
         }
         Decision::Call

@@ -128,6 +128,7 @@ fn errors_follow_the_failure_policy() {
             message: format!(
                 "expression '{ERR}' resulted in error: no such key: nonExistentProperty"
             )
+            .into()
         }
     );
     assert_eq!(
@@ -175,6 +176,7 @@ fn distinct_errors_aggregate() {
             message: format!(
                 "[expression '{ERR}' resulted in error: no such key: nonExistentProperty, expression '1 / 0 == 1' resulted in error: division by zero]"
             )
+            .into()
         }
     );
 }
