@@ -43,9 +43,11 @@ pub struct CheckerEnv {
     pub provider_types: NameMap<Type>,
     /// The optional type is named `optional` in messages (cel-go v0.17: Kubernetes 1.30).
     pub optional_named_optional: bool,
-    /// The second variable of a two-variable comprehension over a `dyn` range has no type
-    /// (cel-go v0.22: Kubernetes 1.32): it matches no overload, `type '' does not support
-    /// field selection`, and an expression that uses it otherwise fails after checking
+    /// The second variable of a two-variable comprehension over a `dyn` range (or over a
+    /// value that is no range) has no type, [`Type::untyped`] (cel-go v0.22: Kubernetes
+    /// 1.32): only a type variable or `dyn` accepts it, `type '' does not support field
+    /// selection`, a literal takes it for no element type and an overload for no result
+    /// type, and an expression that uses it otherwise fails after checking
     /// ([`Checked::untyped`]).
     pub untyped_dyn_range_second_variable: bool,
 }
