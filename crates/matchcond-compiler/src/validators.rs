@@ -394,6 +394,12 @@ fn type_of(checked: &Checked, e: &Expr) -> Type {
     checked.element_type(e.id).cloned().unwrap_or(Type::Dyn)
 }
 
+/// Whether two checked types are the same, as cel-go's `IsEquivalentType` says: the
+/// untyped type of cel-go v0.22 is the same as no type, itself included.
+fn equivalent(a: &Type, b: &Type) -> bool {
+    a == b && !a.holds_untyped()
+}
+
 fn unwrap_opt(t: Type) -> Type {
     match t {
         Type::Optional(inner) => (*inner).clone(),
@@ -439,12 +445,14 @@ fn homogeneous(
                         t = unwrap_opt(t);
                     }
                     match &first {
-                        None => first = Some(t),
-                        Some(f) if *f != t => {
-                            mismatch(el, f, &t, issues, rules);
-                            break;
+                        // cel-go v0.22's untyped type is Go's nil: no first type yet.
+                        Some(f) if !f.is_untyped() => {
+                            if !equivalent(f, &t) {
+                                mismatch(el, f, &t, issues, rules);
+                                break;
+                            }
                         }
-                        Some(_) => {}
+                        _ => first = Some(t),
                     }
                 }
             }
@@ -462,15 +470,16 @@ fn homogeneous(
                         vt = unwrap_opt(vt);
                     }
                     match &first {
-                        None => first = Some((kt, vt)),
-                        Some((fk, fv)) => {
-                            if *fk != kt {
+                        // Both untyped (Go's nil in cel-go v0.22): no first entry yet.
+                        Some((fk, fv)) if !(fk.is_untyped() && fv.is_untyped()) => {
+                            if !equivalent(fk, &kt) {
                                 mismatch(&en.key, fk, &kt, issues, rules);
                             }
-                            if *fv != vt {
+                            if !equivalent(fv, &vt) {
                                 mismatch(&en.value, fv, &vt, issues, rules);
                             }
                         }
+                        _ => first = Some((kt, vt)),
                     }
                 }
             }

@@ -154,6 +154,104 @@ fn cel_go_0_22_leaves_the_second_variable_over_a_dyn_range_untyped() {
     );
 }
 
+/// cel-go v0.22 leaves the second variable over a `dyn` range untyped: a nil type, which
+/// the checker's tests for nil then take for no type at all. A list or map literal whose
+/// first elements (keys) are untyped takes its type from the rest, or fresh type variables;
+/// an overload whose result is untyped is no match; the homogeneity validator starts over
+/// at an untyped element; and an expression that uses the variable without a check error
+/// fails converting the checked expression.
+#[test]
+fn cel_go_0_22_takes_the_untyped_second_variable_for_no_type() {
+    story(
+        "dyn(['a', 'b']).transformList(i, v, i % 2 == 0, v) == ['a']",
+        &[
+            (
+                &[32],
+                "compile: unexpected compilation error: missing type conversion to proto: ",
+            ),
+            (&[33, 37], "value Bool(true)"),
+        ],
+    );
+    story(
+        "object.metadata.labels.transformMapEntry(k, v, {v: k})",
+        &[
+            (
+                &[32],
+                "compile: unexpected compilation error: missing type conversion to proto: ",
+            ),
+            (&[33, 37], "value Map"),
+        ],
+    );
+    // The step's map has an untyped value, which the accumulator's variables do not take;
+    // the message shows the accumulator's type with its variables' names.
+    story(
+        "object.metadata.labels.transformMapEntry(k, v, {k + '_': v})",
+        &[
+            (&[32], "compile: compilation failed: ERROR: <input>:1:41: expected type 'map(_var0, _var1)' but found 'map(string, )'"),
+            (&[33, 37], "value Map"),
+        ],
+    );
+    story(
+        "object.metadata.labels.transformMap(k, v, v)",
+        &[
+            (&[32], "compile: compilation failed: ERROR: <input>:1:36: expected type 'map(_var0, _var1)' but found 'map(dyn, )'"),
+            (&[33, 37], "value Map"),
+        ],
+    );
+    // `[v, 1]` is a list of int: the untyped first element counts for nothing.
+    story(
+        "object.metadata.labels.all(k, v, [v, 1][0] + 'a' != '')",
+        &[
+            (&[32], "compile: compilation failed: ERROR: <input>:1:44: found no matching overload for '_+_' applied to '(int, string)'"),
+            (&[33, 37], "compile: compilation failed: ERROR: <input>:1:38: expected type 'dyn' but found 'int'"),
+        ],
+    );
+    // Indexing `map(string, )` matches `_[_]` with an untyped result: no overload.
+    story(
+        "object.metadata.labels.all(k, v, {'a': v}['a'] + 1 == 2)",
+        &[
+            (&[32], "compile: compilation failed: ERROR: <input>:1:42: found no matching overload for '_[_]' applied to '(map(string, ), string)'"),
+            (&[33, 37], "eval: no such overload"),
+        ],
+    );
+    // The validator starts over after an untyped element, and compares the keys with the
+    // first entry's untyped key when its value is typed.
+    story(
+        "object.metadata.labels.all(k, v, [v, 1].size() == 2)",
+        &[
+            (
+                &[32],
+                "compile: unexpected compilation error: missing type conversion to proto: ",
+            ),
+            (&[33, 37], "compile: compilation failed: ERROR: <input>:1:38: expected type 'dyn' but found 'int'"),
+        ],
+    );
+
+    story(
+        "object.metadata.labels.all(k, v, {v: 1, 'a': 2}.size() == 2)",
+        &[
+            (&[32], "compile: compilation failed: ERROR: <input>:1:41: expected type '' but found 'string'"),
+            (&[33, 37], "compile: compilation failed: ERROR: <input>:1:41: expected type 'dyn' but found 'string'"),
+        ],
+    );
+    story(
+        "object.metadata.labels.all(k, v, [1, v][0] + 'a' != '')",
+        &[
+            (&[32], "compile: compilation failed: ERROR: <input>:1:38: expected type 'int' but found ''"),
+            (&[33, 37], "compile: compilation failed: ERROR: <input>:1:38: expected type 'int' but found 'dyn'"),
+        ],
+    );
+    // Not using the second variable, or over a typed range, nothing changes.
+    story(
+        "object.metadata.labels.exists(k, v, k == 'app')",
+        &[(&[32, 33, 37], "value Bool(true) cost 10")],
+    );
+    story(
+        "['a', 'b'].transformList(i, v, i % 2 == 0, v) == ['a']",
+        &[(&[32, 33, 37], "value Bool(true)")],
+    );
+}
+
 #[test]
 fn the_optional_library_version_2_comes_with_cel_go_0_23() {
     story(

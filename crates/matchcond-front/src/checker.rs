@@ -43,9 +43,11 @@ pub struct CheckerEnv {
     pub provider_types: NameMap<Type>,
     /// The optional type is named `optional` in messages (cel-go v0.17: Kubernetes 1.30).
     pub optional_named_optional: bool,
-    /// The second variable of a two-variable comprehension over a `dyn` range has no type
-    /// (cel-go v0.22: Kubernetes 1.32): it matches no overload, `type '' does not support
-    /// field selection`, and an expression that uses it otherwise fails after checking
+    /// The second variable of a two-variable comprehension over a `dyn` range (or over a
+    /// value that is no range) has no type, [`Type::untyped`] (cel-go v0.22: Kubernetes
+    /// 1.32): only a type variable or `dyn` accepts it, `type '' does not support field
+    /// selection`, a literal takes it for no element type and an overload for no result
+    /// type, and an expression that uses it otherwise fails after checking
     /// ([`Checked::untyped`]).
     pub untyped_dyn_range_second_variable: bool,
 }
@@ -582,18 +584,20 @@ impl<'a> Checker<'a> {
             }
             val_t = Some(self.join_types(&entry.value, val_t, vt));
         }
-        let k = match key_t {
-            Some(t) => t,
-            None => self.new_type_var(),
-        };
-        let v = match val_t {
-            Some(t) => t,
-            None => self.new_type_var(),
-        };
-        Type::map(k, v)
+        // cel-go decides whether the map is empty by its key type alone, and the untyped
+        // type is Go's nil there: a map whose keys are untyped gets two fresh variables.
+        match (key_t, val_t) {
+            (Some(k), Some(v)) if !is_untyped(&k) => Type::map(k, v),
+            _ => {
+                let k = self.new_type_var();
+                let v = self.new_type_var();
+                Type::map(k, v)
+            }
+        }
     }
 
-    /// The type of the second variable of a two-variable comprehension over a `dyn` range.
+    /// The type of the second variable of a two-variable comprehension over a `dyn` range
+    /// (or over a type that is no range, an error reported besides).
     fn dyn_range_second_variable(&self) -> Type {
         if self.env.untyped_dyn_range_second_variable {
             untyped()
@@ -741,14 +745,17 @@ impl<'a> Checker<'a> {
             elem_t = Some(self.join_types(el, elem_t, t));
         }
         let t = match elem_t {
-            Some(t) => t,
-            None => self.new_type_var(),
+            Some(t) if !is_untyped(&t) => t,
+            _ => self.new_type_var(),
         };
         Type::list(t)
     }
 
+    /// The type of an aggregate's elements so far (`previous`, none before the first)
+    /// joined with the next element's. The untyped type is Go's nil in cel-go v0.22's
+    /// join, as if no element came before.
     fn join_types(&mut self, e: &Expr, previous: Option<Type>, current: Type) -> Type {
-        let Some(prev) = previous else {
+        let Some(prev) = previous.filter(|p| !is_untyped(p)) else {
             return current;
         };
         if self.is_assignable(&prev, &current) {
@@ -804,7 +811,7 @@ impl<'a> Checker<'a> {
                     self.format_type(other)
                 );
                 self.error(&c.iter_range, msg);
-                (Type::Dyn, Type::Dyn)
+                (Type::Dyn, self.dyn_range_second_variable())
             }
         };
         self.push_scope();
@@ -824,16 +831,17 @@ impl<'a> Checker<'a> {
         self.substitute(&rt, false)
     }
 
+    /// Reports `actual` not assignable to `t`, both shown as they are, type variables by
+    /// their names (`expected type 'map(_var0, _var1)' but found 'map(string, )'`), as
+    /// cel-go's `assertType` shows them.
     fn assert_type(&mut self, e: &Expr, t: &Type, actual: &Type) {
         if !self.is_assignable(t, actual) {
-            let exp = self.substitute(t, true);
-            let act = self.substitute(actual, true);
             self.error(
                 e,
                 format!(
                     "expected type '{}' but found '{}'",
-                    self.format_type(&exp),
-                    self.format_type(&act)
+                    self.format_type(t),
+                    self.format_type(actual)
                 ),
             );
         }
@@ -1014,7 +1022,9 @@ impl<'a> Checker<'a> {
                 continue;
             };
             ids.insert(i);
-            result = Some(match result {
+            // An untyped result is Go's nil in cel-go v0.22: as if no overload had matched
+            // yet, and an error when no other does.
+            result = Some(match result.filter(|p| !is_untyped(p)) {
                 None => r,
                 Some(prev) => {
                     if !prev.is_dyn() && !exact_eq(&prev, &r) {
@@ -1025,7 +1035,7 @@ impl<'a> Checker<'a> {
                 }
             });
         }
-        match result {
+        match result.filter(|t| !is_untyped(t)) {
             Some(t) => {
                 self.set_ref(
                     e,
@@ -1286,17 +1296,16 @@ impl<'a> Checker<'a> {
     }
 }
 
-/// The type inside an optional type, and whether it was one.
-/// The type cel-go v0.22 leaves unset: a named type without a name, which only a type
-/// parameter or `dyn` accepts, shown as the empty string.
+/// The type cel-go v0.22 leaves unset ([`Type::untyped`]).
 fn untyped() -> Type {
-    Type::named("")
+    Type::untyped()
 }
 
 fn is_untyped(t: &Type) -> bool {
-    matches!(t, Type::Named(n, ps) if n.is_empty() && ps.is_empty())
+    t.is_untyped()
 }
 
+/// The type inside an optional type, and whether it was one.
 fn unwrap_optional(t: Type) -> (Type, bool) {
     match t {
         Type::Optional(inner) => ((*inner).clone(), true),
@@ -1340,12 +1349,7 @@ fn exact_eq(a: &Type, b: &Type) -> bool {
 
 /// Whether the type is or holds the untyped type.
 fn has_untyped(t: &Type) -> bool {
-    match t {
-        Type::List(e) | Type::Optional(e) | Type::Type(e) => has_untyped(e),
-        Type::Map(k, v) => has_untyped(k) || has_untyped(v),
-        Type::Named(n, ps) => n.is_empty() || ps.iter().any(has_untyped),
-        _ => false,
-    }
+    t.holds_untyped()
 }
 
 /// Where `t1` and `t2` are the same parameterised type (list, map, optional, or a named
@@ -1421,6 +1425,115 @@ fn replace_params(t: &Type, subst: &[(&Arc<str>, Type)]) -> Type {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{parse, ParserOptions};
+
+    /// A checker environment with `x` of type `dyn`, indexing, `_+_` on ints and lists, and
+    /// cel-go v0.22's untyped second variable when `v0_22`.
+    fn env(v0_22: bool) -> CheckerEnv {
+        let a = || Type::param("A");
+        let b = || Type::param("B");
+        let mut env = CheckerEnv {
+            untyped_dyn_range_second_variable: v0_22,
+            ..CheckerEnv::default()
+        };
+        env.variables.insert("x".into(), Type::Dyn);
+        env.add_functions(vec![
+            Function {
+                name: "_[_]",
+                overloads: vec![
+                    Overload {
+                        id: "index_list",
+                        member: false,
+                        params: vec![Type::list(a()), Type::Int],
+                        result: a(),
+                    },
+                    Overload {
+                        id: "index_map",
+                        member: false,
+                        params: vec![Type::map(a(), b()), a()],
+                        result: b(),
+                    },
+                ],
+            },
+            Function {
+                name: "_+_",
+                overloads: vec![
+                    Overload {
+                        id: "add_int64",
+                        member: false,
+                        params: vec![Type::Int, Type::Int],
+                        result: Type::Int,
+                    },
+                    Overload {
+                        id: "add_list",
+                        member: false,
+                        params: vec![Type::list(a()), Type::list(a())],
+                        result: Type::list(a()),
+                    },
+                ],
+            },
+        ]);
+        env
+    }
+
+    /// The result type of `text`, or its first issue.
+    fn check_text(text: &str, v0_22: bool) -> Result<(Type, bool), String> {
+        let options = ParserOptions {
+            enable_two_var_comprehensions: true,
+            ..ParserOptions::default()
+        };
+        let parsed = parse(text, &options).map_err(|e| format!("{e:?}"))?;
+        let env = env(v0_22);
+        match check(&parsed.expr, &env) {
+            Ok(c) => Ok((c.result_type, c.untyped)),
+            Err(issues) => Err(issues
+                .first()
+                .map(|i| i.message.clone())
+                .unwrap_or_default()),
+        }
+    }
+
+    #[test]
+    fn an_untyped_element_counts_for_no_type_in_a_literal() {
+        // `[v, 1]` is a list of int on cel-go v0.22, of dyn later.
+        assert_eq!(
+            check_text("x.transformList(k, v, [v, 1][0] + 'a')", true),
+            Err("found no matching overload for '_+_' applied to '(int, string)'".into())
+        );
+        assert_eq!(
+            check_text("x.transformList(k, v, [v, 1][0] + 'a')", false),
+            Err("found no matching overload for '_+_' applied to '(dyn, string)'".into())
+        );
+        // `[v]` is a list of a fresh variable; the expression fails after checking.
+        assert_eq!(
+            check_text("x.transformList(k, v, [v])", true),
+            Ok((Type::list(Type::list(Type::Dyn)), true))
+        );
+        assert_eq!(
+            check_text("x.transformList(k, v, [v])", false),
+            Ok((Type::list(Type::list(Type::Dyn)), false))
+        );
+        // `{v: 1}` has fresh variables for its key and value types, not `map(, int)`:
+        // indexing it gives a variable, unbound.
+        assert_eq!(
+            check_text("x.transformList(k, v, {v: 1}[k] + 'a')", true),
+            Err("found no matching overload for '_+_' applied to '(dyn, string)'".into())
+        );
+    }
+
+    #[test]
+    fn an_untyped_result_is_no_match() {
+        assert_eq!(
+            check_text("x.transformList(k, v, {'a': v}['a'] + 1)", true),
+            Err(
+                "found no matching overload for '_[_]' applied to '(map(string, ), string)'".into()
+            )
+        );
+        assert_eq!(
+            check_text("x.transformList(k, v, {'a': v}['a'] + 1)", false),
+            Ok((Type::list(Type::Int), false))
+        );
+    }
 
     #[test]
     fn overload_sets_hold_any_position() {

@@ -73,6 +73,30 @@ impl Type {
     pub fn is_dyn(&self) -> bool {
         matches!(self, Type::Dyn | Type::Error)
     }
+
+    /// The type cel-go v0.22 (Kubernetes 1.32) leaves unset, Go's nil: the second variable
+    /// of a two-variable comprehension over a `dyn` range has it. A named type without a
+    /// name, shown as the empty string; only `dyn` and type parameters accept it, it equals
+    /// no type (itself included), and where cel-go tests a type for nil it counts as
+    /// absent.
+    pub fn untyped() -> Type {
+        Type::named("")
+    }
+
+    /// Whether this is [`Type::untyped`].
+    pub fn is_untyped(&self) -> bool {
+        matches!(self, Type::Named(n, ps) if n.is_empty() && ps.is_empty())
+    }
+
+    /// Whether this is or holds [`Type::untyped`] at any depth.
+    pub fn holds_untyped(&self) -> bool {
+        match self {
+            Type::List(e) | Type::Optional(e) | Type::Type(e) => e.holds_untyped(),
+            Type::Map(k, v) => k.holds_untyped() || v.holds_untyped(),
+            Type::Named(n, ps) => n.is_empty() || ps.iter().any(Type::holds_untyped),
+            _ => false,
+        }
+    }
 }
 
 impl fmt::Display for Type {
