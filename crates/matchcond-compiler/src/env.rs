@@ -131,6 +131,14 @@ pub struct Features {
     pub label_messages_in_bytes: bool,
     /// The optional type is named `optional` (cel-go v0.17: 1.30), not `optional_type`.
     pub optional_named_optional: bool,
+    /// Macro expansions share nodes and allocate ids as cel-go before v0.18 (1.30 and
+    /// older) builds them: `optMap` and `optFlatMap` put their target itself, the same nodes
+    /// with the same ids, under both `hasValue()` and `value()`, and the checker, checking
+    /// it twice, keeps each node's first type and reports a different second one
+    /// (`incompatible type already exists for expression: …`); `map`, `filter` and
+    /// `exists_one` share a node between their step and result. Later versions build every
+    /// use as a node of its own. A property of the binary's cel-go.
+    pub shared_macro_nodes: bool,
     /// cel-go v0.22 (1.32) leaves the second variable of a two-variable comprehension over
     /// a `dyn` range untyped.
     pub untyped_dyn_range_second_variable: bool,
@@ -171,6 +179,7 @@ impl Features {
         features.string_offsets = binary.string_offsets;
         features.label_messages_in_bytes = binary.label_messages_in_bytes;
         features.optional_named_optional = binary.optional_named_optional;
+        features.shared_macro_nodes = binary.shared_macro_nodes;
         features.untyped_dyn_range_second_variable = binary.untyped_dyn_range_second_variable;
         features.optional_list_functions = binary.optional_list_functions;
         features.eager_accumulator_init = binary.eager_accumulator_init;
@@ -202,6 +211,7 @@ impl Features {
             backquote_tokens: at(33),
             label_messages_in_bytes: at(35),
             optional_named_optional: !at(31),
+            shared_macro_nodes: !at(31),
             untyped_dyn_range_second_variable: v == KubeVersion::V1_32,
             optional_list_functions: at(33),
             eager_accumulator_init: !at(32),
@@ -359,6 +369,7 @@ pub(crate) fn checker_env(features: &Features, variables: &[(String, Type)]) -> 
         homogeneous_aggregate_literals: false,
         optional_named_optional: features.optional_named_optional,
         untyped_dyn_range_second_variable: features.untyped_dyn_range_second_variable,
+        one_type_per_node: features.shared_macro_nodes,
         object_types: object_types(),
         ..CheckerEnv::default()
     };
@@ -432,6 +443,7 @@ pub(crate) fn parser_options(features: &Features) -> ParserOptions {
         syntax_errors_as_patterns: !features.backquote_tokens,
         invalid_code_points_replaced: !features.backquote_tokens,
         empty_input_at_first_column: features.eager_accumulator_init,
+        shared_macro_nodes: features.shared_macro_nodes,
         ..ParserOptions::default()
     }
 }
@@ -439,6 +451,26 @@ pub(crate) fn parser_options(features: &Features) -> ParserOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Macro expansions share nodes, and the checker keeps a node's first type, with the
+    /// binary's cel-go before v0.18 (Kubernetes 1.30 and older), whichever environment.
+    #[test]
+    fn macro_nodes_are_shared_up_to_1_30() {
+        for minor in 28..=37 {
+            let v = KubeVersion::new(1, minor);
+            for mode in [EnvMode::StoredExpressions, EnvMode::NewExpressions] {
+                let features = Features::for_mode(v, mode);
+                assert_eq!(
+                    features.shared_macro_nodes,
+                    minor <= 30,
+                    "1.{minor} {mode:?}"
+                );
+                let checker = checker_env(&features, &match_condition_variables());
+                assert_eq!(checker.one_type_per_node, minor <= 30);
+                assert_eq!(parser_options(&features).shared_macro_nodes, minor <= 30);
+            }
+        }
+    }
 
     /// The planner takes a checked call's overloads by position: an overload id must name
     /// one overload of its function.

@@ -129,6 +129,52 @@ fn the_optional_type_is_named_optional_on_1_30() {
 }
 
 #[test]
+fn cel_go_0_17_checks_the_target_of_an_optional_macro_twice() {
+    // The target is the same node under `hasValue()` and `value()`: checked twice, the
+    // generic call gets a second, different type, which cel-go v0.17's type map refuses.
+    story(
+        "optional.none().optMap(v, type(v))",
+        &[
+            (
+                &[30],
+                "compile: compilation failed: ERROR: <input>:1:14: incompatible type already \
+                 exists for expression: id:2 call_expr:{function:\"optional.none\"}(2) \
+                 old:optional(_var0), new:optional(_var3)\n\
+                 \x20| optional.none().optMap(v, type(v))\n\
+                 \x20| .............^",
+            ),
+            (&[31, 32, 33, 34, 35, 36, 37], "value Optional(None)"),
+        ],
+    );
+    // Inside another such macro's target, the inner expansion's own nodes are checked
+    // twice too (its empty list, its `optional.none()`), all at the inner macro call.
+    let nested = "((request.?subResource).optFlatMap(x, optional.ofNonZeroValue(x)))\
+                  .optFlatMap(x, optional.of(x))";
+    let caret = format!(" | {nested}\n | {}^", ".".repeat(34));
+    story(
+        nested,
+        &[
+            (
+                &[30],
+                &format!(
+                    "compile: compilation failed: ERROR: <input>:1:35: incompatible type \
+                     already exists for expression: id:10 list_expr:{{}}(10) old:list(_var1), \
+                     new:list(_var9)\n{caret}\nERROR: <input>:1:35: incompatible type already \
+                     exists for expression: id:15 call_expr:{{function:\"optional.none\"}}(15) \
+                     old:optional(_var4), new:optional(_var12)\n{caret}"
+                ),
+            ),
+            (&[31, 37], "value Optional(None)"),
+        ],
+    );
+    // A target whose types have no fresh type variable checks the same both times.
+    story(
+        "request.?subResource.optMap(x, x + 'a')",
+        &[(ALL, "value Optional(None)")],
+    );
+}
+
+#[test]
 fn cel_go_0_22_leaves_the_second_variable_over_a_dyn_range_untyped() {
     story(
         "object.metadata.labels.all(k, v, size(v) <= 63)",

@@ -14,6 +14,8 @@ use crate::decls::{Function, Overload};
 use crate::source::Issue;
 use crate::types::Type;
 
+mod revisits;
+
 /// The hasher of the environment's tables (declared names are not chosen by the input, and
 /// lookups are on every compile's hot path).
 pub type NameHasher = foldhash::fast::RandomState;
@@ -50,6 +52,12 @@ pub struct CheckerEnv {
     /// type, and an expression that uses it otherwise fails after checking
     /// ([`Checked::untyped`]).
     pub untyped_dyn_range_second_variable: bool,
+    /// A node checked again (the target of `optMap` / `optFlatMap` when the parser shares
+    /// it, see [`crate::ParserOptions::shared_macro_nodes`]: cel-go before v0.18,
+    /// Kubernetes 1.30 and older) keeps the type of its first check, and a different type
+    /// from a later check is reported as cel-go's checker reports it (`incompatible type
+    /// already exists for expression: …`).
+    pub one_type_per_node: bool,
 }
 
 impl CheckerEnv {
@@ -239,6 +247,8 @@ pub fn check_ids<'a>(
         subst_buf: Vec::with_capacity(4),
         type_valued: Vec::new(),
         untyped: false,
+        node_types: Vec::new(),
+        renamed: Vec::new(),
     };
     let root = c.check(expr);
     if !c.issues.is_empty() {
@@ -341,6 +351,11 @@ struct Checker<'a> {
     type_valued: Vec<(ExprId, &'a str, Type)>,
     /// An identifier of the untyped type was checked.
     untyped: bool,
+    /// With [`CheckerEnv::one_type_per_node`]: the type of each node id's first check.
+    node_types: Vec<Option<Type>>,
+    /// With [`CheckerEnv::one_type_per_node`]: the nodes cel-go's checker rewrites when it
+    /// resolves them, as it then shows them in messages.
+    renamed: Vec<(ExprId, revisits::Renamed<'a>)>,
 }
 
 fn kind_rank(t: &Type) -> u8 {
@@ -515,6 +530,9 @@ impl<'a> Checker<'a> {
 
     /// Records the resolution of a name to a variable or a type.
     fn resolve_name(&mut self, e: &Expr, full: &'a str, t: &Type, is_type: bool) {
+        if self.env.one_type_per_node {
+            self.renamed.push((e.id, revisits::Renamed::Ident(full)));
+        }
         if is_type {
             let inner = match t {
                 Type::Type(i) => (**i).clone(),
@@ -531,6 +549,16 @@ impl<'a> Checker<'a> {
 
     /// Checks a node and gives its type.
     fn check(&mut self, e: &'a Expr) -> Type {
+        let t = self.check_node(e);
+        if self.env.one_type_per_node {
+            self.keep_first_type(e, t)
+        } else {
+            t
+        }
+    }
+
+    /// [`Checker::check`] before the type is kept.
+    fn check_node(&mut self, e: &'a Expr) -> Type {
         match &e.kind {
             ExprKind::Literal(l) => match l {
                 Literal::Null => Type::Null,
@@ -867,7 +895,12 @@ impl<'a> Checker<'a> {
             None => {
                 let name = function.trim_start_matches('.');
                 match env.functions.get(name) {
-                    Some(f) => self.resolve_overload(e, f, false, args, base, false),
+                    Some(f) => {
+                        if self.env.one_type_per_node {
+                            self.renamed.push((e.id, revisits::Renamed::Global(f.name)));
+                        }
+                        self.resolve_overload(e, f, false, args, base, false)
+                    }
                     None => {
                         self.error(
                             e,
@@ -879,6 +912,9 @@ impl<'a> Checker<'a> {
             }
             Some(target) => {
                 if let Some(f) = self.qualified_function(target, function) {
+                    if self.env.one_type_per_node {
+                        self.renamed.push((e.id, revisits::Renamed::Global(f.name)));
+                    }
                     self.resolve_overload(e, f, false, args, base, true)
                 } else {
                     let target_t = self.check(target);

@@ -27,6 +27,13 @@ pub(crate) struct MacroSet {
     /// (cel-go before v0.23); otherwise in the hidden `@result`, and neither name may be an
     /// iteration variable.
     pub legacy_accumulator: bool,
+    /// Expansions share nodes, ids and all, and allocate ids, as cel-go before v0.18
+    /// (Kubernetes 1.30 and older) builds them: `optMap` / `optFlatMap` put their target
+    /// itself under both `hasValue()` and `value()`, `map` and `filter` use one accumulator
+    /// identifier in the step and as the result, `exists_one` one literal `1` in the step
+    /// and the result. Otherwise every use is a node of its own (the target's copy has
+    /// fresh ids).
+    pub shared_nodes: bool,
     /// Not a macro, but a choice of the same builders: a `\u`/`\U` escape of a code point
     /// that is no character (a lone surrogate) reads as U+FFFD, as cel-go before v0.23
     /// unescapes it; otherwise it is `invalid unicode code point`.
@@ -94,6 +101,8 @@ pub(crate) struct Helper<'i> {
     accumulator: &'static str,
     /// Whether iteration variables may not be named as an accumulator.
     check_names: bool,
+    /// [`MacroSet::shared_nodes`].
+    shared_nodes: bool,
 }
 
 impl<'i> Helper<'i> {
@@ -109,6 +118,7 @@ impl<'i> Helper<'i> {
             offset,
             accumulator,
             check_names,
+            shared_nodes: set.shared_nodes,
         }
     }
 
@@ -368,6 +378,16 @@ pub(crate) fn expand(
                 .into_iter()
                 .next()
                 .unwrap_or_else(|| h.lit(Literal::Null));
+            if h.shared_nodes {
+                let accu = h.accu();
+                let init = h.list(Vec::new());
+                let cond = h.lit(Literal::Bool(true));
+                let elem = h.list(vec![a0]);
+                let step = h.call("_+_", vec![accu.clone(), elem]);
+                let step = h.call("_?_:_", vec![filter, step, accu.clone()]);
+                let name = h.accumulator;
+                return Ok(h.comprehension(target, &v, None, name, init, cond, step, accu));
+            }
             let init = h.list(Vec::new());
             let cond = h.lit(Literal::Bool(true));
             let accu = h.accu();
@@ -401,7 +421,11 @@ pub(crate) fn expand(
             let original = target.clone();
             let has_value = h.member_call("hasValue", target, Vec::new());
             let range = h.list(Vec::new());
-            let target_copy = h.copy(&original);
+            let target_copy = if h.shared_nodes {
+                original
+            } else {
+                h.copy(&original)
+            };
             let value = h.member_call("value", target_copy, Vec::new());
             let cond = h.lit(Literal::Bool(false));
             let step = h.ident(&var);
@@ -505,6 +529,18 @@ fn make_map(h: &mut Helper<'_>, target: Expr, v: String, rest: Vec<Expr>) -> Exp
     let mut rest = rest;
     let func = rest.pop().unwrap_or_else(|| h.lit(Literal::Null));
     let filter = rest.pop();
+    if h.shared_nodes {
+        let accu = h.accu();
+        let init = h.list(Vec::new());
+        let cond = h.lit(Literal::Bool(true));
+        let elem = h.list(vec![func]);
+        let mut step = h.call("_+_", vec![accu.clone(), elem]);
+        if let Some(f) = filter {
+            step = h.call("_?_:_", vec![f, step, accu.clone()]);
+        }
+        let name = h.accumulator;
+        return h.comprehension(target, &v, None, name, init, cond, step, accu);
+    }
     let init = h.list(Vec::new());
     let cond = h.lit(Literal::Bool(true));
     let accu = h.accu();
@@ -544,6 +580,18 @@ fn quantifier(
             let accu = h.accu();
             let step = h.call("_||_", vec![accu, pred]);
             (init, cond, step, h.accu())
+        }
+        _ if h.shared_nodes => {
+            let init = h.lit(Literal::Int(0));
+            let one = h.lit(Literal::Int(1));
+            let cond = h.lit(Literal::Bool(true));
+            let accu = h.accu();
+            let add = h.call("_+_", vec![accu, one.clone()]);
+            let accu = h.accu();
+            let step = h.call("_?_:_", vec![pred, add, accu]);
+            let accu = h.accu();
+            let result = h.call("_==_", vec![accu, one]);
+            (init, cond, step, result)
         }
         _ => {
             let init = h.lit(Literal::Int(0));

@@ -65,6 +65,13 @@ pub struct ParserOptions {
     /// The syntax error of an empty expression is at `1:1` (cel-go before v0.22, Kubernetes
     /// 1.31 and older); without it at `1:0`. Either way without a snippet.
     pub empty_input_at_first_column: bool,
+    /// Macro expansions share nodes, the same nodes with the same ids in two places, and
+    /// allocate ids, as cel-go before v0.18 (Kubernetes 1.30 and older) builds them:
+    /// `optMap` and `optFlatMap` put their target itself under both `hasValue()` and
+    /// `value()` (so that the checker checks it twice), `map` and `filter` use one
+    /// accumulator identifier in the step and as the result, `exists_one` one literal `1`.
+    /// Without it every use is a node of its own (the target's copy has fresh ids).
+    pub shared_macro_nodes: bool,
 }
 
 impl ParserOptions {
@@ -77,6 +84,7 @@ impl ParserOptions {
             exists_one_alias: self.enable_exists_one_alias,
             legacy_accumulator: !self.enable_hidden_accumulator_name,
             invalid_code_points_replaced: self.invalid_code_points_replaced,
+            shared_nodes: self.shared_macro_nodes,
         }
     }
 }
@@ -99,6 +107,7 @@ impl Default for ParserOptions {
             syntax_errors_as_patterns: false,
             invalid_code_points_replaced: false,
             empty_input_at_first_column: false,
+            shared_macro_nodes: false,
         }
     }
 }
