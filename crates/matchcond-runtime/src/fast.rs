@@ -176,20 +176,18 @@ impl CallCost {
     }
 }
 
-/// The error of a field selected where there is none (`no such key: <field>`): the field,
-/// and how many qualifiers of its path were charged before it.
-#[derive(Clone, Copy, Debug)]
-struct Missing<'f> {
-    field: &'f str,
-    at: usize,
-}
+/// A field selected where there is none (`no such key: <field>`): the field and its path
+/// position are in [`FastEval`]'s `missing` and `missing_at`, so that results stay a byte
+/// (a node) or a path's reach (a path).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Missing;
 
-/// What the fast tier evaluates a node to: a boolean, or the field whose selection erred;
-/// `None` when the general evaluator must decide.
-type Out<'f> = Option<Result<bool, &'f str>>;
+/// What the fast tier evaluates a node to: a boolean, or a missing field; `None` when the
+/// general evaluator must decide.
+type Out = Option<Result<bool, Missing>>;
 
-/// What a path reaches, or where its selection erred; `None` as [`Out`].
-type Reach<'a, 'f> = Option<Result<Reached<'a>, Missing<'f>>>;
+/// What a path reaches, or a missing field; `None` as [`Out`].
+type Reach<'a> = Option<Result<Reached<'a>, Missing>>;
 
 /// A chain of plain field selections (or indexes by a comprehension variable) from a
 /// variable.
@@ -442,15 +440,18 @@ pub fn evaluate_fast<'a>(
         locals: SmallVec::new(),
         cost: 0,
         limit: cost_limit.unwrap_or(u64::MAX),
+        missing: "",
+        missing_at: 0,
     };
     let result = f.eval(fast)?;
     if f.cost > cost_limit.unwrap_or(u64::MAX) {
         return None;
     }
-    Some((result.map_err(EvalError::no_such_field_key), f.cost))
+    let result = result.map_err(|Missing| EvalError::no_such_field_key(f.missing));
+    Some((result, f.cost))
 }
 
-struct FastEval<'a, 'v> {
+struct FastEval<'a, 'v, 'f> {
     act: &'v Activation<'a>,
     lookups: &'v Lookups<'a>,
     memo: [Option<&'a Json>; MAX_MEMOS],
@@ -459,10 +460,14 @@ struct FastEval<'a, 'v> {
     /// The cost limit: past it the fast tier gives up (checked at every comprehension
     /// step, so a loop ends as soon as the general evaluator would stop it).
     limit: u64,
+    /// The field of the [`Missing`] last returned.
+    missing: &'f str,
+    /// Its position in its path (the qualifiers charged before it).
+    missing_at: usize,
 }
 
-impl<'a> FastEval<'a, '_> {
-    fn eval<'f>(&mut self, n: &'f Fast) -> Out<'f> {
+impl<'a, 'f> FastEval<'a, '_, 'f> {
+    fn eval(&mut self, n: &'f Fast) -> Out {
         match n {
             Fast::Const(b) => Some(Ok(*b)),
             Fast::Not(a, cost) => match self.eval(a)? {
@@ -489,7 +494,7 @@ impl<'a> FastEval<'a, '_> {
                         } else {
                             t.cost.of_error(&[Value::Null, k])
                         };
-                        return Some(Err(e.field));
+                        return Some(Err(e));
                     }
                 };
                 let quick = match reached {
@@ -518,8 +523,10 @@ impl<'a> FastEval<'a, '_> {
                 Some(Ok(r))
             }
             Fast::EqPaths(t) => {
-                // Both operands are evaluated, as the general evaluator does.
+                // Both operands are evaluated, as the general evaluator does; the error is
+                // the left one's when both err.
                 let left = self.node(&t.left)?;
+                let left_missing = (self.missing, self.missing_at);
                 let right = self.node(&t.right)?;
                 match (left, right) {
                     (Ok(l), Ok(r)) => {
@@ -529,15 +536,14 @@ impl<'a> FastEval<'a, '_> {
                         Some(Ok(eq))
                     }
                     (left, right) => {
-                        let value = |side: Result<Reached<'a>, Missing<'f>>| {
+                        if left.is_err() {
+                            (self.missing, self.missing_at) = left_missing;
+                        }
+                        let value = |side: Result<Reached<'a>, Missing>| {
                             side.map_or(Value::Null, Reached::value)
                         };
-                        let first = match (left, right) {
-                            (Err(e), _) | (_, Err(e)) => e.field,
-                            _ => return None,
-                        };
                         self.cost += t.cost.of_error(&[value(left), value(right)]);
-                        Some(Err(first))
+                        Some(Err(Missing))
                     }
                 }
             }
@@ -549,7 +555,7 @@ impl<'a> FastEval<'a, '_> {
                     Err(e) => {
                         self.cost +=
                             cost.of_error(&[Value::String(Str::Borrowed(key)), Value::Null]);
-                        return Some(Err(e.field));
+                        return Some(Err(e));
                     }
                 };
                 let r = match node {
@@ -575,7 +581,7 @@ impl<'a> FastEval<'a, '_> {
                     let v = reached.value();
                     Some(Ok(set.iter().any(|s| values_equal(s, &v))))
                 }
-                Err(e) => Some(Err(e.field)),
+                Err(e) => Some(Err(e)),
             },
             Fast::Str(p, op, arg, cost) => {
                 let s = match self.node(p)? {
@@ -583,7 +589,7 @@ impl<'a> FastEval<'a, '_> {
                     Err(e) => {
                         self.cost +=
                             cost.of_error(&[Value::Null, Value::String(Str::Borrowed(arg))]);
-                        return Some(Err(e.field));
+                        return Some(Err(e));
                     }
                 };
                 let r = match op {
@@ -611,7 +617,7 @@ impl<'a> FastEval<'a, '_> {
                     Err(e) => {
                         self.cost += cost
                             .of_error(&[Value::Null, Value::String(Str::Borrowed(&needle.text))]);
-                        return Some(Err(e.field));
+                        return Some(Err(e));
                     }
                 };
                 let r = needle.finder.find(s.as_bytes()).is_some();
@@ -654,24 +660,30 @@ impl<'a> FastEval<'a, '_> {
             Fast::Path(p) => match self.node(p)? {
                 Ok(Reached::Json(Json::Bool(b))) => Some(Ok(*b)),
                 Ok(_) => None,
-                Err(e) => Some(Err(e.field)),
+                Err(e) => Some(Err(e)),
             },
         }
     }
 
     /// `a && b` (`decisive` false) or `a || b` (true), as cel-go evaluates them: the
     /// decisive value of either side wins, else the left error, then the right.
-    fn logic<'f>(&mut self, l: &'f Fast, r: &'f Fast, decisive: bool) -> Out<'f> {
+    #[inline]
+    fn logic(&mut self, l: &'f Fast, r: &'f Fast, decisive: bool) -> Out {
         let left = self.eval(l)?;
         if left == Ok(decisive) {
             return Some(left);
         }
+        let left_missing = self.missing;
         let right = self.eval(r)?;
         if right == Ok(decisive) {
             return Some(right);
         }
         match (left, right) {
-            (Err(e), _) | (_, Err(e)) => Some(Err(e)),
+            (Err(Missing), _) => {
+                self.missing = left_missing;
+                Some(Err(Missing))
+            }
+            (_, Err(Missing)) => Some(Err(Missing)),
             _ => Some(Ok(!decisive)),
         }
     }
@@ -679,7 +691,8 @@ impl<'a> FastEval<'a, '_> {
     /// `has(path)`: the last field's presence. Charged a qualifier for each field of the
     /// path up to the last one tested (the presence test on `null` or a scalar is false),
     /// or up to the one whose selection erred.
-    fn has<'f>(&mut self, p: &'f Path) -> Out<'f> {
+    #[inline]
+    fn has(&mut self, p: &'f Path) -> Out {
         let (last, prefix) = p.fields.split_last()?;
         let Root::Global(slot) = p.root else {
             return None;
@@ -711,9 +724,9 @@ impl<'a> FastEval<'a, '_> {
                 self.cost += p.fields.len() as u64;
                 Some(Ok(false))
             }
-            Err(e) => {
-                self.cost += e.at as u64 + 1;
-                Some(Err(e.field))
+            Err(Missing) => {
+                self.cost += self.missing_at as u64 + 1;
+                Some(Err(Missing))
             }
         }
     }
@@ -728,7 +741,7 @@ impl<'a> FastEval<'a, '_> {
     }
 
     /// A comprehension; an error anywhere in it leaves it to the general evaluator.
-    fn fold(&mut self, f: &FastFold) -> Option<bool> {
+    fn fold(&mut self, f: &'f FastFold) -> Option<bool> {
         let range = self.node(&f.range)?.ok()?;
         self.set_local(f.accu, Var::Bool(f.init));
         match range {
@@ -754,7 +767,7 @@ impl<'a> FastEval<'a, '_> {
     }
 
     /// One iteration; false when the loop condition stopped the loop.
-    fn fold_step(&mut self, f: &FastFold) -> Option<bool> {
+    fn fold_step(&mut self, f: &'f FastFold) -> Option<bool> {
         if self.cost > self.limit {
             return None;
         }
@@ -768,7 +781,8 @@ impl<'a> FastEval<'a, '_> {
 
     /// What a path reaches (charged as an attribute: the variable and each step), or the
     /// field whose selection erred (charged the variable and the steps up to it).
-    fn node<'f>(&mut self, p: &'f Path) -> Reach<'a, 'f> {
+    #[inline]
+    fn node(&mut self, p: &'f Path) -> Reach<'a> {
         let r = if p.fields.is_empty() {
             match p.root {
                 Root::Local(slot) => match self.locals.get(slot)? {
@@ -783,23 +797,30 @@ impl<'a> FastEval<'a, '_> {
         };
         self.cost += match r {
             Ok(_) => 1 + p.fields.len() as u64,
-            Err(e) => 1 + e.at as u64 + 1,
+            Err(Missing) => 1 + self.missing_at as u64 + 1,
         };
         Some(r)
     }
 
     /// The error of selecting field `at` of a path on `node` (`null` or a scalar), or
     /// `None` when the general evaluator must tell (a list, an index by a variable).
-    fn missing<'f>(p: &'f Path, at: usize, node: &Json) -> Reach<'a, 'f> {
+    fn missing(&mut self, p: &'f Path, at: usize, node: &Json) -> Reach<'a> {
         match (node, p.fields.get(at)?) {
             (Json::Object(_) | Json::Array(_), _) | (_, Step::Local(_)) => None,
-            (_, Step::Field(field)) => Some(Err(Missing { field, at })),
+            (_, Step::Field(field)) => self.missing_field(field, at),
         }
+    }
+
+    /// A missing field, at position `at` of its path.
+    fn missing_field(&mut self, field: &'f str, at: usize) -> Reach<'a> {
+        self.missing = field;
+        self.missing_at = at;
+        Some(Err(Missing))
     }
 
     /// Walks the first `upto` (at least 1) steps of a path, from the longest remembered
     /// prefix, remembering the prefixes other paths share.
-    fn walk<'f>(&mut self, p: &'f Path, upto: usize) -> Reach<'a, 'f> {
+    fn walk(&mut self, p: &'f Path, upto: usize) -> Reach<'a> {
         let mut i = 0;
         let mut node: Option<&'a Json> = None;
         for point in p.memo.iter().rev().filter(|m| m.quals <= upto) {
@@ -823,7 +844,7 @@ impl<'a> FastEval<'a, '_> {
         let mut map = match node {
             Some(j) if i == upto => return Some(Ok(Reached::Json(j))),
             Some(Json::Object(m)) => m,
-            Some(j) => return Self::missing(p, i, j),
+            Some(j) => return self.missing(p, i, j),
             None => match p.root {
                 Root::Global(slot) => match self.act.json_root_in(self.lookups, slot) {
                     Some(JsonRoot::Object(m)) => m,
@@ -842,11 +863,14 @@ impl<'a> FastEval<'a, '_> {
                         }
                         match j {
                             Json::Object(m) => m,
-                            _ => return Self::missing(p, 1, j),
+                            _ => return self.missing(p, 1, j),
                         }
                     }
                     // A variable that is `null` (`object` on DELETE) or a scalar.
-                    None => return Self::missing(p, 0, self.act.json_node_in(self.lookups, slot)?),
+                    None => {
+                        let node = self.act.json_node_in(self.lookups, slot)?;
+                        return self.missing(p, 0, node);
+                    }
                 },
                 Root::Local(slot) => match self.locals.get(slot)? {
                     Some(Var::Json(Json::Object(m))) => m,
@@ -858,7 +882,7 @@ impl<'a> FastEval<'a, '_> {
             let j = match p.fields.get(i)? {
                 Step::Field(f) => match json_member(map, f) {
                     Some(j) => j,
-                    None => return Some(Err(Missing { field: f, at: i })),
+                    None => return self.missing_field(f, i),
                 },
                 Step::Local(slot) => match *self.locals.get(*slot)? {
                     // Indexing the map being iterated by its own key: the value is at hand.
@@ -875,7 +899,7 @@ impl<'a> FastEval<'a, '_> {
             }
             match j {
                 Json::Object(m) => map = m,
-                _ => return Self::missing(p, i, j),
+                _ => return self.missing(p, i, j),
             }
         }
     }
