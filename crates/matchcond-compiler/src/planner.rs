@@ -90,21 +90,10 @@ pub(crate) struct Planner<'c> {
 /// The run-time name of a type value.
 pub(crate) fn type_name(t: &Type) -> TypeName {
     let s: &'static str = match t {
-        Type::Dyn | Type::Param(_) | Type::Error => "dyn",
-        Type::Null => "null_type",
-        Type::Bool => "bool",
-        Type::Int => "int",
-        Type::Uint => "uint",
-        Type::Double => "double",
-        Type::String => "string",
-        Type::Bytes => "bytes",
-        Type::Timestamp => "google.protobuf.Timestamp",
-        Type::Duration => "google.protobuf.Duration",
-        Type::List(_) => "list",
-        Type::Map(..) => "map",
-        Type::Optional(_) => "optional_type",
-        Type::Type(_) => "type",
         Type::Named(n, _) => return TypeName(Cow::Owned(n.to_string())),
+        Type::Optional(_) => "optional_type",
+        // Type parameters and the error type are `dyn` at run time.
+        other => other.runtime_name().unwrap_or("dyn"),
     };
     TypeName::new_static(s)
 }

@@ -394,12 +394,6 @@ fn type_of(checked: &Checked, e: &Expr) -> Type {
     checked.element_type(e.id).cloned().unwrap_or(Type::Dyn)
 }
 
-/// Whether two checked types are the same, as cel-go's `IsEquivalentType` says: the
-/// untyped type of cel-go v0.22 is the same as no type, itself included.
-fn equivalent(a: &Type, b: &Type) -> bool {
-    a == b && !a.holds_untyped()
-}
-
 fn unwrap_opt(t: Type) -> Type {
     match t {
         Type::Optional(inner) => (*inner).clone(),
@@ -447,7 +441,7 @@ fn homogeneous(
                     match &first {
                         // cel-go v0.22's untyped type is Go's nil: no first type yet.
                         Some(f) if !f.is_untyped() => {
-                            if !equivalent(f, &t) {
+                            if !f.is_equivalent(&t) {
                                 mismatch(el, f, &t, issues, rules);
                                 break;
                             }
@@ -472,10 +466,10 @@ fn homogeneous(
                     match &first {
                         // Both untyped (Go's nil in cel-go v0.22): no first entry yet.
                         Some((fk, fv)) if !(fk.is_untyped() && fv.is_untyped()) => {
-                            if !equivalent(fk, &kt) {
+                            if !fk.is_equivalent(&kt) {
                                 mismatch(&en.key, fk, &kt, issues, rules);
                             }
-                            if !equivalent(fv, &vt) {
+                            if !fv.is_equivalent(&vt) {
                                 mismatch(&en.value, fv, &vt, issues, rules);
                             }
                         }

@@ -445,7 +445,7 @@ fn may_assign(p: &Type, a: &Type) -> bool {
         | (Type::Map(..), Type::Map(..))
         | (Type::Optional(_), Type::Optional(_)) => true,
         (Type::Named(x, xp), Type::Named(y, yp)) => x == y && xp.len() == yp.len(),
-        (x, y) => kind_rank(x) == kind_rank(y) && exact_eq(x, y),
+        (x, y) => kind_rank(x) == kind_rank(y) && x.is_equivalent(y),
     }
 }
 
@@ -456,7 +456,7 @@ fn assign_by_kind(p: &Type, a: &Type) -> Option<bool> {
     if is_dyn_or_error(p) || is_dyn_or_error(a) {
         return Some(true);
     }
-    if is_untyped(p) || is_untyped(a) {
+    if p.is_untyped() || a.is_untyped() {
         return Some(false);
     }
     if let Type::Null = p {
@@ -530,9 +530,7 @@ impl<'a> Checker<'a> {
 
     /// Records the resolution of a name to a variable or a type.
     fn resolve_name(&mut self, e: &Expr, full: &'a str, t: &Type, is_type: bool) {
-        if self.env.one_type_per_node {
-            self.renamed.push((e.id, revisits::Renamed::Ident(full)));
-        }
+        self.note_renamed(e, revisits::Renamed::Ident(full));
         if is_type {
             let inner = match t {
                 Type::Type(i) => (**i).clone(),
@@ -615,7 +613,7 @@ impl<'a> Checker<'a> {
         // cel-go decides whether the map is empty by its key type alone, and the untyped
         // type is Go's nil there: a map whose keys are untyped gets two fresh variables.
         match (key_t, val_t) {
-            (Some(k), Some(v)) if !is_untyped(&k) => Type::map(k, v),
+            (Some(k), Some(v)) if !k.is_untyped() => Type::map(k, v),
             _ => {
                 let k = self.new_type_var();
                 let v = self.new_type_var();
@@ -628,7 +626,7 @@ impl<'a> Checker<'a> {
     /// (or over a type that is no range, an error reported besides).
     fn dyn_range_second_variable(&self) -> Type {
         if self.env.untyped_dyn_range_second_variable {
-            untyped()
+            Type::untyped()
         } else {
             Type::Dyn
         }
@@ -637,7 +635,7 @@ impl<'a> Checker<'a> {
     fn check_ident(&mut self, e: &Expr, name: &str) -> Type {
         match self.lookup_ident(name) {
             Some((full, t, is_type)) => {
-                if is_untyped(&t) {
+                if t.is_untyped() {
                     self.untyped = true;
                 }
                 self.resolve_name(e, full, &t, is_type);
@@ -773,7 +771,7 @@ impl<'a> Checker<'a> {
             elem_t = Some(self.join_types(el, elem_t, t));
         }
         let t = match elem_t {
-            Some(t) if !is_untyped(&t) => t,
+            Some(t) if !t.is_untyped() => t,
             _ => self.new_type_var(),
         };
         Type::list(t)
@@ -783,7 +781,7 @@ impl<'a> Checker<'a> {
     /// joined with the next element's. The untyped type is Go's nil in cel-go v0.22's
     /// join, as if no element came before.
     fn join_types(&mut self, e: &Expr, previous: Option<Type>, current: Type) -> Type {
-        let Some(prev) = previous.filter(|p| !is_untyped(p)) else {
+        let Some(prev) = previous.filter(|p| !p.is_untyped()) else {
             return current;
         };
         if self.is_assignable(&prev, &current) {
@@ -896,9 +894,7 @@ impl<'a> Checker<'a> {
                 let name = function.trim_start_matches('.');
                 match env.functions.get(name) {
                     Some(f) => {
-                        if self.env.one_type_per_node {
-                            self.renamed.push((e.id, revisits::Renamed::Global(f.name)));
-                        }
+                        self.note_renamed(e, revisits::Renamed::Global(f.name));
                         self.resolve_overload(e, f, false, args, base, false)
                     }
                     None => {
@@ -912,9 +908,7 @@ impl<'a> Checker<'a> {
             }
             Some(target) => {
                 if let Some(f) = self.qualified_function(target, function) {
-                    if self.env.one_type_per_node {
-                        self.renamed.push((e.id, revisits::Renamed::Global(f.name)));
-                    }
+                    self.note_renamed(e, revisits::Renamed::Global(f.name));
                     self.resolve_overload(e, f, false, args, base, true)
                 } else {
                     let target_t = self.check(target);
@@ -1060,10 +1054,10 @@ impl<'a> Checker<'a> {
             ids.insert(i);
             // An untyped result is Go's nil in cel-go v0.22: as if no overload had matched
             // yet, and an error when no other does.
-            result = Some(match result.filter(|p| !is_untyped(p)) {
+            result = Some(match result.filter(|p| !p.is_untyped()) {
                 None => r,
                 Some(prev) => {
-                    if !prev.is_dyn() && !exact_eq(&prev, &r) {
+                    if !prev.is_dyn() && !prev.is_equivalent(&r) {
                         Type::Dyn
                     } else {
                         prev
@@ -1071,7 +1065,7 @@ impl<'a> Checker<'a> {
                 }
             });
         }
-        match result.filter(|t| !is_untyped(t)) {
+        match result.filter(|t| !t.is_untyped()) {
             Some(t) => {
                 self.set_ref(
                     e,
@@ -1276,16 +1270,16 @@ impl<'a> Checker<'a> {
         }
         match (t1, t2) {
             (Type::Type(_), other) => matches!(other, Type::Type(_)),
-            (a, b) => kind_rank(a) == kind_rank(b) && exact_eq(a, b),
+            (a, b) => kind_rank(a) == kind_rank(b) && a.is_equivalent(b),
         }
     }
 
     fn valid_substitution(&mut self, t1: &Type, t2: &Type, depth: u32) -> (bool, bool) {
-        if exact_eq(t1, t2) {
+        if t1.is_equivalent(t2) {
             return (true, true);
         }
         if let Some(t2sub) = self.find(t2) {
-            if exact_eq(t1, &t2sub) {
+            if t1.is_equivalent(&t2sub) {
                 return (true, true);
             }
             if self.internal_is_assignable(t1, &t2sub, depth + 1) {
@@ -1312,7 +1306,7 @@ impl<'a> Checker<'a> {
         if depth > 256 {
             return false;
         }
-        if exact_eq(t, within) {
+        if t.is_equivalent(within) {
             return false;
         }
         match within {
@@ -1330,15 +1324,6 @@ impl<'a> Checker<'a> {
             _ => true,
         }
     }
-}
-
-/// The type cel-go v0.22 leaves unset ([`Type::untyped`]).
-fn untyped() -> Type {
-    Type::untyped()
-}
-
-fn is_untyped(t: &Type) -> bool {
-    t.is_untyped()
 }
 
 /// The type inside an optional type, and whether it was one.
@@ -1373,19 +1358,6 @@ fn legacy_nullable(t: &Type) -> bool {
 /// most comparisons are of a name with itself).
 fn same_name(a: &Arc<str>, b: &Arc<str>) -> bool {
     Arc::ptr_eq(a, b) || a == b
-}
-
-fn exact_eq(a: &Type, b: &Type) -> bool {
-    match (a, b) {
-        (Type::Param(x), Type::Param(y)) => same_name(x, y),
-        // cel-go v0.22's unset type equals nothing, itself included.
-        _ => a == b && !has_untyped(a),
-    }
-}
-
-/// Whether the type is or holds the untyped type.
-fn has_untyped(t: &Type) -> bool {
-    t.holds_untyped()
 }
 
 /// Where `t1` and `t2` are the same parameterised type (list, map, optional, or a named

@@ -378,26 +378,8 @@ pub(crate) fn expand(
                 .into_iter()
                 .next()
                 .unwrap_or_else(|| h.lit(Literal::Null));
-            if h.shared_nodes {
-                let accu = h.accu();
-                let init = h.list(Vec::new());
-                let cond = h.lit(Literal::Bool(true));
-                let elem = h.list(vec![a0]);
-                let step = h.call("_+_", vec![accu.clone(), elem]);
-                let step = h.call("_?_:_", vec![filter, step, accu.clone()]);
-                let name = h.accumulator;
-                return Ok(h.comprehension(target, &v, None, name, init, cond, step, accu));
-            }
-            let init = h.list(Vec::new());
-            let cond = h.lit(Literal::Bool(true));
-            let accu = h.accu();
-            let elem = h.list(vec![a0]);
-            let step = h.call("_+_", vec![accu, elem]);
-            let accu = h.accu();
-            let step = h.call("_?_:_", vec![filter, step, accu]);
-            let result = h.accu();
-            let accu = h.accumulator;
-            Ok(h.comprehension(target, &v, None, accu, init, cond, step, result))
+            // `filter(v, p)` is `map(v, p, v)`, node for node.
+            Ok(make_map(h, target, v, vec![filter, a0]))
         }
         Macro::OptMap | Macro::OptFlatMap => {
             let name = if m == Macro::OptMap {
@@ -529,30 +511,22 @@ fn make_map(h: &mut Helper<'_>, target: Expr, v: String, rest: Vec<Expr>) -> Exp
     let mut rest = rest;
     let func = rest.pop().unwrap_or_else(|| h.lit(Literal::Null));
     let filter = rest.pop();
-    if h.shared_nodes {
-        let accu = h.accu();
-        let init = h.list(Vec::new());
-        let cond = h.lit(Literal::Bool(true));
-        let elem = h.list(vec![func]);
-        let mut step = h.call("_+_", vec![accu.clone(), elem]);
-        if let Some(f) = filter {
-            step = h.call("_?_:_", vec![f, step, accu.clone()]);
-        }
-        let name = h.accumulator;
-        return h.comprehension(target, &v, None, name, init, cond, step, accu);
-    }
+    // With shared nodes, one accumulator identifier, made first, in the step and as the
+    // result; otherwise one for each use.
+    let shared = h.shared_nodes.then(|| h.accu());
+    let accu = |h: &mut Helper<'_>| shared.clone().unwrap_or_else(|| h.accu());
     let init = h.list(Vec::new());
     let cond = h.lit(Literal::Bool(true));
-    let accu = h.accu();
+    let a = accu(h);
     let elem = h.list(vec![func]);
-    let mut step = h.call("_+_", vec![accu, elem]);
+    let mut step = h.call("_+_", vec![a, elem]);
     if let Some(f) = filter {
-        let accu = h.accu();
-        step = h.call("_?_:_", vec![f, step, accu]);
+        let a = accu(h);
+        step = h.call("_?_:_", vec![f, step, a]);
     }
-    let result = h.accu();
-    let accu = h.accumulator;
-    h.comprehension(target, &v, None, accu, init, cond, step, result)
+    let result = accu(h);
+    let name = h.accumulator;
+    h.comprehension(target, &v, None, name, init, cond, step, result)
 }
 
 fn quantifier(
@@ -581,29 +555,21 @@ fn quantifier(
             let step = h.call("_||_", vec![accu, pred]);
             (init, cond, step, h.accu())
         }
-        _ if h.shared_nodes => {
-            let init = h.lit(Literal::Int(0));
-            let one = h.lit(Literal::Int(1));
-            let cond = h.lit(Literal::Bool(true));
-            let accu = h.accu();
-            let add = h.call("_+_", vec![accu, one.clone()]);
-            let accu = h.accu();
-            let step = h.call("_?_:_", vec![pred, add, accu]);
-            let accu = h.accu();
-            let result = h.call("_==_", vec![accu, one]);
-            (init, cond, step, result)
-        }
         _ => {
             let init = h.lit(Literal::Int(0));
+            // With shared nodes, one literal 1, made second, in the step and the result;
+            // otherwise one for each use.
+            let shared = h.shared_nodes.then(|| h.lit(Literal::Int(1)));
+            let one = |h: &mut Helper<'_>| shared.clone().unwrap_or_else(|| h.lit(Literal::Int(1)));
             let cond = h.lit(Literal::Bool(true));
             let accu = h.accu();
-            let one = h.lit(Literal::Int(1));
-            let add = h.call("_+_", vec![accu, one]);
+            let o = one(h);
+            let add = h.call("_+_", vec![accu, o]);
             let accu = h.accu();
             let step = h.call("_?_:_", vec![pred, add, accu]);
             let accu = h.accu();
-            let one = h.lit(Literal::Int(1));
-            let result = h.call("_==_", vec![accu, one]);
+            let o = one(h);
+            let result = h.call("_==_", vec![accu, o]);
             (init, cond, step, result)
         }
     };

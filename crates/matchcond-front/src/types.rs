@@ -88,6 +88,16 @@ impl Type {
         matches!(self, Type::Named(n, ps) if n.is_empty() && ps.is_empty())
     }
 
+    /// Whether two types are the same, as cel-go's `IsEquivalentType` says: equal, and
+    /// [`Type::untyped`] the same as no type, itself included.
+    pub fn is_equivalent(&self, other: &Type) -> bool {
+        match (self, other) {
+            // Fresh variables share their names: most comparisons are of a name with itself.
+            (Type::Param(x), Type::Param(y)) => Arc::ptr_eq(x, y) || x == y,
+            _ => self == other && !self.holds_untyped(),
+        }
+    }
+
     /// Whether this is or holds [`Type::untyped`] at any depth.
     pub fn holds_untyped(&self) -> bool {
         match self {
@@ -99,40 +109,67 @@ impl Type {
     }
 }
 
+impl Type {
+    /// The runtime's name of a type whose name is fixed (`dyn`, `null_type`,
+    /// `google.protobuf.Timestamp`, `list`, `map`, `type`); `None` for the optional type, a
+    /// named type, a type parameter and the error type, whose names depend on the use.
+    pub fn runtime_name(&self) -> Option<&'static str> {
+        Some(match self {
+            Type::Dyn => "dyn",
+            Type::Null => "null_type",
+            Type::Bool => "bool",
+            Type::Int => "int",
+            Type::Uint => "uint",
+            Type::Double => "double",
+            Type::String => "string",
+            Type::Bytes => "bytes",
+            Type::Timestamp => "google.protobuf.Timestamp",
+            Type::Duration => "google.protobuf.Duration",
+            Type::List(_) => "list",
+            Type::Map(..) => "map",
+            Type::Type(_) => "type",
+            Type::Optional(_) | Type::Named(..) | Type::Param(_) | Type::Error => return None,
+        })
+    }
+
+    /// Writes the type by its runtime names, parameters in parentheses (`list(int)`,
+    /// `map(string, google.protobuf.Timestamp)`), with the optional and error types named
+    /// as given.
+    pub fn write_runtime<W: fmt::Write + ?Sized>(
+        &self,
+        optional: &str,
+        error: &str,
+        out: &mut W,
+    ) -> fmt::Result {
+        let params: Vec<&Type> = match self {
+            Type::List(e) | Type::Optional(e) | Type::Type(e) => vec![&**e],
+            Type::Map(k, v) => vec![&**k, &**v],
+            Type::Named(_, ps) => ps.iter().collect(),
+            _ => Vec::new(),
+        };
+        out.write_str(match self {
+            Type::Optional(_) => optional,
+            Type::Error => error,
+            Type::Named(n, _) | Type::Param(n) => n,
+            other => other.runtime_name().unwrap_or_default(),
+        })?;
+        if !params.is_empty() {
+            out.write_char('(')?;
+            for (i, p) in params.into_iter().enumerate() {
+                if i > 0 {
+                    out.write_str(", ")?;
+                }
+                p.write_runtime(optional, error, out)?;
+            }
+            out.write_char(')')?;
+        }
+        Ok(())
+    }
+}
+
 impl fmt::Display for Type {
     /// Formats the type the way cel-go's checker prints it in messages.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Type::Dyn => f.write_str("dyn"),
-            Type::Null => f.write_str("null_type"),
-            Type::Bool => f.write_str("bool"),
-            Type::Int => f.write_str("int"),
-            Type::Uint => f.write_str("uint"),
-            Type::Double => f.write_str("double"),
-            Type::String => f.write_str("string"),
-            Type::Bytes => f.write_str("bytes"),
-            Type::Timestamp => f.write_str("google.protobuf.Timestamp"),
-            Type::Duration => f.write_str("google.protobuf.Duration"),
-            Type::List(e) => write!(f, "list({e})"),
-            Type::Map(k, v) => write!(f, "map({k}, {v})"),
-            Type::Optional(t) => write!(f, "optional_type({t})"),
-            Type::Type(t) => write!(f, "type({t})"),
-            Type::Named(n, ps) => {
-                f.write_str(n)?;
-                if !ps.is_empty() {
-                    f.write_str("(")?;
-                    for (i, p) in ps.iter().enumerate() {
-                        if i > 0 {
-                            f.write_str(", ")?;
-                        }
-                        write!(f, "{p}")?;
-                    }
-                    f.write_str(")")?;
-                }
-                Ok(())
-            }
-            Type::Param(n) => f.write_str(n),
-            Type::Error => f.write_str("*error*"),
-        }
+        self.write_runtime("optional_type", "*error*", f)
     }
 }

@@ -10,7 +10,7 @@
 
 use std::fmt::Write;
 
-use super::{exact_eq, Checker};
+use super::Checker;
 use crate::ast::{Expr, ExprId, ExprKind, Literal};
 use crate::types::Type;
 
@@ -26,6 +26,14 @@ pub(super) enum Renamed<'a> {
 }
 
 impl<'a> Checker<'a> {
+    /// Records how cel-go's checker rewrites a node it resolves (only where nodes are
+    /// checked again, [`super::CheckerEnv::one_type_per_node`]).
+    pub(super) fn note_renamed(&mut self, e: &Expr, r: Renamed<'a>) {
+        if self.env.one_type_per_node {
+            self.renamed.push((e.id, r));
+        }
+    }
+
     /// Keeps the type of a node's first check: a later check giving another type is
     /// reported, and the node keeps the first type (cel-go's `setType`).
     pub(super) fn keep_first_type(&mut self, e: &'a Expr, t: Type) -> Type {
@@ -41,7 +49,7 @@ impl<'a> Checker<'a> {
                 *slot = Some(t.clone());
                 t
             }
-            Some(old) if exact_eq(old, &t) => t,
+            Some(old) if old.is_equivalent(&t) => t,
             Some(old) => {
                 let old = old.clone();
                 let optional = if self.env.optional_named_optional {
@@ -52,9 +60,9 @@ impl<'a> Checker<'a> {
                 let mut msg = String::from("incompatible type already exists for expression: ");
                 write_node(e, &self.renamed, &mut TextWriter::new(&mut msg));
                 let _ = write!(msg, "({}) old:", e.id);
-                write_go_type(&old, optional, &mut msg);
+                let _ = old.write_runtime(optional, "error", &mut msg);
                 msg.push_str(", new:");
-                write_go_type(&t, optional, &mut msg);
+                let _ = t.write_runtime(optional, "error", &mut msg);
                 self.error(e, msg);
                 old
             }
@@ -277,92 +285,7 @@ fn go_float(v: f64) -> String {
     if v.is_infinite() {
         return if v > 0.0 { "inf" } else { "-inf" }.into();
     }
-    let mut out = String::new();
-    if v.is_sign_negative() {
-        out.push('-');
-    }
-    if v == 0.0 {
-        out.push('0');
-        return out;
-    }
-    // Rust's shortest round-trip digits, as `d.ddde<exp>`.
-    let sci = format!("{:e}", v.abs());
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    if !(-4..6).contains(&exp) {
-        let (first, rest) = digits.split_at(1.min(digits.len()));
-        out.push_str(first);
-        if !rest.is_empty() {
-            out.push('.');
-            out.push_str(rest);
-        }
-        let _ = write!(
-            out,
-            "e{}{:02}",
-            if exp < 0 { '-' } else { '+' },
-            exp.unsigned_abs()
-        );
-    } else if exp < 0 {
-        out.push_str("0.");
-        for _ in 0..(-exp - 1) {
-            out.push('0');
-        }
-        out.push_str(&digits);
-    } else {
-        let int_len = usize::try_from(exp).unwrap_or(0) + 1;
-        if digits.len() <= int_len {
-            out.push_str(&digits);
-            for _ in digits.len()..int_len {
-                out.push('0');
-            }
-        } else {
-            let (int, frac) = digits.split_at(int_len);
-            out.push_str(int);
-            out.push('.');
-            out.push_str(frac);
-        }
-    }
-    out
-}
-
-/// A type as cel-go v0.17's `types.Type.String()` prints it: the runtime type name
-/// (`google.protobuf.Timestamp`, `null_type`, `error`), parameters in parentheses.
-fn write_go_type(t: &Type, optional: &str, out: &mut String) {
-    let params: Vec<&Type> = match t {
-        Type::List(e) | Type::Optional(e) | Type::Type(e) => vec![&**e],
-        Type::Map(k, v) => vec![&**k, &**v],
-        Type::Named(_, ps) => ps.iter().collect(),
-        _ => Vec::new(),
-    };
-    out.push_str(match t {
-        Type::Dyn => "dyn",
-        Type::Null => "null_type",
-        Type::Bool => "bool",
-        Type::Int => "int",
-        Type::Uint => "uint",
-        Type::Double => "double",
-        Type::String => "string",
-        Type::Bytes => "bytes",
-        Type::Timestamp => "google.protobuf.Timestamp",
-        Type::Duration => "google.protobuf.Duration",
-        Type::List(_) => "list",
-        Type::Map(..) => "map",
-        Type::Optional(_) => optional,
-        Type::Type(_) => "type",
-        Type::Named(n, _) | Type::Param(n) => n,
-        Type::Error => "error",
-    });
-    if !params.is_empty() {
-        out.push('(');
-        for (i, p) in params.into_iter().enumerate() {
-            if i > 0 {
-                out.push_str(", ");
-            }
-            write_go_type(p, optional, out);
-        }
-        out.push(')');
-    }
+    matchcond_gocompat::fmt::format_g(v)
 }
 
 #[cfg(test)]
@@ -607,7 +530,7 @@ mod tests {
             Type::Timestamp,
             Type::optional(Type::list(Type::param("_var3"))),
         );
-        write_go_type(&t, "optional", &mut out);
+        t.write_runtime("optional", "error", &mut out).unwrap();
         assert_eq!(out, "map(google.protobuf.Timestamp, optional(list(_var3)))");
     }
 }
