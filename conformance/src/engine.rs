@@ -192,7 +192,7 @@ impl Engine for MatchcondEngine {
 
     fn type_name(&self, value: &CelValue) -> String {
         match value {
-            CelValue::Optional(_) if self.env.features().optional_named_optional => {
+            CelValue::Optional(_) if self.env.features().behaviours.optional_named_optional => {
                 "optional".to_owned()
             }
             other => other.type_name(),

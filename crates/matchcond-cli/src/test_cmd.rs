@@ -409,13 +409,7 @@ fn namespaces_from(
 
 fn setup(tf: &TestFile, base: &Path, file: &str) -> Result<Setup, Vec<String>> {
     let mut errors = Vec::new();
-    let version = match &tf.kubernetes_version {
-        Some((v, p)) => input::parse_version(v).unwrap_or_else(|e| {
-            errors.push(format!("{}: kubernetesVersion: {e}", at(file, *p)));
-            KubeVersion::LATEST
-        }),
-        None => KubeVersion::LATEST,
-    };
+    let version = tf.kubernetes_version.unwrap_or(KubeVersion::LATEST);
     let mut configurations = Vec::new();
     for rel in &tf.configurations {
         let path = resolve(base, rel);

@@ -1,66 +1,11 @@
 //! Environments: which variables, types, libraries and language options exist, by
 //! Kubernetes version, as `pkg/cel/environment/base.go` defines them.
 
-use std::fmt;
-
 use matchcond_front::checker::{CheckerEnv, NameMap};
 use matchcond_front::{ParserOptions, Type};
 use matchcond_runtime::libraries::{Behaviours, Library, StringOffsets};
 
-/// A Kubernetes minor version (`1.34`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct KubeVersion {
-    /// Major version (1).
-    pub major: u32,
-    /// Minor version.
-    pub minor: u32,
-}
-
-impl KubeVersion {
-    /// Kubernetes 1.28.
-    pub const V1_28: KubeVersion = KubeVersion::new(1, 28);
-    /// Kubernetes 1.30.
-    pub const V1_30: KubeVersion = KubeVersion::new(1, 30);
-    /// Kubernetes 1.31.
-    pub const V1_31: KubeVersion = KubeVersion::new(1, 31);
-    /// Kubernetes 1.32.
-    pub const V1_32: KubeVersion = KubeVersion::new(1, 32);
-    /// Kubernetes 1.33.
-    pub const V1_33: KubeVersion = KubeVersion::new(1, 33);
-    /// Kubernetes 1.34.
-    pub const V1_34: KubeVersion = KubeVersion::new(1, 34);
-    /// Kubernetes 1.35.
-    pub const V1_35: KubeVersion = KubeVersion::new(1, 35);
-    /// Kubernetes 1.36.
-    pub const V1_36: KubeVersion = KubeVersion::new(1, 36);
-    /// Kubernetes 1.37.
-    pub const V1_37: KubeVersion = KubeVersion::new(1, 37);
-    /// The newest version this library models.
-    pub const LATEST: KubeVersion = KubeVersion::V1_37;
-
-    /// A version.
-    pub const fn new(major: u32, minor: u32) -> Self {
-        KubeVersion { major, minor }
-    }
-
-    /// The previous minor version (the apiserver's default compatibility version).
-    pub fn previous(self) -> Self {
-        KubeVersion::new(self.major, self.minor.saturating_sub(1))
-    }
-
-    /// Reads the major and minor version from what a cluster reports (`1.34`, `v1.34.2`,
-    /// `1.34+`, `v1.34.2-eks-…`, `v1.34.2+k3s1`), modelled or not; `str::parse` also checks
-    /// the modelled range and gives typed errors.
-    pub fn parse(s: &str) -> Option<Self> {
-        crate::version::read(s)
-    }
-}
-
-impl fmt::Display for KubeVersion {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}", self.major, self.minor)
-    }
-}
+use crate::release::{Change, KubeVersion, Layer};
 
 /// Which of the apiserver's two environments to build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -102,14 +47,6 @@ pub struct Features {
     pub two_var_comprehensions: bool,
     /// The lists extension (`sortBy` macro) (1.34+).
     pub lists_ext: bool,
-    /// `%e` of `string.format` writes narrow no-break spaces around `×`: golang.org/x/text
-    /// before v0.23.0, which Kubernetes up to 1.32 is built with. A property of the binary
-    /// (not of the compatibility version).
-    pub spaced_scientific_format: bool,
-    /// Quantity `add` and `sub` leave their receiver unchanged (`q.DeepCopy()`, from
-    /// Kubernetes 1.37); before, a decimal-backed receiver shares its decimal with the result
-    /// and changes with it. A property of the binary.
-    pub quantity_add_sub_deep_copy: bool,
     /// The compile-time validation of `string.format` calls (1.31+).
     pub format_validation: FormatValidation,
     /// Calls are priced by the Kubernetes cost estimator (`StrictCostEnforcementForWebhooks`,
@@ -125,12 +62,6 @@ pub struct Features {
     /// A result of the wrong type is reported with the type found (`must evaluate to bool
     /// but got int`, 1.32+) rather than without it (`must evaluate to bool`).
     pub result_type_message_names_actual: bool,
-    /// How `indexOf`/`lastIndexOf` treat offsets (the binary's cel-go).
-    pub string_offsets: StringOffsets,
-    /// The format library words its messages as apimachinery's content package (1.35+).
-    pub label_messages_in_bytes: bool,
-    /// The optional type is named `optional` (cel-go v0.17: 1.30), not `optional_type`.
-    pub optional_named_optional: bool,
     /// Macro expansions share nodes and allocate ids as cel-go before v0.18 (1.30 and
     /// older) builds them: `optMap` and `optFlatMap` put their target itself, the same nodes
     /// with the same ids, under both `hasValue()` and `value()`, and the checker, checking
@@ -148,102 +79,83 @@ pub struct Features {
     /// Comprehension accumulators are initialized before the loop (cel-go before v0.22:
     /// 1.30, 1.31): `optFlatMap` then pays for its target's value even when unread.
     pub eager_accumulator_init: bool,
-    /// An optional value counts as size 1 in cel-go's size-based charges (cel-go before
-    /// v0.23: 1.32 and older), not as its value's size.
-    pub unsized_optionals: bool,
-    /// `containsCIDR` compares prefixes by overlap (1.32+), not by network address.
-    pub cidr_contains_by_overlap: bool,
+    /// The run-time behaviours of the binary's function implementations.
+    pub behaviours: Behaviours,
 }
 
 impl Features {
-    /// The features of the apiserver binary of `version` in `mode`: the libraries and
-    /// language options of the environment's version (the previous one for new
-    /// expressions), the validators and messages of the binary's own code and cel-go.
+    /// The features of the apiserver binary of `version` in `mode`, projected from
+    /// [`RELEASES`](crate::release::RELEASES): the libraries and language options of the
+    /// environment's version (the previous one for new expressions), everything else of the
+    /// binary's own version.
     pub fn for_mode(version: KubeVersion, mode: EnvMode) -> Features {
-        let binary = Features::for_version(version);
-        if mode == EnvMode::StoredExpressions {
-            return binary;
-        }
-        let mut features = Features::for_version(version.previous());
-        features.format_validation = if features.libraries.contains(&Library::StringsV2) {
-            binary.format_validation
-        } else {
-            FormatValidation::Off
+        let environment = match mode {
+            EnvMode::StoredExpressions => version,
+            EnvMode::NewExpressions => version.previous(),
         };
-        features.result_type_message_names_actual = binary.result_type_message_names_actual;
-        features.hidden_accumulator_name = binary.hidden_accumulator_name;
-        features.strict_cost = binary.strict_cost;
-        features.backquote_tokens = binary.backquote_tokens;
-        features.spaced_scientific_format = binary.spaced_scientific_format;
-        features.quantity_add_sub_deep_copy = binary.quantity_add_sub_deep_copy;
-        features.string_offsets = binary.string_offsets;
-        features.label_messages_in_bytes = binary.label_messages_in_bytes;
-        features.optional_named_optional = binary.optional_named_optional;
-        features.shared_macro_nodes = binary.shared_macro_nodes;
-        features.untyped_dyn_range_second_variable = binary.untyped_dyn_range_second_variable;
-        features.optional_list_functions = binary.optional_list_functions;
-        features.eager_accumulator_init = binary.eager_accumulator_init;
-        features.unsized_optionals = binary.unsized_optionals;
-        features.cidr_contains_by_overlap = binary.cidr_contains_by_overlap;
-        features
-    }
-
-    /// The options whose `[introduced, removed)` interval contains `v`, per base.go: the
-    /// libraries of that version (each library knows its versions), and the language options.
-    pub fn for_version(v: KubeVersion) -> Features {
-        let at = |minor: u32| v >= KubeVersion::new(1, minor);
-        let libraries = Library::of_version(v.major, v.minor);
-        let has = |l: Library| libraries.contains(&l);
+        let has = |change: Change| match change.layer() {
+            Layer::Environment => change.in_force(environment),
+            _ => change.in_force(version),
+        };
+        let libraries: Vec<Library> = Library::ALL
+            .into_iter()
+            .filter(|&l| has(Change::Library(l)))
+            .collect();
+        let declared = |l: Library| libraries.contains(&l);
         Features {
             // `cel.OptionalTypes()` is the library and its syntax; the two-variable and the
             // lists extension's macros come with their libraries.
-            optional_types: has(Library::Optionals),
-            two_var_comprehensions: has(Library::TwoVarComprehensions),
-            lists_ext: has(Library::ListsV3),
-            libraries,
-            cross_type_numeric_comparisons: at(28),
-            literal_validators: at(29),
-            spaced_scientific_format: !at(33),
-            quantity_add_sub_deep_copy: at(37),
-            result_type_message_names_actual: at(32),
-            hidden_accumulator_name: at(33),
-            strict_cost: at(32),
-            backquote_tokens: at(33),
-            label_messages_in_bytes: at(35),
-            optional_named_optional: !at(31),
-            shared_macro_nodes: !at(31),
-            untyped_dyn_range_second_variable: v == KubeVersion::V1_32,
-            optional_list_functions: at(33),
-            eager_accumulator_init: !at(32),
-            unsized_optionals: !at(33),
-            cidr_contains_by_overlap: at(32),
-            string_offsets: if at(34) {
-                StringOffsets::LongerNotFound
-            } else if at(32) {
-                StringOffsets::PastEndNotFound
-            } else {
-                StringOffsets::PastEndIsError
-            },
-            format_validation: if at(33) {
+            optional_types: declared(Library::Optionals),
+            two_var_comprehensions: declared(Library::TwoVarComprehensions),
+            lists_ext: declared(Library::ListsV3),
+            // The binary validates format calls only where the strings library that has
+            // `format` is declared.
+            format_validation: if !declared(Library::StringsV2) {
+                FormatValidation::Off
+            } else if has(Change::FormatValidation) {
                 FormatValidation::On
-            } else if at(31) {
+            } else if has(Change::FormatValidationAsPattern) {
                 FormatValidation::MessageAsPattern
             } else {
                 FormatValidation::Off
             },
+            libraries,
+            cross_type_numeric_comparisons: has(Change::CrossTypeNumericComparisons),
+            literal_validators: has(Change::LiteralValidators),
+            result_type_message_names_actual: has(Change::ResultTypeMessageNamesActual),
+            hidden_accumulator_name: has(Change::HiddenAccumulatorName),
+            strict_cost: has(Change::StrictCost),
+            backquote_tokens: has(Change::BackquoteTokens),
+            shared_macro_nodes: !has(Change::MacroNodesOfTheirOwn),
+            untyped_dyn_range_second_variable: has(Change::UntypedDynRangeSecondVariable),
+            optional_list_functions: has(Change::OptionalListFunctions),
+            eager_accumulator_init: !has(Change::LazyAccumulatorInit),
+            behaviours: Behaviours::new()
+                .with_spaced_scientific_format(!has(Change::UnspacedScientificFormat))
+                .with_quantity_add_sub_deep_copy(has(Change::QuantityAddSubDeepCopy))
+                .with_string_offsets(if has(Change::StringOffsetsLongerNotFound) {
+                    StringOffsets::LongerNotFound
+                } else if has(Change::StringOffsetsPastEndNotFound) {
+                    StringOffsets::PastEndNotFound
+                } else {
+                    StringOffsets::PastEndIsError
+                })
+                .with_label_messages_in_bytes(has(Change::ContentPackageMessages))
+                .with_optional_named_optional(!has(Change::OptionalTypeNamedOptionalType))
+                .with_unsized_optionals(!has(Change::SizedOptionals))
+                .with_cidr_contains_by_overlap(has(Change::CidrContainsByOverlap)),
         }
+    }
+
+    /// The features of the apiserver binary of `v` for stored expressions (every option
+    /// the binary has).
+    pub fn for_version(v: KubeVersion) -> Features {
+        Features::for_mode(v, EnvMode::StoredExpressions)
     }
 
     /// The run-time behaviours of the function implementations these features select.
     pub fn behaviours(&self) -> Behaviours {
-        Behaviours::new()
-            .with_spaced_scientific_format(self.spaced_scientific_format)
-            .with_quantity_add_sub_deep_copy(self.quantity_add_sub_deep_copy)
-            .with_string_offsets(self.string_offsets)
-            .with_label_messages_in_bytes(self.label_messages_in_bytes)
-            .with_optional_named_optional(self.optional_named_optional)
-            .with_unsized_optionals(self.unsized_optionals)
-            .with_cidr_contains_by_overlap(self.cidr_contains_by_overlap)
+        self.behaviours
     }
 }
 
@@ -367,7 +279,7 @@ pub fn match_condition_variables() -> Vec<(String, Type)> {
 pub(crate) fn checker_env(features: &Features, variables: &[(String, Type)]) -> CheckerEnv {
     let mut env = CheckerEnv {
         homogeneous_aggregate_literals: false,
-        optional_named_optional: features.optional_named_optional,
+        optional_named_optional: features.behaviours.optional_named_optional,
         untyped_dyn_range_second_variable: features.untyped_dyn_range_second_variable,
         one_type_per_node: features.shared_macro_nodes,
         object_types: object_types(),
@@ -456,8 +368,8 @@ mod tests {
     /// binary's cel-go before v0.18 (Kubernetes 1.30 and older), whichever environment.
     #[test]
     fn macro_nodes_are_shared_up_to_1_30() {
-        for minor in 28..=37 {
-            let v = KubeVersion::new(1, minor);
+        for v in KubeVersion::modelled() {
+            let minor = v.minor;
             for mode in [EnvMode::StoredExpressions, EnvMode::NewExpressions] {
                 let features = Features::for_mode(v, mode);
                 assert_eq!(
@@ -472,12 +384,59 @@ mod tests {
         }
     }
 
+    /// The runtime's default behaviours are the newest release's, and the behaviours of new
+    /// expressions are the binary's whatever the environment's version.
+    #[test]
+    fn behaviours_follow_the_binary() {
+        assert_eq!(
+            Features::for_version(KubeVersion::LATEST).behaviours,
+            Behaviours::new()
+        );
+        for v in KubeVersion::modelled() {
+            let stored = Features::for_mode(v, EnvMode::StoredExpressions);
+            let new = Features::for_mode(v, EnvMode::NewExpressions);
+            assert_eq!(stored.behaviours, new.behaviours, "{v}");
+            assert_eq!(stored.strict_cost, new.strict_cost, "{v}");
+            assert_eq!(new.libraries, Features::for_version(v.previous()).libraries);
+        }
+        let f = |minor| Features::for_version(KubeVersion::new(1, minor));
+        assert_eq!(
+            (30..=35)
+                .map(|m| f(m).behaviours.string_offsets)
+                .collect::<Vec<_>>(),
+            [
+                StringOffsets::PastEndIsError,
+                StringOffsets::PastEndIsError,
+                StringOffsets::PastEndNotFound,
+                StringOffsets::PastEndNotFound,
+                StringOffsets::LongerNotFound,
+                StringOffsets::LongerNotFound,
+            ]
+        );
+        assert_eq!(
+            (30..=33)
+                .map(|m| f(m).format_validation)
+                .collect::<Vec<_>>(),
+            [
+                FormatValidation::Off,
+                FormatValidation::MessageAsPattern,
+                FormatValidation::MessageAsPattern,
+                FormatValidation::On,
+            ]
+        );
+        // 1.28's compatibility version has no strings library with `format`.
+        assert_eq!(
+            Features::for_mode(KubeVersion::V1_29, EnvMode::NewExpressions).format_validation,
+            FormatValidation::Off
+        );
+    }
+
     /// The planner takes a checked call's overloads by position: an overload id must name
     /// one overload of its function.
     #[test]
     fn overload_ids_are_unique_within_each_function() {
-        for minor in 28..=37 {
-            let features = Features::for_version(KubeVersion::new(1, minor));
+        for v in KubeVersion::modelled() {
+            let features = Features::for_version(v);
             let env = checker_env(&features, &match_condition_variables());
             assert!(env.functions.len() > 90);
             for f in env.functions.values() {

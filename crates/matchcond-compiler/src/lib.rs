@@ -31,6 +31,7 @@ mod cache;
 mod env;
 mod memo;
 mod planner;
+pub mod release;
 mod validators;
 mod version;
 
@@ -45,7 +46,8 @@ use matchcond_runtime::plan::Node;
 use matchcond_runtime::{evaluate, Activation, Evaluation, Frame};
 
 pub use cache::{CacheStats, ProgramCache};
-pub use env::{match_condition_variables, EnvMode, Features, FormatValidation, KubeVersion};
+pub use env::{match_condition_variables, EnvMode, Features, FormatValidation};
+pub use release::{Change, KubeVersion, Layer, Release, RELEASES};
 pub use version::{ClusterVersion, ParseKubeVersionError};
 
 /// The per-expression runtime cost limit the apiserver sets (`PerCallLimit`).
@@ -506,7 +508,7 @@ impl Environment {
                 &mut issues,
                 validators::Homogeneity {
                     exempt_nested: self.inner.features.format_validation != FormatValidation::Off,
-                    optional_name: if self.inner.features.optional_named_optional {
+                    optional_name: if self.inner.features.behaviours.optional_named_optional {
                         "optional"
                     } else {
                         "optional_type"

@@ -4,17 +4,6 @@ use std::str::FromStr;
 
 use crate::KubeVersion;
 
-impl KubeVersion {
-    /// The oldest version this library models.
-    pub const OLDEST: KubeVersion = KubeVersion::V1_28;
-
-    /// True for the versions this library models ([`KubeVersion::OLDEST`] to
-    /// [`KubeVersion::LATEST`]).
-    pub fn is_modelled(self) -> bool {
-        (KubeVersion::OLDEST..=KubeVersion::LATEST).contains(&self)
-    }
-}
-
 /// The model to use for a version a cluster reported ([`KubeVersion::for_cluster`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]

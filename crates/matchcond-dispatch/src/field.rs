@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use matchcond_compiler::KubeVersion;
+use matchcond_compiler::{Change, KubeVersion};
 use matchcond_gocompat::strconv::quote;
 
 /// The wording of messages that changed between Kubernetes releases.
@@ -21,13 +21,12 @@ pub struct Wording {
 }
 
 impl Wording {
-    /// The wording of a Kubernetes release.
+    /// The wording of a Kubernetes release, from the release table.
     pub fn for_version(version: KubeVersion) -> Wording {
-        let at = |minor: u32| version >= KubeVersion::new(1, minor);
         Wording {
-            json_values: at(34),
-            label_keys_v2: at(35),
-            too_long_v2: at(32),
+            json_values: Change::JsonFieldValues.in_force(version),
+            label_keys_v2: Change::ContentPackageMessages.in_force(version),
+            too_long_v2: Change::TooLongSaysMayNot.in_force(version),
         }
     }
 }

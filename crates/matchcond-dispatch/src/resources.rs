@@ -70,16 +70,7 @@ impl ResourceTable {
     /// The part of [`ResourceTable::builtin`] that kube-apiserver of `version` serves by
     /// default.
     pub fn builtin_for(version: KubeVersion) -> ResourceTable {
-        let minor = if version.major == 1 {
-            version.minor
-        } else {
-            u32::MAX
-        };
-        ResourceTable::from_entries(
-            BUILTIN
-                .iter()
-                .filter(|e| e.since <= minor && e.until.is_none_or(|u| minor < u)),
-        )
+        ResourceTable::from_entries(BUILTIN.iter().filter(|e| version.within(e.since, e.until)))
     }
 
     fn from_entries<'a>(entries: impl Iterator<Item = &'a Entry>) -> ResourceTable {

@@ -11,14 +11,12 @@ use crate::analysis::{self, cost, Envs};
 use crate::finding::{Code, Finding, Operation};
 use crate::position::text_position;
 
-/// The oldest Kubernetes version modelled.
-pub const OLDEST_VERSION: KubeVersion = KubeVersion::V1_28;
+/// The oldest Kubernetes version modelled ([`KubeVersion::OLDEST`]).
+pub const OLDEST_VERSION: KubeVersion = KubeVersion::OLDEST;
 
 /// Every modelled Kubernetes version, oldest first.
 pub fn modelled_versions() -> Vec<KubeVersion> {
-    (OLDEST_VERSION.minor..=KubeVersion::LATEST.minor)
-        .map(|m| KubeVersion::new(1, m))
-        .collect()
+    KubeVersion::modelled().collect()
 }
 
 /// A range of costs: the least and the most a condition (or a webhook's conditions) can be

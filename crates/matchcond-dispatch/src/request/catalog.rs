@@ -121,9 +121,7 @@ impl Catalog {
             u32::MAX
         };
         Catalog::from_rows(
-            BUILTIN
-                .iter()
-                .filter(|r| r.since <= minor && r.until.is_none_or(|u| minor < u)),
+            BUILTIN.iter().filter(|r| version.within(r.since, r.until)),
             minor,
         )
     }

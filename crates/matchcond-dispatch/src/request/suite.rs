@@ -30,6 +30,7 @@ use crate::request::catalog::Operation;
 use crate::request::manifest::{RequestOptions, User};
 use crate::request::ManifestError;
 use crate::yaml::{read_documents, Node, Position, Value};
+use matchcond_compiler::KubeVersion;
 use matchcond_matcher::Skip;
 
 /// The `apiVersion` of test files.
@@ -171,8 +172,8 @@ pub struct TestFile {
     pub name: Option<String>,
     /// Files of configurations.
     pub configurations: Vec<String>,
-    /// The Kubernetes version (`MAJOR.MINOR`), with its position.
-    pub kubernetes_version: Option<(String, Position)>,
+    /// The Kubernetes version, a modelled one (`None`: the newest modelled).
+    pub kubernetes_version: Option<KubeVersion>,
     /// CustomResourceDefinition files.
     pub crds: Vec<String>,
     /// The namespaces that exist (`None`: every namespace exists, with only its name label).
@@ -672,14 +673,10 @@ pub fn load_test_file(text: &str) -> Result<TestFile, Vec<ManifestError>> {
     }
     if let Some(n) = root.get("kubernetesVersion") {
         match &n.value {
-            Value::String(s) if matchcond_compiler::KubeVersion::parse(s).is_some() => {
-                file.kubernetes_version = Some((s.clone(), n.start));
-            }
-            Value::String(s) => r.err(
-                n,
-                "kubernetesVersion",
-                format!("invalid Kubernetes version {s:?} (expected MAJOR.MINOR, e.g. \"1.34\")"),
-            ),
+            Value::String(s) => match s.parse::<KubeVersion>() {
+                Ok(version) => file.kubernetes_version = Some(version),
+                Err(e) => r.err(n, "kubernetesVersion", e.to_string()),
+            },
             _ => r.err(
                 n,
                 "kubernetesVersion",
@@ -705,5 +702,41 @@ pub fn load_test_file(text: &str) -> Result<TestFile, Vec<ManifestError>> {
     } else {
         r.errors.sort_by_key(ManifestError::position);
         Err(r.errors)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+
+    fn with_version(version: &str) -> String {
+        format!(
+            "apiVersion: matchcond/v1alpha1\nkind: Test\nconfigurations: [w.yaml]\n\
+             kubernetesVersion: {version}\ncases:\n- name: c\n  operation: CREATE\n  \
+             object: {{apiVersion: v1, kind: Pod, metadata: {{name: p}}}}\n  \
+             expect: {{w: called}}\n"
+        )
+    }
+
+    #[test]
+    fn the_version_is_read_as_every_command_reads_it() {
+        let file = load_test_file(&with_version("\"v1.33.2\"")).unwrap();
+        assert_eq!(file.kubernetes_version, Some(KubeVersion::V1_33));
+        let errors = |v: &str| -> Vec<String> {
+            load_test_file(&with_version(v))
+                .unwrap_err()
+                .iter()
+                .map(ToString::to_string)
+                .collect()
+        };
+        assert_eq!(
+            errors("\"1.27\""),
+            ["4:20: kubernetesVersion: unsupported Kubernetes version 1.27 (supported: 1.28 to 1.37)"]
+        );
+        assert_eq!(
+            errors("\"1.x\""),
+            ["4:20: kubernetesVersion: invalid Kubernetes version \"1.x\" (expected MAJOR.MINOR[.PATCH], as 1.34, v1.34.2, 1.34+ or v1.34.2-eks-1a2b3c)"]
+        );
     }
 }

@@ -11,7 +11,7 @@
 //! twice: with unknown sizes unbounded (the worst case) and with unknown sizes zero (the
 //! part of the cost that does not depend on the request's data, such as authorizer checks).
 
-use matchcond_compiler::KubeVersion;
+use matchcond_compiler::{Change, KubeVersion};
 use matchcond_front::ast::{Expr, ExprKind, Literal};
 
 /// A range of costs or sizes; `u64::MAX` stands for "no bound".
@@ -124,7 +124,7 @@ pub(crate) struct CostEstimate {
 
 /// Estimates a condition's cost at a Kubernetes version.
 pub(crate) fn estimate(expr: &Expr, version: KubeVersion) -> CostEstimate {
-    let strict = version >= KubeVersion::new(1, 32);
+    let strict = Change::StrictCost.in_force(version);
     let mut worst = Estimator {
         unknown: Range {
             min: 0,

@@ -11,13 +11,13 @@
 //! declaration (overload id, call style, parameter and result types, what the type checker
 //! resolves calls against), its implementation and its cost rule, in one entry, so that a
 //! declaration cannot lose its implementation; beside them the type names the library
-//! declares and the Kubernetes versions it exists in ([`Versions`], per kubernetes/apiserver
+//! declares. Which Kubernetes versions declare it is the compiler's release table's to say
+//! (`matchcond_compiler::RELEASES`, per kubernetes/apiserver
 //! `pkg/cel/environment/base.go`). [`Library::ALL`] lists the libraries in the order the
 //! apiserver's base environment adds them, which is the order in which an environment
 //! declares their functions (overloads of one function name merge in that order).
 //!
-//! The compiler asks this registry which libraries a Kubernetes version has
-//! ([`Library::in_version`]), declares their functions to the checker
+//! The compiler declares the functions of a version's libraries to the checker
 //! ([`Definition::declarations`]) and plans calls with their [`Bindings`].
 //!
 //! # Adding a function
@@ -34,8 +34,9 @@
 //! 3. its tests, in the folder's `tests.rs`.
 //!
 //! Nothing else names the overload id. A new library also gets a [`Library`] variant, a
-//! place in [`Library::ALL`] and its [`Versions`]. `crates/matchcond-compiler/tests/
-//! libraries.rs` checks every library whole: implemented, costed, versioned as in base.go.
+//! place in [`Library::ALL`] and its change in the compiler's release table.
+//! `crates/matchcond-compiler/tests/libraries.rs` checks every library whole: implemented,
+//! costed, versioned as in base.go.
 //!
 //! # Conventions
 //!
@@ -191,59 +192,6 @@ impl Library {
             Library::K8sAuthzSelectors => &AUTHZ_SELECTORS,
         }
     }
-
-    /// Whether the library exists in Kubernetes `major.minor`.
-    pub fn in_version(self, major: u32, minor: u32) -> bool {
-        self.definition().versions.contains(major, minor)
-    }
-
-    /// The libraries of Kubernetes `major.minor`, in [`Library::ALL`]'s order.
-    pub fn of_version(major: u32, minor: u32) -> Vec<Library> {
-        Library::ALL
-            .into_iter()
-            .filter(|l| l.in_version(major, minor))
-            .collect()
-    }
-}
-
-/// The Kubernetes versions a library exists in: from `since` (inclusive) until `until`
-/// (exclusive), as `(major, minor)`; `None` is unbounded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Versions {
-    /// The first version with the library.
-    pub since: Option<(u32, u32)>,
-    /// The first version without it again (a newer version of the library replaces it).
-    pub until: Option<(u32, u32)>,
-}
-
-impl Versions {
-    /// In every version.
-    pub const ALWAYS: Versions = Versions {
-        since: None,
-        until: None,
-    };
-
-    /// From Kubernetes 1.`minor`.
-    pub const fn since(minor: u32) -> Versions {
-        Versions {
-            since: Some((1, minor)),
-            until: None,
-        }
-    }
-
-    /// Before Kubernetes 1.`minor`.
-    pub const fn until(minor: u32) -> Versions {
-        Versions {
-            since: None,
-            until: Some((1, minor)),
-        }
-    }
-
-    /// Whether `major.minor` is in the range.
-    pub fn contains(&self, major: u32, minor: u32) -> bool {
-        let v = (major, minor);
-        self.since.is_none_or(|s| v >= s) && self.until.is_none_or(|u| v < u)
-    }
 }
 
 /// Run-time behaviours of the Go code behind a function that differ between Kubernetes
@@ -323,7 +271,7 @@ impl Behaviours {
     pub const fn new() -> Self {
         Behaviours {
             spaced_scientific_format: false,
-            quantity_add_sub_deep_copy: false,
+            quantity_add_sub_deep_copy: true,
             string_offsets: StringOffsets::LongerNotFound,
             label_messages_in_bytes: true,
             optional_named_optional: false,
@@ -485,11 +433,10 @@ impl FunctionEntry {
     }
 }
 
-/// A library: its functions, the type names it declares and the versions it exists in.
+/// A library: its functions and the type names it declares.
 #[derive(Clone, Debug)]
 pub struct Definition {
     library: Library,
-    versions: Versions,
     functions: Vec<FunctionEntry>,
     types: Vec<(&'static str, Type)>,
     object_types: Vec<&'static str>,
@@ -497,10 +444,9 @@ pub struct Definition {
 
 impl Definition {
     /// A library without functions yet.
-    pub(crate) fn new(library: Library, versions: Versions) -> Definition {
+    pub(crate) fn new(library: Library) -> Definition {
         Definition {
             library,
-            versions,
             functions: Vec::new(),
             types: Vec::new(),
             object_types: Vec::new(),
@@ -535,11 +481,6 @@ impl Definition {
     /// Which library this is.
     pub fn library(&self) -> Library {
         self.library
-    }
-
-    /// The Kubernetes versions it exists in.
-    pub fn versions(&self) -> Versions {
-        self.versions
     }
 
     /// Its functions.

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use matchcond_front::Type;
 
-use super::{function, member, Definition, FunctionEntry, Implementation, Library, Versions};
+use super::{function, member, Definition, FunctionEntry, Implementation, Library};
 use crate::authz::RESOURCE_CHECK_TYPE;
 use crate::authz::{AuthorizerValue, DecisionValue, GroupCheck, PathCheck, ResourceCheck};
 use crate::authz::{AUTHORIZER_TYPE, DECISION_TYPE, GROUP_CHECK_TYPE, PATH_CHECK_TYPE};
@@ -103,7 +103,7 @@ fn accessor(
 
 /// The library, from Kubernetes 1.27.
 pub(crate) fn library() -> Definition {
-    Definition::new(Library::K8sAuthz, Versions::since(27))
+    Definition::new(Library::K8sAuthz)
         .object_types([
             AUTHORIZER_TYPE,
             PATH_CHECK_TYPE,

@@ -6,13 +6,13 @@
 use matchcond_front::Type;
 
 use super::authz::{authz_type, with_string, wrap};
-use super::{function, member, Definition, FunctionEntry, Implementation, Library, Versions};
+use super::{function, member, Definition, FunctionEntry, Implementation, Library};
 use crate::authz::{ResourceCheck, RESOURCE_CHECK_TYPE};
 use crate::cost::Estimate;
 
 /// The library, from Kubernetes 1.31.
 pub(crate) fn library() -> Definition {
-    Definition::new(Library::K8sAuthzSelectors, Versions::since(31)).functions([
+    Definition::new(Library::K8sAuthzSelectors).functions([
         selector("fieldSelector", "authorizer_fieldselector", |a| {
             with_string("fieldSelector", a, |r: &ResourceCheck, s| {
                 Ok(wrap(r.with_field_selector(s)))

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use matchcond_front::Type;
 
-use super::{function, global, Definition, Library, Versions};
+use super::{function, global, Definition, Library};
 use crate::error::EvalError;
 use crate::value::{Map, MapData, Value};
 
@@ -17,7 +17,7 @@ pub(crate) fn library() -> Definition {
     let k = Type::param("K");
     let v = Type::param("V");
     let m = Type::map(k.clone(), v.clone());
-    Definition::new(Library::TwoVarComprehensions, Versions::since(32)).functions([function(
+    Definition::new(Library::TwoVarComprehensions).functions([function(
         "cel.@mapInsert",
         [
             global(

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use matchcond_front::Type;
 
-use super::{function, global, member, Definition, Implementation, Library, Versions};
+use super::{function, global, member, Definition, Implementation, Library};
 use crate::cost::Estimate;
 use crate::error::EvalError;
 use crate::value::{Opaque, Optional, Value};
@@ -384,7 +384,7 @@ pub(crate) fn library() -> Definition {
             .into_iter()
             .map(|(name, c)| function(name, [global(name, [], f(), c)])),
     );
-    Definition::new(Library::K8sFormat, Versions::since(31))
+    Definition::new(Library::K8sFormat)
         .opaque_type(TYPE_NAME)
         .functions(fns)
 }

@@ -10,7 +10,7 @@ use matchcond_front::Type;
 use super::support::compare::{compare, is_comparable, COMPARABLE_TYPES};
 use super::support::guard::{check, G};
 use super::support::{bare_no_such_overload, fail};
-use super::{function, member, Definition, FunctionEntry, Implementation, Library, Versions};
+use super::{function, member, Definition, FunctionEntry, Implementation, Library};
 use crate::cost::Estimate;
 use crate::error::EvalError;
 use crate::plan::Trait;
@@ -79,9 +79,9 @@ pub(crate) fn library(version: u32) -> Definition {
         traversal(function(name, overloads))
     };
     let a = || Type::param("A");
-    let (library, versions) = match version {
-        0 => (Library::K8sListsV0, Versions::until(37)),
-        _ => (Library::K8sListsV1, Versions::since(37)),
+    let library = match version {
+        0 => Library::K8sListsV0,
+        _ => Library::K8sListsV1,
     };
     let mut fns = vec![
         per_type("isSorted", IS_SORTED, Some(Type::Bool)),
@@ -122,7 +122,7 @@ pub(crate) fn library(version: u32) -> Definition {
             )],
         )));
     }
-    Definition::new(library, versions).functions(fns)
+    Definition::new(library).functions(fns)
 }
 
 /// Priced by the Kubernetes estimator as one traversal of the list.

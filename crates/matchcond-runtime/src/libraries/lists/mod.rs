@@ -14,7 +14,7 @@ use super::support::compare::{compare, is_comparable, COMPARABLE_TYPES};
 use super::support::fail;
 use super::support::gofmt::runtime_type;
 use super::support::guard::{check, G, LIST_ANY};
-use super::{function, global, member, Definition, FunctionEntry, Library, Versions};
+use super::{function, global, member, Definition, FunctionEntry, Library};
 use crate::cost::{Cost, Tracker};
 use crate::error::EvalError;
 use crate::limits::check_list_size;
@@ -53,7 +53,7 @@ const SORT_BY_IDS: [&str; 8] = [
 
 /// The extension at version 3, from Kubernetes 1.34.
 pub(crate) fn library() -> Definition {
-    Definition::new(Library::ListsV3, Versions::since(34)).functions(functions(3))
+    Definition::new(Library::ListsV3).functions(functions(3))
 }
 
 /// The functions of the extension at a version.

@@ -16,7 +16,6 @@ use std::sync::Arc;
 use matchcond_front::Type;
 
 use super::support::unary;
-use super::Versions;
 use super::{fixed_member, function, global, member, Definition, Library};
 use crate::cost::{Cost, Estimate};
 use crate::error::{ErrorKind, EvalError};
@@ -100,7 +99,7 @@ fn cidr() -> Type {
 /// `ip.isCanonical(string)`, the members `family`, `isUnspecified`, `isLoopback`,
 /// `isLinkLocalMulticast`, `isLinkLocalUnicast`, `isGlobalUnicast`, and `string(net.IP)`.
 pub(crate) fn ip_library() -> Definition {
-    Definition::new(Library::K8sIp, Versions::since(30))
+    Definition::new(Library::K8sIp)
         .types([(IP_TYPE, ip())])
         .functions([
             function(
@@ -169,7 +168,7 @@ pub(crate) fn ip_library() -> Definition {
 pub(crate) fn cidr_library() -> Definition {
     let parsing = |parses_string| Estimate::ContainsIp { parses_string };
     let cidr_parsing = |parses_string| Estimate::ContainsCidr { parses_string };
-    Definition::new(Library::K8sCidr, Versions::since(30))
+    Definition::new(Library::K8sCidr)
         .types([(CIDR_TYPE, cidr())])
         .functions([
             function(

@@ -13,7 +13,7 @@ use matchcond_front::Type;
 
 use super::support::guard::{check, G};
 use super::support::{fail, gofmt::value_v};
-use super::{function, global, interpreted, member, Definition, Library, Versions};
+use super::{function, global, interpreted, member, Definition, Library};
 use crate::error::EvalError;
 use crate::value::{Optional, Value};
 
@@ -36,7 +36,7 @@ fn opt(t: Type) -> Type {
 pub(crate) fn library() -> Definition {
     let list_v = || Type::list(v());
     let map_kv = || Type::map(k(), v());
-    Definition::new(Library::Optionals, Versions::since(28)).functions([
+    Definition::new(Library::Optionals).functions([
         function(
             "optional.of",
             [global("optional_of", [v()], opt(v()), optional_of)],

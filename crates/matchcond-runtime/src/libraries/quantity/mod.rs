@@ -14,7 +14,7 @@ use matchcond_front::Type;
 
 use super::{
     fixed_member, function, global, member, ordering_functions, Behaviours, Definition,
-    FunctionEntry, Implementation, Library, Versions,
+    FunctionEntry, Implementation, Library,
 };
 use crate::cost::Estimate;
 use crate::error::EvalError;
@@ -276,7 +276,7 @@ fn int_quantity(i: i64) -> Quantity {
 /// The library, from Kubernetes 1.28.
 pub(crate) fn library() -> Definition {
     let q = || Type::named(TYPE_NAME);
-    Definition::new(Library::K8sQuantity, Versions::since(28))
+    Definition::new(Library::K8sQuantity)
         .opaque_type(TYPE_NAME)
         .functions([
             function(

@@ -11,7 +11,7 @@ use ::regex::Regex;
 use matchcond_front::Type;
 use matchcond_gocompat::regexp;
 
-use super::{function, member, Definition, Library, Versions};
+use super::{function, member, Definition, Library};
 use crate::cost::Estimate;
 use crate::error::{ErrorKind, EvalError};
 use crate::value::Value;
@@ -22,7 +22,7 @@ mod tests;
 /// The library, in every version.
 pub(crate) fn library() -> Definition {
     use Type::{Int, String};
-    Definition::new(Library::K8sRegex, Versions::ALWAYS).functions([
+    Definition::new(Library::K8sRegex).functions([
         function(
             "find",
             [member("string_find_string", [String, String], String, find)],

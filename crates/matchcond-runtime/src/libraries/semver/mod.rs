@@ -13,7 +13,7 @@ pub use matchcond_gocompat::semver::Semver;
 use matchcond_front::Type;
 
 use super::support::unary;
-use super::{fixed_member, function, global, ordering_functions, Definition, Library, Versions};
+use super::{fixed_member, function, global, ordering_functions, Definition, Library};
 use crate::cost::Estimate;
 use crate::error::EvalError;
 use crate::value::{Opaque, Value};
@@ -97,7 +97,7 @@ fn component<'a>(
 /// The library at version 1, from Kubernetes 1.33.
 pub(crate) fn library() -> Definition {
     let v = || Type::named(TYPE_NAME);
-    Definition::new(Library::K8sSemver, Versions::since(33))
+    Definition::new(Library::K8sSemver)
         .opaque_type(TYPE_NAME)
         .functions([
             function(

@@ -4,7 +4,7 @@
 
 use matchcond_front::Type;
 
-use super::{function, global, Definition, FunctionEntry, Implementation, Library, Versions};
+use super::{function, global, Definition, FunctionEntry, Implementation, Library};
 use crate::cost::{Cost, Tracker};
 use crate::error::EvalError;
 use crate::value::{values_equal, List, Value};
@@ -14,7 +14,7 @@ mod tests;
 
 /// The extension, from Kubernetes 1.29.
 pub(crate) fn library() -> Definition {
-    Definition::new(Library::Sets, Versions::since(29)).functions([
+    Definition::new(Library::Sets).functions([
         set_function(
             "sets.contains",
             "list_sets_contains_list",

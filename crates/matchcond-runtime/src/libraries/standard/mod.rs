@@ -13,7 +13,7 @@
 use matchcond_front::Type;
 
 use super::{function, global, interpreted, member, Definition, FunctionEntry, Implementation};
-use super::{Library, OverloadEntry, Versions};
+use super::{Library, OverloadEntry};
 use crate::cost::{Cost, Estimate};
 
 /// `pub(super) fn $name(a: &[Value]) -> R`, an overload's implementation (of `ops` or `time`,
@@ -489,7 +489,7 @@ pub(crate) fn library() -> Definition {
             Some(("duration_to_milliseconds", time::duration_to_milliseconds)),
         ),
     ]);
-    Definition::new(Library::Standard, Versions::ALWAYS).functions(fns)
+    Definition::new(Library::Standard).functions(fns)
 }
 
 /// An overload id with its implementation.

@@ -15,7 +15,6 @@ use super::support::guard::G;
 use super::support::{fail, string_index_error, unary};
 use super::{
     function, global, member, Behaviours, Definition, Implementation, Library, StringOffsets,
-    Versions,
 };
 use crate::cost::{Cost, Estimate};
 use crate::error::EvalError;
@@ -37,9 +36,9 @@ mod tests;
 pub(crate) fn library(version: u32) -> Definition {
     let s = || Type::String;
     let i = || Type::Int;
-    let (library, versions) = match version {
-        0 => (Library::StringsV0, Versions::until(29)),
-        _ => (Library::StringsV2, Versions::since(29)),
+    let library = match version {
+        0 => Library::StringsV0,
+        _ => Library::StringsV2,
     };
     let mut fns = vec![
         function(
@@ -176,7 +175,7 @@ pub(crate) fn library(version: u32) -> Definition {
             [member("string_reverse", [s()], s(), reverse)],
         ));
     }
-    Definition::new(library, versions).functions(fns)
+    Definition::new(library).functions(fns)
 }
 
 /// `string.format` as the binary's golang.org/x/text prints `%e`.

@@ -9,7 +9,7 @@ use matchcond_front::Type;
 use matchcond_gocompat::url::Url;
 
 use super::support::unary;
-use super::{function, global, member, Definition, Implementation, Library, Versions};
+use super::{function, global, member, Definition, Implementation, Library};
 use crate::cost::Estimate;
 use crate::error::EvalError;
 use crate::value::{MapData, Opaque, Value};
@@ -80,7 +80,7 @@ pub(crate) fn library() -> Definition {
     let accessor = |name: &'static str, id: &'static str, result: Type, f: Implementation| {
         function(name, [member(id, [u()], result, f)]).estimate_by(Estimate::Fixed(1))
     };
-    Definition::new(Library::K8sUrls, Versions::ALWAYS)
+    Definition::new(Library::K8sUrls)
         .opaque_type(TYPE_NAME)
         .functions([
             function(
