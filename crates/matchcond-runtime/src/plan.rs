@@ -6,7 +6,7 @@
 //! attributes (a root and a chain of qualifiers), as cel-go plans them, which is also what the
 //! cost model charges for.
 
-use crate::libraries::Implementation;
+use crate::libraries::definition::Implementation;
 use crate::value::{TypeName, Value};
 
 /// One node of a planned program.

@@ -6,7 +6,9 @@
 use matchcond_front::Type;
 
 use super::authz::{authz_type, with_string, wrap};
-use super::{function, member, Definition, FunctionEntry, Implementation, Library, Versions};
+use super::definition::{
+    function, member, Definition, FunctionEntry, Implementation, Library, Versions,
+};
 use crate::authz::{ResourceCheck, RESOURCE_CHECK_TYPE};
 use crate::cost::Estimate;
 
