@@ -15,8 +15,7 @@ use super::support::guard::{check, G};
 use super::support::{bare_no_such_overload, fail};
 use crate::cost::Estimate;
 use crate::error::EvalError;
-use crate::plan::Trait;
-use crate::value::{values_equal, Duration, List, Timestamp, Value};
+use crate::value::{values_equal, Duration, List, Timestamp, Trait, Value};
 
 #[cfg(test)]
 mod tests;
