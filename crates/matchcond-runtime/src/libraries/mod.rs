@@ -52,8 +52,9 @@
 //! cel-go's extensions apply a runtime type guard to every argument; a failure that cel-go
 //! reports with its bare text `no such overload` (an element of the wrong type met while
 //! summing, say) is final, of kind [`ErrorKind::Other`](crate::error::ErrorKind::Other)
-//! (the `support` module has both, and the finer conventions of the extensions). The reference behaviour is cel-go at the version
-//! Kubernetes ships and kubernetes/apiserver `pkg/cel/library`.
+//! (the `support` module has both, and the finer conventions of the extensions). The
+//! reference behaviour is cel-go at the version Kubernetes ships and kubernetes/apiserver
+//! `pkg/cel/library`.
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
