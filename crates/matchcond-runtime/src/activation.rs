@@ -16,7 +16,9 @@ use crate::authz::{
     authorizer_value, authorizer_values, request_resource_value, Authorizer, RequestResource,
     UserInfo,
 };
-use crate::value::{json_member, Map, Value};
+use crate::request_view::json_member;
+pub use crate::request_view::{request_field_index, request_fields, REQUEST_FIELDS};
+use crate::value::{Map, Value};
 
 /// The global variable slots of the matchConditions environment, in slot order.
 pub const MATCH_CONDITION_VARIABLES: [&str; 6] = [
@@ -92,85 +94,6 @@ impl std::fmt::Debug for LazyAuthorizer {
     }
 }
 
-/// The members of the `request` view, by index (see [`request_field_index`]): the members
-/// of the AdmissionRequest the apiserver builds for matchConditions, converted to
-/// unstructured. Which of them a given request shows, and with what value, is
-/// [`Activation::request_field`]'s answer.
-pub const REQUEST_FIELDS: [&str; 15] = [
-    "dryRun",
-    "kind",
-    "name",
-    "namespace",
-    "object",
-    "oldObject",
-    "operation",
-    "options",
-    "requestKind",
-    "requestResource",
-    "requestSubResource",
-    "resource",
-    "subResource",
-    "uid",
-    "userInfo",
-];
-
-/// The indexes of [`REQUEST_FIELDS`] by name.
-pub mod request_fields {
-    /// `dryRun`.
-    pub const DRY_RUN: usize = 0;
-    /// `kind`.
-    pub const KIND: usize = 1;
-    /// `name`.
-    pub const NAME: usize = 2;
-    /// `namespace`.
-    pub const NAMESPACE: usize = 3;
-    /// `object` (always null in the view).
-    pub const OBJECT: usize = 4;
-    /// `oldObject` (always null in the view).
-    pub const OLD_OBJECT: usize = 5;
-    /// `operation`.
-    pub const OPERATION: usize = 6;
-    /// `options`.
-    pub const OPTIONS: usize = 7;
-    /// `requestKind`.
-    pub const REQUEST_KIND: usize = 8;
-    /// `requestResource`.
-    pub const REQUEST_RESOURCE: usize = 9;
-    /// `requestSubResource`.
-    pub const REQUEST_SUB_RESOURCE: usize = 10;
-    /// `resource`.
-    pub const RESOURCE: usize = 11;
-    /// `subResource`.
-    pub const SUB_RESOURCE: usize = 12;
-    /// `uid` (always empty in the view).
-    pub const UID: usize = 13;
-    /// `userInfo`.
-    pub const USER_INFO: usize = 14;
-}
-
-/// The index of an AdmissionRequest field in [`REQUEST_FIELDS`].
-pub fn request_field_index(name: &str) -> Option<usize> {
-    use request_fields as f;
-    Some(match name {
-        "dryRun" => f::DRY_RUN,
-        "kind" => f::KIND,
-        "name" => f::NAME,
-        "namespace" => f::NAMESPACE,
-        "object" => f::OBJECT,
-        "oldObject" => f::OLD_OBJECT,
-        "operation" => f::OPERATION,
-        "options" => f::OPTIONS,
-        "requestKind" => f::REQUEST_KIND,
-        "requestResource" => f::REQUEST_RESOURCE,
-        "requestSubResource" => f::REQUEST_SUB_RESOURCE,
-        "resource" => f::RESOURCE,
-        "subResource" => f::SUB_RESOURCE,
-        "uid" => f::UID,
-        "userInfo" => f::USER_INFO,
-        _ => return None,
-    })
-}
-
 /// The AdmissionRequest an activation was bound from.
 #[derive(Clone, Copy, Debug)]
 struct BoundRequest<'a> {
@@ -241,7 +164,7 @@ impl<'a> Lookups<'a> {
 /// `request` view shows it, then `object` and `oldObject`.
 pub(crate) fn lookup(map: &serde_json::Map<String, Json>, i: usize) -> Option<&Json> {
     match i.checked_sub(REQUEST_FIELDS.len()) {
-        None => crate::value::request_view_field(map, i),
+        None => crate::request_view::request_view_field(map, i),
         Some(SLOT_OBJECT) => json_member(map, "object"),
         Some(SLOT_OLD_OBJECT) => json_member(map, "oldObject"),
         Some(_) => None,

@@ -318,7 +318,7 @@ impl Estimate {
             },
             Estimate::Validate => match (a0, a1) {
                 (Some(Value::Opaque(f)), Some(s)) => {
-                    let regex_size = crate::libraries::format::max_regex_size(f.as_ref())?;
+                    let regex_size = crate::named_format::max_regex_size(f.as_ref())?;
                     let str_cost = ((1.0 + k8s_size(s) as f64) * STRING_TRAVERSAL).ceil() as u64;
                     Some(str_cost * ceil_factor(regex_size, REGEX_LENGTH))
                 }
@@ -542,7 +542,7 @@ fn go_type_name(v: &Value<'_>) -> &'static str {
             "kubernetes.Semver" => "cel.Semver",
             _ => "types.Err",
         },
-        other => crate::interp::go_type_name(other),
+        other => crate::value::go_type_name(other),
     }
 }
 

@@ -2,8 +2,6 @@
 
 use std::borrow::Cow;
 
-use crate::value::Value;
-
 /// What kind of evaluation error occurred.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -158,38 +156,12 @@ impl EvalError {
         }
     }
 
-    /// `no such key: <key>`
-    pub fn no_such_key(key: &Value<'_>) -> Self {
-        if let Value::String(s) = key {
-            return Self::no_such_field_key(s.as_str());
-        }
-        let k = match key {
-            Value::String(s) => s.to_string(),
-            Value::Int(i) => i.to_string(),
-            Value::Uint(u) => u.to_string(),
-            Value::Bool(b) => b.to_string(),
-            Value::Double(d) => d.to_string(),
-            other => other.type_name().to_string(),
-        };
-        EvalError::new(ErrorKind::NoSuchKey, format!("no such key: {k}"))
-    }
-
     /// `no such key: <field>` for a field name.
     pub fn no_such_field_key(field: &str) -> Self {
         EvalError {
             kind: ErrorKind::NoSuchKey,
             message: Text::concat("no such key: ", field),
         }
-    }
-
-    /// `no such overload: f(t1, t2)`: no overload of a function takes values of these types
-    /// (cel-go's `MaybeNoSuchOverload` of the function's dispatcher and type guards).
-    pub fn no_such_overload(function: &str, args: &[Value<'_>]) -> Self {
-        let types: Vec<&str> = args.iter().map(Value::type_name).collect();
-        EvalError::new(
-            ErrorKind::NoSuchOverload,
-            format!("no such overload: {}({})", function, types.join(", ")),
-        )
     }
 
     /// `no such overload`, bare: a value's own method refused the other value (cel-go's
@@ -233,11 +205,6 @@ impl EvalError {
     /// An invalid argument.
     pub fn invalid_argument(msg: impl Into<Cow<'static, str>>) -> Self {
         EvalError::new(ErrorKind::InvalidArgument, msg)
-    }
-
-    /// `Failed with repeated key`
-    pub fn repeated_key(_k: &Value<'_>) -> Self {
-        EvalError::new(ErrorKind::Other, "Failed with repeated key")
     }
 
     /// `operation cancelled: actual cost limit exceeded`

@@ -18,7 +18,8 @@ use crate::cost::{self, Charge, CostKind, Estimate};
 use crate::error::EvalError;
 use crate::interp::borrow_const;
 use crate::plan::{Attr, AttrRoot, MemoPoint, Node, QualKind};
-use crate::value::{json_member, request_field, values_equal, Str, Value};
+use crate::request_view::{json_member, request_field};
+use crate::value::{values_equal, Str, Value};
 
 /// The most memo slots a program in the fast tier may have (more: the general evaluator
 /// runs it).
@@ -249,7 +250,7 @@ impl Path {
         }
         let request_field = match (root, fields.first()) {
             (Root::Global(crate::activation::SLOT_REQUEST), Some(Step::Field(f))) => {
-                crate::activation::request_field_index(f)
+                crate::request_view::request_field_index(f)
             }
             _ => None,
         };

@@ -20,6 +20,7 @@ use crate::error::{ErrorKind, EvalError};
 use crate::libraries;
 use crate::limits;
 use crate::plan::{Attr, AttrRoot, Call, Dispatch, Fold, Node, Qual, QualKind};
+pub use crate::value::go_type_name;
 use crate::value::{values_equal, Bin, List, Map, MapData, Optional, Str, Value};
 use matchcond_front::Type;
 
@@ -577,7 +578,7 @@ impl<'a> Interp<'a, '_> {
             (found, obj, a.quals.first().map(|q| &q.kind))
         {
             let j = if plain > 0 {
-                crate::value::request_field(m, f)
+                crate::request_view::request_field(m, f)
             } else {
                 None
             };
@@ -1099,25 +1100,5 @@ fn list_index(key: &Value<'_>) -> Result<Option<i64>, EvalError> {
             "unsupported index type '{}' in list",
             other.type_name()
         ))),
-    }
-}
-
-/// The Go type name cel-go prints for a value in some messages (`%T`).
-pub fn go_type_name(v: &Value<'_>) -> &'static str {
-    match v {
-        Value::Null => "types.Null",
-        Value::Bool(_) => "types.Bool",
-        Value::Int(_) => "types.Int",
-        Value::Uint(_) => "types.Uint",
-        Value::Double(_) => "types.Double",
-        Value::String(_) => "types.String",
-        Value::Bytes(_) => "types.Bytes",
-        Value::List(_) => "*types.baseList",
-        Value::Map(_) => "*types.baseMap",
-        Value::Timestamp(_) => "types.Timestamp",
-        Value::Duration(_) => "types.Duration",
-        Value::Type(_) => "*types.Type",
-        Value::Optional(_) => "*types.Optional",
-        Value::Opaque(o) => o.type_name(),
     }
 }

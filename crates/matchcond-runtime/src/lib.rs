@@ -18,10 +18,13 @@ pub mod fast;
 pub mod interp;
 pub mod libraries;
 pub mod limits;
+mod named_format;
 pub mod plan;
 pub mod request_parts;
+mod request_view;
 #[cfg(test)]
 mod test_util;
+mod time;
 pub mod value;
 
 pub use activation::Activation;

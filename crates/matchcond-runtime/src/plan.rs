@@ -6,7 +6,8 @@
 //! attributes (a root and a chain of qualifiers), as cel-go plans them, which is also what the
 //! cost model charges for.
 
-use crate::libraries::Implementation;
+use crate::libraries::definition::Implementation;
+pub use crate::value::Trait;
 use crate::value::{TypeName, Value};
 
 /// One node of a planned program.
@@ -186,78 +187,6 @@ pub enum Dispatch {
     /// Overloads bound without type guards (`flatten`): the first of the call's arity runs,
     /// and its implementation checks what it needs.
     Unguarded,
-}
-
-/// The trait a singleton function needs of its first argument (cel-go's `traits`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Trait {
-    /// `_+_`: int, uint, double, string, bytes, list, timestamp, duration.
-    Adder,
-    /// `_-_`: int, uint, double, timestamp, duration.
-    Subtractor,
-    /// `_*_`: int, uint, double.
-    Multiplier,
-    /// `_/_`: int, uint, double.
-    Divider,
-    /// `_%_`: int, uint.
-    Modder,
-    /// `-_`: bool, int, double, duration.
-    Negater,
-    /// `_<_` and the other orderings: bool, int, uint, double, string, bytes, timestamp,
-    /// duration.
-    Comparer,
-    /// `size`: string, bytes, list, map.
-    Sizer,
-    /// `matches`: string.
-    Matcher,
-    /// `_[_]`: list, map.
-    Indexer,
-    /// `sort`, `@sortByAssociatedKeys`: list.
-    Lister,
-}
-
-impl Trait {
-    /// Whether a value's type has the trait.
-    pub fn of(self, v: &Value<'_>) -> bool {
-        use Value as V;
-        match self {
-            Trait::Adder => matches!(
-                v,
-                V::Int(_)
-                    | V::Uint(_)
-                    | V::Double(_)
-                    | V::String(_)
-                    | V::Bytes(_)
-                    | V::List(_)
-                    | V::Timestamp(_)
-                    | V::Duration(_)
-            ),
-            Trait::Subtractor => matches!(
-                v,
-                V::Int(_) | V::Uint(_) | V::Double(_) | V::Timestamp(_) | V::Duration(_)
-            ),
-            Trait::Multiplier | Trait::Divider => {
-                matches!(v, V::Int(_) | V::Uint(_) | V::Double(_))
-            }
-            Trait::Modder => matches!(v, V::Int(_) | V::Uint(_)),
-            Trait::Negater => matches!(v, V::Bool(_) | V::Int(_) | V::Double(_) | V::Duration(_)),
-            Trait::Comparer => matches!(
-                v,
-                V::Bool(_)
-                    | V::Int(_)
-                    | V::Uint(_)
-                    | V::Double(_)
-                    | V::String(_)
-                    | V::Bytes(_)
-                    | V::Timestamp(_)
-                    | V::Duration(_)
-            ),
-            Trait::Sizer => matches!(v, V::String(_) | V::Bytes(_) | V::List(_) | V::Map(_)),
-            Trait::Matcher => matches!(v, V::String(_)),
-            Trait::Indexer => matches!(v, V::List(_) | V::Map(_)),
-            Trait::Lister => matches!(v, V::List(_)),
-        }
-    }
 }
 
 /// How cel-go dispatches calls of a function whose overloads share one implementation (a

@@ -15,8 +15,8 @@
 
 use serde_json::{Map as JsonMap, Value as Json};
 
-use crate::activation::request_fields as f;
-use crate::value::json_member;
+use crate::request_view::json_member;
+use crate::request_view::request_fields as f;
 
 /// A structure of the `request` view whose members are shown as Go declares them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -221,7 +221,7 @@ mod tests {
 
     #[test]
     fn structures_by_field() {
-        use crate::activation::{request_field_index, REQUEST_FIELDS};
+        use crate::request_view::{request_field_index, REQUEST_FIELDS};
         for name in REQUEST_FIELDS {
             assert_eq!(
                 Part::of_field(request_field_index(name).unwrap()),

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use matchcond_front::Type;
 
-use super::{function, member, Definition, FunctionEntry, Implementation, Library};
+use super::definition::{function, member, Definition, FunctionEntry, Implementation, Library};
 use crate::authz::RESOURCE_CHECK_TYPE;
 use crate::authz::{AuthorizerValue, DecisionValue, GroupCheck, PathCheck, ResourceCheck};
 use crate::authz::{AUTHORIZER_TYPE, DECISION_TYPE, GROUP_CHECK_TYPE, PATH_CHECK_TYPE};

@@ -6,7 +6,7 @@
 use matchcond_front::Type;
 
 use super::authz::{authz_type, with_string, wrap};
-use super::{function, member, Definition, FunctionEntry, Implementation, Library};
+use super::definition::{function, member, Definition, FunctionEntry, Implementation, Library};
 use crate::authz::{ResourceCheck, RESOURCE_CHECK_TYPE};
 use crate::cost::Estimate;
 

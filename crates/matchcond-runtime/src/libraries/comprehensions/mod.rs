@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use matchcond_front::Type;
 
-use super::{function, global, Definition, Library};
+use super::definition::{function, global, Definition, Library};
 use crate::error::EvalError;
 use crate::value::{Map, MapData, Value};
 

@@ -2,79 +2,25 @@
 //! `pkg/cel/library/format.go`, Kubernetes 1.31+): named formats (type `kubernetes.NamedFormat`) that validate
 //! strings with the apimachinery and kube-openapi checks and messages.
 
-use std::any::Any;
-use std::sync::Arc;
-
 use matchcond_front::Type;
 
-use super::{function, global, member, Definition, Implementation, Library};
+use super::definition::{function, global, member, Definition, Implementation, Library};
 use crate::cost::Estimate;
 use crate::error::EvalError;
-use crate::value::{Opaque, Optional, Value};
+use crate::named_format::format_value;
+pub use crate::named_format::{as_format, NamedFormat, TYPE_NAME};
+use crate::value::{Optional, Value};
 use matchcond_gocompat::url::Url;
 use matchcond_gocompat::validation::{
     dns1035_label_errors, dns1123_label_errors, dns1123_subdomain_errors, label_value_errors,
     mask_trailing_dash, qualified_name_errors, Package,
 };
 
-/// The CEL type name.
-pub const TYPE_NAME: &str = "kubernetes.NamedFormat";
-
 /// kube-openapi's `strfmt.UUIDPattern` (its length is the format's regex size).
 const UUID_PATTERN: &str = "(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$";
 /// kube-openapi's `strfmt.DateTimePattern`.
 const DATE_TIME_PATTERN: &str =
     "^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$";
-
-/// A named format.
-#[derive(Debug)]
-pub struct NamedFormat {
-    /// The name `format.named` takes (`dns1123Label`).
-    key: &'static str,
-    /// The format's own name (`DNS1123Label`), which equality compares.
-    name: &'static str,
-    /// The regular-expression size the cost model charges for.
-    max_regex_size: u64,
-    validate: fn(&[u8], Package) -> Vec<String>,
-}
-
-impl NamedFormat {
-    const fn new(
-        key: &'static str,
-        name: &'static str,
-        max_regex_size: u64,
-        validate: fn(&[u8], Package) -> Vec<String>,
-    ) -> Self {
-        NamedFormat {
-            key,
-            name,
-            max_regex_size,
-            validate,
-        }
-    }
-
-    /// The regular-expression size the cost of `validate` is computed from.
-    pub fn max_regex_size(&self) -> u64 {
-        self.max_regex_size
-    }
-
-    /// The validation messages for a string (none when it is valid), as the newest release
-    /// words them.
-    pub fn validate(&self, s: &str) -> Vec<String> {
-        self.validate_worded(s, Package::Current)
-    }
-
-    /// The validation messages for a string, worded as apimachinery's `wording` package
-    /// words them (the legacy `util/validation` up to Kubernetes 1.34).
-    pub fn validate_worded(&self, s: &str, wording: Package) -> Vec<String> {
-        (self.validate)(s.as_bytes(), wording)
-    }
-
-    /// The key `format.named` accepts.
-    pub fn key(&self) -> &'static str {
-        self.key
-    }
-}
 
 /// `validation.IsDNS1123Label`.
 fn dns1123_label(s: &[u8], _: Package) -> Vec<String> {
@@ -296,41 +242,7 @@ static FORMATS: [NamedFormat; 13] = [
 
 /// The format `format.named` finds for a key.
 pub fn named(key: &str) -> Option<&'static NamedFormat> {
-    FORMATS.iter().find(|f| f.key == key)
-}
-
-/// A shared handle to a static format, as an opaque value.
-#[derive(Debug)]
-struct FormatRef(&'static NamedFormat);
-
-impl Opaque for FormatRef {
-    fn type_name(&self) -> &'static str {
-        TYPE_NAME
-    }
-
-    fn equals(&self, other: &dyn Opaque) -> bool {
-        match other.as_any().downcast_ref::<FormatRef>() {
-            Some(o) => self.0.name == o.0.name,
-            None => false,
-        }
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn text(&self) -> String {
-        self.0.name.to_owned()
-    }
-}
-
-/// The format behind an opaque value, if it is one.
-pub fn as_format(o: &dyn Opaque) -> Option<&'static NamedFormat> {
-    o.as_any().downcast_ref::<FormatRef>().map(|r| r.0)
-}
-
-fn format_value<'a>(f: &'static NamedFormat) -> Value<'a> {
-    Value::Opaque(Arc::new(FormatRef(f)))
+    FORMATS.iter().find(|f| f.key() == key)
 }
 
 fn constant<'a>(key: &str, args: &[Value<'a>]) -> Result<Value<'a>, EvalError> {
@@ -433,12 +345,6 @@ const CONSTANTS: [(&str, Implementation); 13] = [
     ("format.date", |a| constant("date", a)),
     ("format.datetime", |a| constant("datetime", a)),
 ];
-
-/// The size of the largest regular expression of the named format behind a value (what the
-/// Kubernetes estimator prices `validate` by), if it is one.
-pub(crate) fn max_regex_size(o: &dyn Opaque) -> Option<u64> {
-    as_format(o).map(NamedFormat::max_regex_size)
-}
 
 #[cfg(test)]
 mod tests;

@@ -7,14 +7,13 @@ use std::cmp::Ordering;
 
 use matchcond_front::Type;
 
+use super::definition::{function, member, Definition, FunctionEntry, Implementation, Library};
 use super::support::compare::{compare, is_comparable, COMPARABLE_TYPES};
 use super::support::guard::{check, G};
 use super::support::{bare_no_such_overload, fail};
-use super::{function, member, Definition, FunctionEntry, Implementation, Library};
 use crate::cost::Estimate;
 use crate::error::EvalError;
-use crate::plan::Trait;
-use crate::value::{values_equal, Duration, List, Timestamp, Value};
+use crate::value::{values_equal, Duration, List, Timestamp, Trait, Value};
 
 #[cfg(test)]
 mod tests;

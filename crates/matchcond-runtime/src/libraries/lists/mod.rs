@@ -10,11 +10,11 @@ use std::cmp::Ordering;
 
 use matchcond_front::Type;
 
+use super::definition::{function, global, member, Definition, FunctionEntry, Library};
 use super::support::compare::{compare, is_comparable, COMPARABLE_TYPES};
 use super::support::fail;
 use super::support::gofmt::runtime_type;
 use super::support::guard::{check, G, LIST_ANY};
-use super::{function, global, member, Definition, FunctionEntry, Library};
 use crate::cost::{Cost, Tracker};
 use crate::error::EvalError;
 use crate::limits::check_list_size;

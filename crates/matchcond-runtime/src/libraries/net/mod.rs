@@ -15,8 +15,8 @@ use std::sync::Arc;
 
 use matchcond_front::Type;
 
+use super::definition::{fixed_member, function, global, member, Definition, Library};
 use super::support::unary;
-use super::{fixed_member, function, global, member, Definition, Library};
 use crate::cost::{Cost, Estimate};
 use crate::error::{ErrorKind, EvalError};
 use crate::value::{Opaque, Value};

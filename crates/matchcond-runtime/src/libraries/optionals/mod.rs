@@ -11,9 +11,9 @@
 
 use matchcond_front::Type;
 
+use super::definition::{function, global, interpreted, member, Definition, Library};
 use super::support::guard::{check, G};
 use super::support::{fail, gofmt::value_v};
-use super::{function, global, interpreted, member, Definition, Library};
 use crate::error::EvalError;
 use crate::value::{Optional, Value};
 

@@ -12,7 +12,7 @@ use matchcond_gocompat::quantity::{add, canonical, cmp_amounts, parse, Amount, F
 
 use matchcond_front::Type;
 
-use super::{
+use super::definition::{
     fixed_member, function, global, member, ordering_functions, Behaviours, Definition,
     FunctionEntry, Implementation, Library,
 };

@@ -11,7 +11,7 @@ use ::regex::Regex;
 use matchcond_front::Type;
 use matchcond_gocompat::regexp;
 
-use super::{function, member, Definition, Library};
+use super::definition::{function, member, Definition, Library};
 use crate::cost::Estimate;
 use crate::error::{ErrorKind, EvalError};
 use crate::value::Value;

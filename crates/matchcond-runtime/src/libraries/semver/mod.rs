@@ -12,8 +12,8 @@ pub use matchcond_gocompat::semver::Semver;
 
 use matchcond_front::Type;
 
+use super::definition::{fixed_member, function, global, ordering_functions, Definition, Library};
 use super::support::unary;
-use super::{fixed_member, function, global, ordering_functions, Definition, Library};
 use crate::cost::Estimate;
 use crate::error::EvalError;
 use crate::value::{Opaque, Value};

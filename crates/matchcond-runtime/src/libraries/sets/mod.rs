@@ -4,7 +4,7 @@
 
 use matchcond_front::Type;
 
-use super::{function, global, Definition, FunctionEntry, Implementation, Library};
+use super::definition::{function, global, Definition, FunctionEntry, Implementation, Library};
 use crate::cost::{Cost, Tracker};
 use crate::error::EvalError;
 use crate::value::{values_equal, List, Value};

@@ -12,8 +12,10 @@
 
 use matchcond_front::Type;
 
-use super::{function, global, interpreted, member, Definition, FunctionEntry, Implementation};
-use super::{Library, OverloadEntry};
+use super::definition::{
+    function, global, interpreted, member, Definition, FunctionEntry, Implementation,
+};
+use super::definition::{Library, OverloadEntry};
 use crate::cost::{Cost, Estimate};
 
 /// `pub(super) fn $name(a: &[Value]) -> R`, an overload's implementation (of `ops` or `time`,
@@ -58,7 +60,7 @@ fn map_ab() -> Type {
 
 /// The standard library, in every version.
 pub(crate) fn library() -> Definition {
-    use super::{global as g, member as m};
+    use super::definition::{global as g, member as m};
     use Type::{Bool, Bytes, Double, Duration, Int, String, Timestamp, Uint};
     let mut fns = vec![
         // Logical operators; the interpreter evaluates the first three itself.

@@ -12,11 +12,11 @@
 use matchcond_gocompat::strconv as go_strconv;
 
 use crate::error::{ErrorKind, EvalError};
+use crate::time::{civil, civil_from_days, days_from_civil, Civil, NANOS_PER_SECOND};
+pub use crate::time::{format_duration, format_rfc3339};
 use crate::value::{Duration, Timestamp, Value};
 
 type R<'a> = Result<Value<'a>, EvalError>;
-
-const NANOS_PER_SECOND: i64 = 1_000_000_000;
 
 // Arithmetic.
 overload!(
@@ -233,17 +233,6 @@ fn duration_in_units(nanos: i64, unit_seconds: i64) -> i64 {
     (whole as f64 + rest as f64 / unit as f64) as i64
 }
 
-/// `string(duration)`: the seconds in shortest decimal form followed by `s` (`1.5s`,
-/// `0.000000001s`, `-90s`).
-pub fn format_duration(nanos: i64) -> String {
-    let secs = nanos / NANOS_PER_SECOND;
-    let rest = nanos % NANOS_PER_SECOND;
-    let seconds = secs as f64 + rest as f64 / 1e9;
-    let mut s = go_strconv::format_float_f(seconds);
-    s.push('s');
-    s
-}
-
 /// Go's `time.ParseDuration`: a possibly signed sequence of decimal numbers with optional
 /// fractions and units `ns`, `us`, `µs`, `μs`, `ms`, `s`, `m`, `h` (`1h30m`, `-1.5s`, `0`).
 /// `None` when invalid or out of the 64-bit nanosecond range.
@@ -347,36 +336,6 @@ pub fn parse_duration(text: &str) -> Option<i64> {
     i64::try_from(total).ok()
 }
 
-/// Days since 1970-01-01 of a proleptic Gregorian date.
-fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let m = i64::from(month);
-    let mp = if m > 2 { m - 3 } else { m + 9 };
-    let doy = (153 * mp + 2) / 5 + i64::from(day) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (
-        year,
-        u32::try_from(month).unwrap_or(1),
-        u32::try_from(day).unwrap_or(1),
-    )
-}
-
 fn is_leap(year: i64) -> bool {
     year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
 }
@@ -387,41 +346,6 @@ fn days_in_month(year: i64, month: u32) -> u32 {
         4 | 6 | 9 | 11 => 30,
         2 if is_leap(year) => 29,
         _ => 28,
-    }
-}
-
-/// The calendar fields of an instant at some UTC offset.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Civil {
-    year: i64,
-    month: u32,
-    day: u32,
-    year_day: u32,
-    /// Sunday = 0.
-    weekday: u32,
-    hour: u32,
-    minute: u32,
-    second: u32,
-    nanos: u32,
-}
-
-fn civil(t: &Timestamp, offset_seconds: i64) -> Civil {
-    let local = t.secs + offset_seconds;
-    let days = local.div_euclid(86_400);
-    let sod = local.rem_euclid(86_400);
-    let (year, month, day) = civil_from_days(days);
-    let year_day = days - days_from_civil(year, 1, 1) + 1;
-    let to_u32 = |v: i64| u32::try_from(v).unwrap_or(0);
-    Civil {
-        year,
-        month,
-        day,
-        year_day: to_u32(year_day),
-        weekday: to_u32((days + 4).rem_euclid(7)),
-        hour: to_u32(sod / 3_600),
-        minute: to_u32(sod % 3_600 / 60),
-        second: to_u32(sod % 60),
-        nanos: t.nanos,
     }
 }
 
@@ -533,36 +457,6 @@ fn offset_in_zone(zone: &chrono_tz::Tz, secs: i64) -> i64 {
         ),
         None => 0,
     }
-}
-
-/// `string(timestamp)`: RFC 3339 at the timestamp's offset with the fraction of a second
-/// trimmed of trailing zeros (Go's `time.RFC3339Nano`): `2009-02-13T23:31:30Z`, `…30.5Z`,
-/// `2023-12-31T23:59:59-05:00`.
-pub fn format_rfc3339(t: &Timestamp) -> String {
-    let c = civil(t, i64::from(t.offset));
-    let mut s = format!(
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
-        c.year, c.month, c.day, c.hour, c.minute, c.second
-    );
-    if t.nanos != 0 {
-        let frac = format!("{:09}", t.nanos);
-        s.push('.');
-        s.push_str(frac.trim_end_matches('0'));
-    }
-    push_offset(&mut s, t.offset, ":");
-    s
-}
-
-/// Appends a UTC offset as Go's `Z07:00` writes it: `Z` for UTC, else `±hh<sep>mm`.
-pub(crate) fn push_offset(s: &mut String, offset: i32, sep: &str) {
-    if offset == 0 {
-        s.push('Z');
-        return;
-    }
-    let sign = if offset < 0 { '-' } else { '+' };
-    let minutes = offset.unsigned_abs() / 60;
-    s.push(sign);
-    s.push_str(&format!("{:02}{sep}{:02}", minutes / 60, minutes % 60));
 }
 
 /// Go's `time.Parse(time.RFC3339, text)` followed by cel-go's range check: `None` when Go
@@ -683,17 +577,6 @@ mod tests {
         Value::Duration(Duration {
             nanos: parse_duration(s).unwrap(),
         })
-    }
-
-    #[test]
-    fn civil_round_trip() {
-        for days in [-719_162, -1, 0, 1, 11_016, 2_932_896, 100_000, -100_000] {
-            let (y, m, d) = civil_from_days(days);
-            assert_eq!(days_from_civil(y, m, d), days);
-        }
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(-719_162), (1, 1, 1));
-        assert_eq!(civil_from_days(-719_163), (0, 12, 31));
     }
 
     #[test]

@@ -10,12 +10,12 @@
 use matchcond_front::Type;
 use matchcond_gocompat::strconv::simple_escape;
 
+use super::definition::{
+    function, global, member, Behaviours, Definition, Implementation, Library, StringOffsets,
+};
 use super::support::gofmt::value_v;
 use super::support::guard::G;
 use super::support::{fail, string_index_error, unary};
-use super::{
-    function, global, member, Behaviours, Definition, Implementation, Library, StringOffsets,
-};
 use crate::cost::{Cost, Estimate};
 use crate::error::EvalError;
 use crate::limits::{check_list_size, check_string_size};

@@ -12,8 +12,7 @@ use std::cmp::Ordering;
 
 use matchcond_front::Type;
 
-use crate::plan::Trait;
-use crate::value::Value;
+use crate::value::{Trait, Value};
 
 /// The element types of the lists functions that order their elements (the lists extension's
 /// `sort` and `sortBy`, the Kubernetes library's `isSorted`, `min` and `max`), in the order of

@@ -11,7 +11,7 @@ pub(crate) use matchcond_gocompat::strconv::quote;
 /// A timestamp in Go's `time.RFC3339Nano` layout (`2023-02-03T23:31:20.5Z`): fractional
 /// seconds without trailing zeros, UTC as `Z`.
 pub(crate) fn rfc3339_nano(t: &Timestamp) -> String {
-    crate::libraries::standard::time::format_rfc3339(t)
+    crate::time::format_rfc3339(t)
 }
 
 /// Go's `time.Time.String()`: `2006-01-02 15:04:05.999999999 +0000 UTC`, or at a parsed
@@ -31,7 +31,7 @@ fn go_time_string(t: &Timestamp) -> String {
         out.push_str(" +0000 UTC");
     } else {
         let mut zone = String::new();
-        crate::libraries::standard::time::push_offset(&mut zone, t.offset, "");
+        crate::time::push_offset(&mut zone, t.offset, "");
         out.push(' ');
         out.push_str(&zone);
         out.push(' ');

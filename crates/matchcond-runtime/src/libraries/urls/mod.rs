@@ -8,8 +8,8 @@ use std::sync::Arc;
 use matchcond_front::Type;
 use matchcond_gocompat::url::Url;
 
+use super::definition::{function, global, member, Definition, Implementation, Library};
 use super::support::unary;
-use super::{function, global, member, Definition, Implementation, Library};
 use crate::cost::Estimate;
 use crate::error::EvalError;
 use crate::value::{MapData, Opaque, Value};
