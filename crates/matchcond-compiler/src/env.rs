@@ -4,6 +4,7 @@
 use matchcond_front::checker::{CheckerEnv, NameMap};
 use matchcond_front::{ParserOptions, Type};
 use matchcond_runtime::libraries::{Behaviours, Library, StringOffsets};
+use matchcond_runtime::request_schema::{ADMISSION_REQUEST, DECLARED_TYPES};
 
 use crate::release::{Change, KubeVersion, Layer};
 
@@ -159,49 +160,23 @@ impl Features {
     }
 }
 
-/// The declared object types of the matchConditions environment.
+/// The declared object types of the matchConditions environment: the request's from the
+/// runtime's request schema, then the namespace object's.
 fn object_types() -> NameMap<NameMap<Type>> {
     let s = || Type::String;
     let fields = |fs: &[(&str, Type)]| -> NameMap<Type> {
         fs.iter().map(|(n, t)| (n.to_string(), t.clone())).collect()
     };
-    let gvk = Type::named("kubernetes.GroupVersionKind");
-    let gvr = Type::named("kubernetes.GroupVersionResource");
-    let mut m = NameMap::default();
-    m.insert(
-        "kubernetes.GroupVersionKind".to_string(),
-        fields(&[("group", s()), ("version", s()), ("kind", s())]),
-    );
-    m.insert(
-        "kubernetes.GroupVersionResource".to_string(),
-        fields(&[("group", s()), ("version", s()), ("resource", s())]),
-    );
-    m.insert(
-        "kubernetes.UserInfo".to_string(),
-        fields(&[
-            ("username", s()),
-            ("uid", s()),
-            ("groups", Type::list(s())),
-            ("extra", Type::map(s(), Type::list(s()))),
-        ]),
-    );
-    m.insert(
-        "kubernetes.AdmissionRequest".to_string(),
-        fields(&[
-            ("kind", gvk.clone()),
-            ("resource", gvr.clone()),
-            ("subResource", s()),
-            ("requestKind", gvk),
-            ("requestResource", gvr),
-            ("requestSubResource", s()),
-            ("name", s()),
-            ("namespace", s()),
-            ("operation", s()),
-            ("userInfo", Type::named("kubernetes.UserInfo")),
-            ("dryRun", Type::Bool),
-            ("options", Type::Dyn),
-        ]),
-    );
+    let mut m: NameMap<NameMap<Type>> = DECLARED_TYPES
+        .iter()
+        .map(|t| {
+            let members = t
+                .members
+                .iter()
+                .map(|(n, ty)| (n.to_string(), ty.to_type()));
+            (t.name.to_string(), members.collect())
+        })
+        .collect();
     m.insert(
         "kubernetes.NamespaceSpec".to_string(),
         fields(&[("finalizers", Type::list(s()))]),
@@ -259,7 +234,7 @@ pub fn match_condition_variables() -> Vec<(String, Type)> {
     vec![
         ("object".into(), Type::Dyn),
         ("oldObject".into(), Type::Dyn),
-        ("request".into(), Type::named("kubernetes.AdmissionRequest")),
+        ("request".into(), Type::named(ADMISSION_REQUEST)),
         (
             "namespaceObject".into(),
             Type::named("kubernetes.Namespace"),

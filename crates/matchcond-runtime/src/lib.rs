@@ -21,6 +21,7 @@ pub mod limits;
 mod named_format;
 pub mod plan;
 pub mod request_parts;
+pub mod request_schema;
 mod request_view;
 #[cfg(test)]
 mod test_util;

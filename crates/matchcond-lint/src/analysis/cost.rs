@@ -13,6 +13,7 @@
 
 use matchcond_compiler::{Change, KubeVersion};
 use matchcond_front::ast::{Expr, ExprKind, Literal};
+use matchcond_runtime::request_schema::{declared_type, MemberType, ADMISSION_REQUEST};
 
 /// A range of costs or sizes; `u64::MAX` stands for "no bound".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -157,23 +158,14 @@ struct Estimator {
     checks: u32,
 }
 
-fn request_field(field: &str) -> Kind {
-    match field {
-        "kind" | "requestKind" => Kind::Struct("gvk"),
-        "resource" | "requestResource" => Kind::Struct("gvr"),
-        "userInfo" => Kind::Struct("userInfo"),
-        "dryRun" => Kind::Scalar,
-        "options" => Kind::Dyn,
-        _ => Kind::Str,
-    }
-}
-
+/// The kind of a member of a declared object type of `request` (the request schema's).
 fn struct_field(name: &str, field: &str) -> Kind {
-    match (name, field) {
-        ("request", f) => request_field(f),
-        ("userInfo", "groups") => Kind::List(Box::new(Kind::Str)),
-        ("userInfo", "extra") => Kind::Map,
-        ("gvk" | "gvr" | "userInfo", _) => Kind::Str,
+    match declared_type(name).and_then(|t| t.member(field)) {
+        Some(MemberType::String) => Kind::Str,
+        Some(MemberType::StringList) => Kind::List(Box::new(Kind::Str)),
+        Some(MemberType::StringListMap) => Kind::Map,
+        Some(MemberType::Object(o)) => Kind::Struct(o),
+        Some(MemberType::Bool) => Kind::Scalar,
         _ => Kind::Dyn,
     }
 }
@@ -265,8 +257,8 @@ impl Estimator {
                     };
                 }
                 let kind = match name.as_str() {
-                    "request" => Kind::Struct("request"),
-                    "namespaceObject" => Kind::Struct("namespace"),
+                    "request" => Kind::Struct(ADMISSION_REQUEST),
+                    "namespaceObject" => Kind::Struct("kubernetes.Namespace"),
                     "authorizer" | "authorizer.requestResource" => Kind::Scalar,
                     _ => Kind::Dyn,
                 };
