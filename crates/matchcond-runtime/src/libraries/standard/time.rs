@@ -12,7 +12,7 @@
 use matchcond_gocompat::strconv as go_strconv;
 
 use crate::error::{ErrorKind, EvalError};
-use crate::time::{civil, civil_from_days, days_from_civil, Civil, NANOS_PER_SECOND};
+use crate::time::{civil, days_from_civil, Civil, NANOS_PER_SECOND};
 pub use crate::time::{format_duration, format_rfc3339};
 use crate::value::{Duration, Timestamp, Value};
 
@@ -437,7 +437,7 @@ const FINAL_RULE_YEARS: std::ops::Range<i64> = 2062..2090;
 fn offset_in_zone(zone: &chrono_tz::Tz, secs: i64) -> i64 {
     use chrono::{Offset, TimeZone};
     let days = secs.div_euclid(86_400);
-    let (year, _, _) = civil_from_days(days);
+    let (year, _, _) = crate::time::civil_from_days(days);
     let mut secs = secs;
     if year >= FINAL_RULE_FROM {
         let jan1 = days_from_civil(year, 1, 1);
