@@ -153,11 +153,6 @@ impl Features {
     pub fn for_version(v: KubeVersion) -> Features {
         Features::for_mode(v, EnvMode::StoredExpressions)
     }
-
-    /// The run-time behaviours of the function implementations these features select.
-    pub fn behaviours(&self) -> Behaviours {
-        self.behaviours
-    }
 }
 
 /// The declared object types of the matchConditions environment: the request's from the

@@ -368,7 +368,7 @@ impl Environment {
         let mut parser = env::parser_options(&features);
         parser.enable_ident_escape_syntax = ident_escape_syntax;
         let bindings =
-            matchcond_runtime::libraries::Bindings::new(&features.libraries, features.behaviours());
+            matchcond_runtime::libraries::Bindings::new(&features.libraries, features.behaviours);
         let globals = variables.iter().map(|(n, _)| n.clone()).collect();
         Environment {
             inner: Arc::new(EnvInner {

@@ -231,15 +231,7 @@ pub struct Release {
 /// versions declare (`1.0` is base.go's unversioned base).
 pub const RELEASES: &[Release] = {
     use matchcond_runtime::libraries::Library as L;
-    use Change::{
-        BackquoteTokens, CidrContainsByOverlap, ContentPackageMessages,
-        CrossTypeNumericComparisons, FormatValidation, FormatValidationAsPattern,
-        HiddenAccumulatorName, JsonFieldValues, LazyAccumulatorInit, Library, LiteralValidators,
-        MacroNodesOfTheirOwn, OptionalListFunctions, OptionalTypeNamedOptionalType,
-        QuantityAddSubDeepCopy, ResultTypeMessageNamesActual, SizedOptionals, StrictCost,
-        StringOffsetsLongerNotFound, StringOffsetsPastEndNotFound, TooLongSaysMayNot,
-        UnspacedScientificFormat, UntypedDynRangeSecondVariable,
-    };
+    use Change::*;
     &[
         Release {
             version: KubeVersion::new(1, 0),

@@ -383,7 +383,7 @@ impl<'a> Interp<'a, '_> {
                     other => {
                         return Err(EvalError::invalid_argument(format!(
                             "cannot initialize optional entry '{}' from non-optional value {}",
-                            display_key(&kv),
+                            crate::value::key_text(&kv),
                             other.type_name()
                         )))
                     }
@@ -1027,17 +1027,6 @@ fn extend_in_place<'a>(
     }
 }
 
-fn display_key(k: &Value<'_>) -> String {
-    match k {
-        Value::String(s) => s.to_string(),
-        Value::Int(i) => i.to_string(),
-        Value::Uint(u) => u.to_string(),
-        Value::Bool(b) => b.to_string(),
-        Value::Double(d) => d.to_string(),
-        other => other.type_name().to_string(),
-    }
-}
-
 /// Qualifies `obj` by `key`: a map lookup, a list index, or (for anything else) a missing
 /// key. With `presence`, a missing key or a non-container is `Absent` instead of an error.
 fn qualify<'a>(obj: &Value<'a>, key: &Value<'_>, presence: bool) -> Result<Found<'a>, EvalError> {
@@ -1074,7 +1063,7 @@ fn qualify<'a>(obj: &Value<'a>, key: &Value<'_>, presence: bool) -> Result<Found
             {
                 Some(v) => Ok(Found::Value(v)),
                 None if presence => Ok(Found::Absent),
-                None => Err(EvalError::index_out_of_range(display_key(key))),
+                None => Err(EvalError::index_out_of_range(crate::value::key_text(key))),
             }
         }
         _ if presence => Ok(Found::Absent),

@@ -1233,6 +1233,19 @@ pub fn go_type_name(v: &Value<'_>) -> &'static str {
     }
 }
 
+/// A key or index as cel-go's errors write it: its value for strings, numbers and
+/// booleans, its type name otherwise.
+pub(crate) fn key_text(k: &Value<'_>) -> String {
+    match k {
+        Value::String(s) => s.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Uint(u) => u.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Double(d) => d.to_string(),
+        other => other.type_name().to_string(),
+    }
+}
+
 /// The errors that name values (a key, the arguments' types).
 impl EvalError {
     /// `no such key: <key>`
@@ -1240,15 +1253,10 @@ impl EvalError {
         if let Value::String(s) = key {
             return Self::no_such_field_key(s.as_str());
         }
-        let k = match key {
-            Value::String(s) => s.to_string(),
-            Value::Int(i) => i.to_string(),
-            Value::Uint(u) => u.to_string(),
-            Value::Bool(b) => b.to_string(),
-            Value::Double(d) => d.to_string(),
-            other => other.type_name().to_string(),
-        };
-        EvalError::new(ErrorKind::NoSuchKey, format!("no such key: {k}"))
+        EvalError::new(
+            ErrorKind::NoSuchKey,
+            format!("no such key: {}", key_text(key)),
+        )
     }
 
     /// `no such overload: f(t1, t2)`: no overload of a function takes values of these types
