@@ -8,7 +8,7 @@
 use base64::Engine as _;
 
 use crate::model::{CelValue, DecisionOutcome, Engine, ExprOutcome};
-use crate::suite::{Decision, Expectation};
+use crate::suite::{listed, Decision, Expectation};
 
 /// The longest text shown for one side (expected or got) of a failure.
 pub const MAX_SHOWN: usize = 300;
@@ -252,11 +252,6 @@ pub fn strict_equal(a: &CelValue, b: &CelValue) -> bool {
         ) => t1 == t2 && x1 == x2,
         _ => false,
     }
-}
-
-/// The items, each as `show` gives it, separated by commas.
-pub fn listed<T>(items: &[T], show: impl Fn(&T) -> String) -> String {
-    items.iter().map(show).collect::<Vec<_>>().join(", ")
 }
 
 fn containing(what: &str, text: &str) -> String {

@@ -245,7 +245,7 @@ fn build_spec(raw: &RawCase) -> Result<CaseSpec, String> {
         if present && !allowed.contains(&kind) {
             problems.push(format!(
                 "`{key}` does not apply to a case with `{kind}` (only with {})",
-                crate::expect::listed(allowed, |k| format!("`{k}`"))
+                listed(allowed, |k| format!("`{k}`"))
             ));
         }
     };
@@ -629,6 +629,11 @@ impl<'de> Deserialize<'de> for RawExpect {
         }
         deserializer.deserialize_map(ExpectVisitor)
     }
+}
+
+/// The items, each as `show` gives it, separated by commas.
+pub fn listed<T>(items: &[T], show: impl Fn(&T) -> String) -> String {
+    items.iter().map(show).collect::<Vec<_>>().join(", ")
 }
 
 #[cfg(test)]

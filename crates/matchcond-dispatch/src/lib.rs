@@ -54,7 +54,8 @@ pub use dispatch::{
 };
 pub use error::{LoadError, RequestError};
 pub use field::{aggregate, BadValue, ErrorType, FieldError, Wording};
+pub use load::load_documents;
 pub use namespaces::{AnyNamespace, Labels, NamespaceFn, NamespaceLister, NoNamespaces};
 pub use resources::{ResourceMapper, ResourceTable};
-pub use types::{load_documents, parse_documents, Configuration, Gvk, Gvr, HookKind, WebhookSpec};
+pub use types::{parse_documents, Configuration, Gvk, Gvr, HookKind, WebhookSpec};
 pub use validation::{invalid_message, Validator};

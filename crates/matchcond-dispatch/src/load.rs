@@ -31,6 +31,7 @@ use std::fmt;
 
 use serde_json::Value as Json;
 
+use crate::error::LoadError;
 use crate::schema::{self, Problem, Shape};
 use crate::types::{Configuration, HookKind, API_VERSION};
 use crate::yaml::{read_documents, Node, Position, Value};
@@ -541,10 +542,43 @@ pub fn load_text(text: &str) -> LoadedText {
     }
 }
 
+/// Reads every webhook configuration of a text holding JSON, or YAML with any number of
+/// `---`-separated documents, strictly (see [`crate::load`]): `List`,
+/// `ValidatingWebhookConfigurationList` and `MutatingWebhookConfigurationList` objects
+/// contribute their items, documents of other kinds are skipped, and the first error —
+/// a syntax error, an unknown, duplicate or mistyped field, an unsupported `apiVersion`,
+/// no webhook configuration at all — is returned with its line and column. Use
+/// [`load_text`] for every problem with its position.
+pub fn load_documents(text: &str) -> Result<Vec<Configuration>, LoadError> {
+    let loaded = load_text(text);
+    for doc in &loaded.documents {
+        let errors = doc
+            .diagnostics
+            .iter()
+            .chain(doc.configurations.iter().flat_map(|c| &c.diagnostics));
+        for d in errors {
+            if d.severity() == Severity::Error {
+                return Err(LoadError::Document {
+                    index: doc.index,
+                    source: Box::new(LoadError::Decode(d.to_string())),
+                });
+            }
+        }
+    }
+    if let Some(d) = loaded.text_diagnostics.first() {
+        return Err(match d.kind {
+            DiagnosticKind::NoConfiguration => LoadError::NoConfiguration,
+            _ => LoadError::Syntax(d.to_string()),
+        });
+    }
+    Ok(loaded.configurations().cloned().collect())
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 
     fn messages(text: &str) -> Vec<String> {
         load_text(text)
@@ -555,6 +589,120 @@ mod tests {
     }
 
     const HEAD: &str = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: x}\n";
+
+    #[test]
+    fn loads_yaml_documents_and_lists() {
+        let text = r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: b-config}
+webhooks:
+- name: a.example.com
+  clientConfig: {url: "https://example.com"}
+  admissionReviewVersions: [v1]
+- name: b.example.com
+  sideEffects: None
+  clientConfig: {service: {name: s, namespace: n}}
+  admissionReviewVersions: [v1]
+  timeoutSeconds: null
+---
+---
+apiVersion: v1
+kind: List
+items:
+- apiVersion: admissionregistration.k8s.io/v1
+  kind: MutatingWebhookConfiguration
+  metadata: {name: a-config}
+  webhooks:
+  - name: m.example.com
+    sideEffects: None
+    reinvocationPolicy: IfNeeded
+    clientConfig: {url: "https://m.example.com"}
+    admissionReviewVersions: [v1]
+---
+kind: ValidatingWebhookConfigurationList
+apiVersion: admissionregistration.k8s.io/v1
+items:
+- metadata: {name: c-config}
+"#;
+        let configs = load_documents(text).unwrap();
+        assert_eq!(configs.len(), 3);
+        assert_eq!(configs[0].name(), "b-config");
+        assert_eq!(configs[0].hook_kind(), HookKind::Validating);
+        assert_eq!(configs[0].webhooks[0].side_effects, None);
+        assert_eq!(configs[0].webhooks[1].side_effects.as_deref(), Some("None"));
+        assert_eq!(configs[0].webhooks[1].timeout_seconds, None);
+        assert_eq!(configs[1].hook_kind(), HookKind::Mutating);
+        assert_eq!(
+            configs[1].webhooks[0].reinvocation_policy.as_deref(),
+            Some("IfNeeded")
+        );
+        assert_eq!(configs[2].name(), "c-config");
+        assert!(configs[2].webhooks.is_empty());
+    }
+
+    #[test]
+    fn loads_json_and_rejects_other_kinds() {
+        let c = load_documents(
+            r#"{"kind": "MutatingWebhookConfiguration", "metadata": {"name": "x"}}"#,
+        )
+        .unwrap();
+        assert_eq!(c[0].hook_kind(), HookKind::Mutating);
+        let e = load_documents("kind: Pod\napiVersion: v1\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "no ValidatingWebhookConfiguration or MutatingWebhookConfiguration found"
+        );
+        let e = load_documents(
+            "kind: ValidatingWebhookConfiguration\napiVersion: admissionregistration.k8s.io/v1beta1\n",
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "document 0: 2:13: apiVersion: unsupported apiVersion \"admissionregistration.k8s.io/v1beta1\" (only admissionregistration.k8s.io/v1 is served since Kubernetes 1.22)"
+        );
+        let e = load_documents(
+            "kind: ValidatingWebhookConfiguration\nwebhooks: [{timeoutSeconds: abc}]\n",
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "document 0: 2:29: webhooks[0].timeoutSeconds: invalid type: string \"abc\", expected an integer (int32)"
+        );
+        assert!(matches!(
+            load_documents("a: [").unwrap_err(),
+            LoadError::Syntax(_)
+        ));
+    }
+
+    #[test]
+    fn defaults() {
+        let mut c = load_documents(
+            r#"
+kind: MutatingWebhookConfiguration
+metadata: {name: x}
+webhooks:
+- name: a.b.c
+  clientConfig: {service: {name: s, namespace: n}}
+  rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]
+"#,
+        )
+        .unwrap()
+        .remove(0);
+        c.apply_defaults();
+        let h = &c.webhooks[0];
+        assert_eq!(h.failure_policy.as_deref(), Some("Fail"));
+        assert_eq!(h.match_policy.as_deref(), Some("Equivalent"));
+        assert_eq!(h.namespace_selector, Some(LabelSelector::default()));
+        assert_eq!(h.object_selector, Some(LabelSelector::default()));
+        assert_eq!(h.timeout_seconds, Some(10));
+        assert_eq!(h.reinvocation_policy.as_deref(), Some("Never"));
+        assert_eq!(h.rules[0].scope.as_deref(), Some("*"));
+        assert_eq!(h.client_config.service.as_ref().unwrap().port, Some(443));
+        assert_eq!(h.side_effects, None);
+        let round = Configuration::from_mutating(&c.to_mutating());
+        assert_eq!(round.webhooks[0].side_effects.as_deref(), Some(""));
+    }
 
     #[test]
     fn unknown_fields_have_paths_positions_and_suggestions() {

@@ -13,9 +13,9 @@ use serde_json::json;
 
 use super::*;
 use crate::dispatch::Dispatcher;
+use crate::load::load_documents;
 use crate::namespaces::Labels;
 use crate::request::catalog::{Catalog, Operation};
-use crate::types::load_documents;
 
 fn event(verb: &str, resource: &str, sub: &str, level: &str, extra: serde_json::Value) -> String {
     let mut e = json!({

@@ -52,7 +52,7 @@ impl HookOutcome {
         }
     }
 }
-use crate::types::load_documents;
+use crate::load::load_documents;
 
 /// The equivalence table of `generic/webhook_test.go`: deployments co-located across
 /// groups, scale kinds, and widgets registered with empty kinds.
