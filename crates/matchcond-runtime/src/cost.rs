@@ -332,6 +332,291 @@ impl Estimate {
     }
 }
 
+/// A range of sizes or costs known before evaluation (what cel-go's checker calls a
+/// `SizeEstimate` or `CostEstimate`); `u64::MAX` stands for "no bound".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct StaticRange {
+    /// The least.
+    pub min: u64,
+    /// The most.
+    pub max: u64,
+}
+
+impl StaticRange {
+    /// Nothing: `[0, 0]`.
+    pub const ZERO: StaticRange = StaticRange { min: 0, max: 0 };
+    /// Anything: `[0, u64::MAX]`.
+    pub const UNBOUNDED: StaticRange = StaticRange {
+        min: 0,
+        max: u64::MAX,
+    };
+
+    /// `[n, n]`.
+    pub const fn fixed(n: u64) -> StaticRange {
+        StaticRange { min: n, max: n }
+    }
+
+    /// Both ends added (saturating).
+    pub fn add(self, o: StaticRange) -> StaticRange {
+        StaticRange {
+            min: self.min.saturating_add(o.min),
+            max: self.max.saturating_add(o.max),
+        }
+    }
+
+    /// Both ends multiplied (saturating).
+    pub fn mul(self, o: StaticRange) -> StaticRange {
+        StaticRange {
+            min: self.min.saturating_mul(o.min),
+            max: self.max.saturating_mul(o.max),
+        }
+    }
+
+    /// The smallest range holding both.
+    pub fn union(self, o: StaticRange) -> StaticRange {
+        StaticRange {
+            min: self.min.min(o.min),
+            max: self.max.max(o.max),
+        }
+    }
+
+    /// `ceil(x * f)` of both ends (cel-go's `MultiplyByCostFactor`), unbounded staying
+    /// unbounded.
+    pub fn factor(self, f: f64) -> StaticRange {
+        StaticRange {
+            min: static_factor(self.min, f),
+            max: static_factor(self.max, f),
+        }
+    }
+
+    /// `floor(x * f)` of both ends (Kubernetes' `traversalCost` truncates).
+    fn factor_down(self, f: f64) -> StaticRange {
+        let down = |x: u64| {
+            if x == u64::MAX {
+                u64::MAX
+            } else {
+                (x as f64 * f) as u64
+            }
+        };
+        StaticRange {
+            min: down(self.min),
+            max: down(self.max),
+        }
+    }
+
+    /// Both ends at most `n`.
+    fn at_most(self, n: u64) -> StaticRange {
+        StaticRange {
+            min: self.min.min(n),
+            max: self.max.min(n),
+        }
+    }
+
+    /// True when `n` lies in the range.
+    pub fn holds(self, n: u64) -> bool {
+        self.min <= n && n <= self.max
+    }
+}
+
+fn static_factor(x: u64, f: f64) -> u64 {
+    if x == u64::MAX {
+        return u64::MAX;
+    }
+    let v = (x as f64 * f).ceil();
+    if v >= 1.8e19 {
+        u64::MAX
+    } else {
+        v as u64
+    }
+}
+
+/// What is known of an operand of a call before evaluation (the receiver first), as the
+/// static estimate of a call's cost reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StaticOperand {
+    /// Its size as cel-go counts it (code points of a string, bytes, elements, entries; a
+    /// library value's own size, such as a CIDR's prefix bytes).
+    pub size: StaticRange,
+    /// What kind of value it is.
+    pub shape: Shape,
+}
+
+impl StaticOperand {
+    /// An operand of this size and shape.
+    pub const fn new(size: StaticRange, shape: Shape) -> StaticOperand {
+        StaticOperand { size, shape }
+    }
+}
+
+/// The kind of an operand, as far as the static estimate of a cost goes.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// A string or bytes.
+    Text,
+    /// A list, with what is known of its elements.
+    List(Elements),
+    /// A map.
+    Map,
+    /// A scalar or a library value (no elements to traverse).
+    Scalar,
+    /// Not known (`dyn`).
+    Unknown,
+}
+
+/// What is known of the elements of a list.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Elements {
+    /// Strings or bytes of these sizes.
+    Text(StaticRange),
+    /// Scalars (numbers, booleans, library values …).
+    Scalar,
+    /// Not known (lists, maps, `dyn`).
+    Unknown,
+}
+
+/// The sizes of the named formats' largest regular expressions, the least and the most
+/// (what `validate` is priced by).
+fn named_format_regex_sizes() -> StaticRange {
+    let (min, max) = crate::libraries::format::regex_size_bounds();
+    StaticRange { min, max }
+}
+
+impl Estimate {
+    /// The range of what [`Estimate`] charges for a call whose operands (the receiver first)
+    /// have these static sizes and shapes: the static estimate of the call's cost, stated
+    /// beside the run-time charge it bounds. Every run-time charge of a call whose operands
+    /// have sizes in the given ranges lies in the range returned.
+    ///
+    /// The formulas are Kubernetes' `library.CostEstimator.EstimateCallCost`
+    /// (`pkg/cel/library/cost.go`, the same in every version with strict cost, 1.32 to
+    /// 1.37) wherever that estimate bounds its own run-time charge (`CallCost`): fixed
+    /// costs, string traversals, `replace` and `split`, selectors, `find` and `findAll`,
+    /// the CIDR comparisons' maximum. Where it does not, the range is the run-time charge's,
+    /// and the difference is said at the variant:
+    ///
+    /// - [`Estimate::StringTraversal`] and [`Estimate::StringTraversalTwice`] of a global
+    ///   call (`isIP`, `cidr`, `quantity`, `semver`, `ip`, `ip.isCanonical` …): cel-go's
+    ///   checker gives `EstimateCallCost` no target for a global call, the cases that
+    ///   require one return nothing, and the checker's default (1) applies, while the
+    ///   run time charges the traversal.
+    /// - [`Estimate::JoinedResult`]: the estimate traverses the result once (`0.1`), the
+    ///   run time charges twice (`0.2`).
+    /// - [`Estimate::ListTraversal`]: the estimate charges 1 per element (plus a tenth of a
+    ///   string element's size), the run time `traversalCost` (a tenth of a string
+    ///   element's size, truncated, 1 per other scalar).
+    /// - [`Estimate::ContainsIp`] and [`Estimate::ContainsCidr`]: the estimate takes
+    ///   address sizes of 4 to 16 bytes; the run time the CIDR's prefix bytes (0 for `/0`).
+    /// - [`Estimate::Validate`]: the estimate takes a regular expression of 128
+    ///   (`MaxNameFormatRegexSize`) and the string's size; the run time the format's own
+    ///   (up to 1103, `uri`) and one more than the string's size.
+    /// - [`Estimate::LibraryEquality`]: 1 (the estimate prices a format or URL equality by
+    ///   its size, the run time 1).
+    pub fn static_range(self, operands: &[StaticOperand]) -> StaticRange {
+        let size = |i: usize| operands.get(i).map_or(StaticRange::fixed(1), |o| o.size);
+        match self {
+            Estimate::Fixed(n) => StaticRange::fixed(n),
+            Estimate::StringTraversal => size(0).factor(STRING_TRAVERSAL),
+            Estimate::StringTraversalTwice => size(0).factor(2.0 * STRING_TRAVERSAL),
+            Estimate::JoinedResult => ResultSize::Joined
+                .of(operands)
+                .factor(2.0 * STRING_TRAVERSAL),
+            Estimate::ListTraversal => match operands.first().map(|o| o.shape) {
+                Some(Shape::Text) => size(0).factor_down(STRING_TRAVERSAL),
+                Some(Shape::List(Elements::Scalar)) => size(0),
+                Some(Shape::List(Elements::Text(e))) => {
+                    size(0).mul(e.factor_down(STRING_TRAVERSAL))
+                }
+                None => StaticRange::ZERO,
+                // Nested lists and maps cost their elements' traversal: no bound but the
+                // operand's (unknown sizes are unbounded, or zero when they are taken as
+                // zero).
+                Some(_) => StaticRange {
+                    min: 0,
+                    max: if size(0).max == 0 { 0 } else { u64::MAX },
+                },
+            },
+            Estimate::Selector => {
+                let s = size(1);
+                StaticRange::fixed(10)
+                    .add(s.factor(STRING_TRAVERSAL))
+                    .add(s.factor(0.5).mul(StaticRange::fixed(50)))
+            }
+            Estimate::Find => size(0)
+                .add(StaticRange::fixed(1))
+                .factor(STRING_TRAVERSAL)
+                .mul(size(1).factor(REGEX_LENGTH)),
+            Estimate::ContainsIp { parses_string } => {
+                let cidr = size(0).at_most(16);
+                let mut r = cidr.add(cidr).factor(STRING_TRAVERSAL);
+                if parses_string {
+                    r = r.add(size(1).factor(STRING_TRAVERSAL));
+                }
+                r
+            }
+            Estimate::ContainsCidr { parses_string } => {
+                let cidr = size(0).at_most(16);
+                let mut r = cidr
+                    .add(cidr)
+                    .factor(STRING_TRAVERSAL)
+                    .add(cidr.factor(STRING_TRAVERSAL))
+                    .add(StaticRange::fixed(1));
+                if parses_string {
+                    r = r.add(size(1).factor(STRING_TRAVERSAL));
+                }
+                r
+            }
+            Estimate::Validate => size(1)
+                .add(StaticRange::fixed(1))
+                .factor(STRING_TRAVERSAL)
+                .mul(named_format_regex_sizes().factor(REGEX_LENGTH)),
+            Estimate::LibraryEquality => StaticRange::fixed(1),
+        }
+    }
+}
+
+/// The size of a function's result from the sizes of its operands, where Kubernetes' cost
+/// estimator states it (`EstimateCallCost`'s `ResultSize`): what the static estimate of a
+/// later call on the result reads.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResultSize {
+    /// As large as the receiver (`lowerAscii`, `upperAscii`, `trim`).
+    Receiver,
+    /// From 0 to the receiver's size (`substring`; `split`: at most one element per code
+    /// point).
+    UpToReceiver,
+    /// The list's elements joined with the separator between them (`join`).
+    Joined,
+}
+
+impl ResultSize {
+    /// The result's size for these operands (the receiver first).
+    pub fn of(self, operands: &[StaticOperand]) -> StaticRange {
+        let receiver = operands.first().map_or(StaticRange::UNBOUNDED, |o| o.size);
+        match self {
+            ResultSize::Receiver => receiver,
+            ResultSize::UpToReceiver => StaticRange {
+                min: 0,
+                max: receiver.max,
+            },
+            ResultSize::Joined => {
+                let element = match operands.first().map(|o| o.shape) {
+                    Some(Shape::List(Elements::Text(e))) => e,
+                    _ => StaticRange::UNBOUNDED,
+                };
+                let separator = operands.get(1).map_or(StaticRange::ZERO, |o| o.size);
+                let separators = StaticRange {
+                    min: receiver.min.saturating_sub(1),
+                    max: receiver.max.saturating_sub(1),
+                };
+                receiver.mul(element).add(separator.mul(separators))
+            }
+        }
+    }
+}
+
 /// The cost rule of one overload, as its library writes it: cel-go's charge, and the
 /// Kubernetes estimate where the estimator singles the overload out (otherwise the
 /// estimate of its function applies).
@@ -436,6 +721,21 @@ impl CostKind {
                 CostKind::Estimated(e, Charge::MinTenthUnsizedOptionals)
             }
             other => other,
+        }
+    }
+
+    /// The static range of what the formula charges for a call whose operands (the
+    /// receiver first) have these sizes and shapes: a fixed cost, or an estimate's
+    /// [`Estimate::static_range`]. `None` for cel-go's own size-based charges and the
+    /// libraries' trackers (and a library equality priced by cel-go's charge on other
+    /// values), which the caller prices as cel-go's checker does.
+    pub fn static_range(self, operands: &[StaticOperand]) -> Option<StaticRange> {
+        match self {
+            CostKind::Fixed(n) => Some(StaticRange::fixed(n)),
+            CostKind::Charge(Charge::One) => Some(StaticRange::fixed(1)),
+            CostKind::Charge(_) => None,
+            CostKind::Estimated(Estimate::LibraryEquality, c) if c != Charge::One => None,
+            CostKind::Estimated(e, _) => Some(e.static_range(operands)),
         }
     }
 
