@@ -148,6 +148,37 @@ impl Charge {
     }
 }
 
+impl Charge {
+    /// The range of the charge for a call whose operands (the receiver first) have these
+    /// sizes (as the charge counts them: an optional value by its value's size, or 1 for
+    /// [`Charge::MinTenthUnsizedOptionals`]) and whose result has this size.
+    pub fn static_range(self, operands: &[StaticOperand], result: StaticRange) -> StaticRange {
+        let size = |i: usize| operands.get(i).map_or(StaticRange::fixed(1), |o| o.size);
+        match self {
+            Charge::One => StaticRange::fixed(1),
+            Charge::FirstTenth => size(0).factor(STRING_TRAVERSAL),
+            Charge::InList => size(1),
+            Charge::MinTenth | Charge::MinTenthUnsizedOptionals => {
+                let (a, b) = (size(0), size(1));
+                StaticRange {
+                    min: a.min.min(b.min),
+                    max: a.max.min(b.max),
+                }
+                .factor(STRING_TRAVERSAL)
+            }
+            Charge::SumTenth => size(0).plus(size(1)).factor(STRING_TRAVERSAL),
+            Charge::Matches => size(0)
+                .plus(StaticRange::fixed(1))
+                .factor(STRING_TRAVERSAL)
+                .times(size(1).factor(REGEX_LENGTH)),
+            Charge::Contains => size(0)
+                .factor(STRING_TRAVERSAL)
+                .times(size(1).factor(STRING_TRAVERSAL)),
+            Charge::Tracked(t) => t.static_range(operands, result),
+        }
+    }
+}
+
 /// A cost tracker of cel-go's lists and sets extensions (`callCost` 1, list creation 10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tracker {
@@ -200,6 +231,41 @@ impl Tracker {
             Tracker::SetsProduct => CALL + size(args.first()).saturating_mul(size(args.get(1))),
             Tracker::SetsEquivalent => {
                 CALL + (size(args.first()).saturating_mul(size(args.get(1))) as f64 * 2.0) as u64
+            }
+        }
+    }
+
+    /// The range of the tracker's charge for operands of these sizes and a result of this
+    /// size (see [`Charge::static_range`]).
+    fn static_range(self, operands: &[StaticOperand], result: StaticRange) -> StaticRange {
+        let size = |i: usize| operands.get(i).map_or(StaticRange::ZERO, |o| o.size);
+        let allocation = StaticRange::fixed(11);
+        let truncated = |n: StaticRange, f: f64| n.factor_down(f);
+        match self {
+            Tracker::Result => result.plus(allocation),
+            Tracker::Flatten {
+                depth_argument: false,
+            } => size(0).plus(allocation),
+            // The depth is a value, not a size: no bound but the list's emptiness.
+            Tracker::Flatten {
+                depth_argument: true,
+            } => StaticRange {
+                min: 0,
+                max: u64::MAX,
+            }
+            .plus(allocation),
+            Tracker::SelfCompare(i) => {
+                let n = size(i);
+                let square = n.times(n);
+                StaticRange {
+                    min: truncated(square, 2.0).min,
+                    max: truncated(square, 2.1).max,
+                }
+                .plus(allocation)
+            }
+            Tracker::SetsProduct => size(0).times(size(1)).plus(StaticRange::fixed(1)),
+            Tracker::SetsEquivalent => {
+                truncated(size(0).times(size(1)), 2.0).plus(StaticRange::fixed(1))
             }
         }
     }
@@ -357,7 +423,7 @@ impl StaticRange {
     }
 
     /// Both ends added (saturating).
-    pub fn add(self, o: StaticRange) -> StaticRange {
+    pub fn plus(self, o: StaticRange) -> StaticRange {
         StaticRange {
             min: self.min.saturating_add(o.min),
             max: self.max.saturating_add(o.max),
@@ -365,7 +431,7 @@ impl StaticRange {
     }
 
     /// Both ends multiplied (saturating).
-    pub fn mul(self, o: StaticRange) -> StaticRange {
+    pub fn times(self, o: StaticRange) -> StaticRange {
         StaticRange {
             min: self.min.saturating_mul(o.min),
             max: self.max.saturating_mul(o.max),
@@ -489,9 +555,10 @@ impl Estimate {
     /// beside the run-time charge it bounds. Every run-time charge of a call whose operands
     /// have sizes in the given ranges lies in the range returned.
     ///
-    /// The formulas are Kubernetes' `library.CostEstimator.EstimateCallCost`
-    /// (`pkg/cel/library/cost.go`, the same in every version with strict cost, 1.32 to
-    /// 1.37) wherever that estimate bounds its own run-time charge (`CallCost`): fixed
+    /// Only strict cost (Kubernetes 1.32+, [`CostKind::resolve`]) prices calls by an
+    /// estimate; before, a library call costs its [`Charge`]. The formulas are Kubernetes' `library.CostEstimator.EstimateCallCost`
+    /// (`pkg/cel/library/cost.go`) wherever that estimate bounds its own run-time charge
+    /// (`CallCost`): fixed
     /// costs, string traversals, `replace` and `split`, selectors, `find` and `findAll`,
     /// the CIDR comparisons' maximum. Where it does not, the range is the run-time charge's,
     /// and the difference is said at the variant:
@@ -526,7 +593,7 @@ impl Estimate {
                 Some(Shape::Text) => size(0).factor_down(STRING_TRAVERSAL),
                 Some(Shape::List(Elements::Scalar)) => size(0),
                 Some(Shape::List(Elements::Text(e))) => {
-                    size(0).mul(e.factor_down(STRING_TRAVERSAL))
+                    size(0).times(e.factor_down(STRING_TRAVERSAL))
                 }
                 None => StaticRange::ZERO,
                 // Nested lists and maps cost their elements' traversal: no bound but the
@@ -540,37 +607,37 @@ impl Estimate {
             Estimate::Selector => {
                 let s = size(1);
                 StaticRange::fixed(10)
-                    .add(s.factor(STRING_TRAVERSAL))
-                    .add(s.factor(0.5).mul(StaticRange::fixed(50)))
+                    .plus(s.factor(STRING_TRAVERSAL))
+                    .plus(s.factor(0.5).times(StaticRange::fixed(50)))
             }
             Estimate::Find => size(0)
-                .add(StaticRange::fixed(1))
+                .plus(StaticRange::fixed(1))
                 .factor(STRING_TRAVERSAL)
-                .mul(size(1).factor(REGEX_LENGTH)),
+                .times(size(1).factor(REGEX_LENGTH)),
             Estimate::ContainsIp { parses_string } => {
                 let cidr = size(0).at_most(16);
-                let mut r = cidr.add(cidr).factor(STRING_TRAVERSAL);
+                let mut r = cidr.plus(cidr).factor(STRING_TRAVERSAL);
                 if parses_string {
-                    r = r.add(size(1).factor(STRING_TRAVERSAL));
+                    r = r.plus(size(1).factor(STRING_TRAVERSAL));
                 }
                 r
             }
             Estimate::ContainsCidr { parses_string } => {
                 let cidr = size(0).at_most(16);
                 let mut r = cidr
-                    .add(cidr)
+                    .plus(cidr)
                     .factor(STRING_TRAVERSAL)
-                    .add(cidr.factor(STRING_TRAVERSAL))
-                    .add(StaticRange::fixed(1));
+                    .plus(cidr.factor(STRING_TRAVERSAL))
+                    .plus(StaticRange::fixed(1));
                 if parses_string {
-                    r = r.add(size(1).factor(STRING_TRAVERSAL));
+                    r = r.plus(size(1).factor(STRING_TRAVERSAL));
                 }
                 r
             }
             Estimate::Validate => size(1)
-                .add(StaticRange::fixed(1))
+                .plus(StaticRange::fixed(1))
                 .factor(STRING_TRAVERSAL)
-                .mul(named_format_regex_sizes().factor(REGEX_LENGTH)),
+                .times(named_format_regex_sizes().factor(REGEX_LENGTH)),
             Estimate::LibraryEquality => StaticRange::fixed(1),
         }
     }
@@ -584,9 +651,12 @@ impl Estimate {
 pub enum ResultSize {
     /// As large as the receiver (`lowerAscii`, `upperAscii`, `trim`).
     Receiver,
-    /// From 0 to the receiver's size (`substring`; `split`: at most one element per code
-    /// point).
+    /// From 0 to the receiver's size (`substring`).
     UpToReceiver,
+    /// From 0 to one more than the receiver's size: the pieces of a split (`split`; one
+    /// more than Kubernetes' estimate states, which misses the pieces around separators at
+    /// the ends, `',,'.split(',')` giving 3, and the one piece of `''.split(',')`).
+    Pieces,
     /// The list's elements joined with the separator between them (`join`).
     Joined,
 }
@@ -601,6 +671,10 @@ impl ResultSize {
                 min: 0,
                 max: receiver.max,
             },
+            ResultSize::Pieces => StaticRange {
+                min: 0,
+                max: receiver.max.saturating_add(1),
+            },
             ResultSize::Joined => {
                 let element = match operands.first().map(|o| o.shape) {
                     Some(Shape::List(Elements::Text(e))) => e,
@@ -611,7 +685,7 @@ impl ResultSize {
                     min: receiver.min.saturating_sub(1),
                     max: receiver.max.saturating_sub(1),
                 };
-                receiver.mul(element).add(separator.mul(separators))
+                receiver.times(element).plus(separator.times(separators))
             }
         }
     }
@@ -725,17 +799,19 @@ impl CostKind {
     }
 
     /// The static range of what the formula charges for a call whose operands (the
-    /// receiver first) have these sizes and shapes: a fixed cost, or an estimate's
-    /// [`Estimate::static_range`]. `None` for cel-go's own size-based charges and the
-    /// libraries' trackers (and a library equality priced by cel-go's charge on other
-    /// values), which the caller prices as cel-go's checker does.
-    pub fn static_range(self, operands: &[StaticOperand]) -> Option<StaticRange> {
+    /// receiver first) have these sizes and shapes, and whose result has `result` (the
+    /// size the function's [`ResultSize`] states, else unknown): a fixed cost, an
+    /// estimate's [`Estimate::static_range`] or a charge's [`Charge::static_range`]. Every
+    /// run-time charge ([`cost_of`]) of such a call lies in it.
+    pub fn static_range(self, operands: &[StaticOperand], result: StaticRange) -> StaticRange {
         match self {
-            CostKind::Fixed(n) => Some(StaticRange::fixed(n)),
-            CostKind::Charge(Charge::One) => Some(StaticRange::fixed(1)),
-            CostKind::Charge(_) => None,
-            CostKind::Estimated(Estimate::LibraryEquality, c) if c != Charge::One => None,
-            CostKind::Estimated(e, _) => Some(e.static_range(operands)),
+            CostKind::Fixed(n) => StaticRange::fixed(n),
+            CostKind::Charge(c) => c.static_range(operands, result),
+            // The estimate has an opinion on library values only.
+            CostKind::Estimated(Estimate::LibraryEquality, c) => {
+                StaticRange::fixed(1).union(c.static_range(operands, result))
+            }
+            CostKind::Estimated(e, _) => e.static_range(operands),
         }
     }
 
@@ -1153,3 +1229,7 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "cost_ranges_tests.rs"]
+mod ranges_tests;

@@ -244,10 +244,7 @@ static FORMATS: [NamedFormat; 13] = [
 /// range `validate` is priced in before the format is known.
 pub(crate) fn regex_size_bounds() -> (u64, u64) {
     let sizes = FORMATS.iter().map(NamedFormat::max_regex_size);
-    (
-        sizes.clone().min().unwrap_or(0),
-        sizes.max().unwrap_or(0),
-    )
+    (sizes.clone().min().unwrap_or(0), sizes.max().unwrap_or(0))
 }
 
 /// The format `format.named` finds for a key.

@@ -117,7 +117,7 @@ pub(crate) fn library(version: u32) -> Definition {
             ],
         )
         .estimate_by(Estimate::StringTraversalTwice)
-        .result_sized(ResultSize::UpToReceiver),
+        .result_sized(ResultSize::Pieces),
         function(
             "substring",
             [
