@@ -334,7 +334,11 @@ impl Estimator<'_> {
                     constant &= x.constant;
                     let size = self.size(&x);
                     sizes = Some(sizes.map_or(size, |s| s.union(size)));
-                    elem = Some(x.kind);
+                    // Elements of several kinds are of none in particular.
+                    elem = Some(match elem {
+                        Some(k) if k != x.kind => Kind::Dyn,
+                        _ => x.kind,
+                    });
                 }
                 if !constant {
                     cost = cost.add(Range::fixed(10));
