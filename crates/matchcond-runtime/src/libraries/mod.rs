@@ -165,13 +165,16 @@ pub struct Bindings {
     estimates: HashMap<&'static str, Estimate, NameHasher>,
     /// The overloads of each function name, in declaration order, with the size of their
     /// results (for static estimates).
-    #[allow(clippy::type_complexity)]
-    functions: HashMap<&'static str, Vec<(&'static OverloadEntry, Option<ResultSize>)>, NameHasher>,
+    functions: HashMap<&'static str, Vec<SizedOverload>, NameHasher>,
     unsized_optionals: bool,
 }
 
+/// An overload with the size of its function's results.
+type SizedOverload = (&'static OverloadEntry, Option<ResultSize>);
+
 /// One overload a call of a function may resolve to, as a static estimate of the call's
 /// cost reads it ([`Bindings::overloads_of`]).
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug)]
 pub struct StaticOverload {
     /// Its declaration (call style, parameter and result types).
