@@ -401,6 +401,14 @@ impl Environment {
         &self.inner.features
     }
 
+    /// What the environment's libraries state of every function: implementations and, for
+    /// a static estimate of a call's cost, each overload's cost formula and result size
+    /// ([`Bindings::overloads_of`](matchcond_runtime::libraries::Bindings::overloads_of)).
+    #[doc(hidden)]
+    pub fn bindings(&self) -> &matchcond_runtime::libraries::Bindings {
+        &self.inner.bindings
+    }
+
     /// The parser limits in force.
     #[doc(hidden)]
     pub fn parser_options(&self) -> &ParserOptions {

@@ -148,6 +148,37 @@ impl Charge {
     }
 }
 
+impl Charge {
+    /// The range of the charge for a call whose operands (the receiver first) have these
+    /// sizes (as the charge counts them: an optional value by its value's size, or 1 for
+    /// [`Charge::MinTenthUnsizedOptionals`]) and whose result has this size.
+    pub fn static_range(self, operands: &[StaticOperand], result: StaticRange) -> StaticRange {
+        let size = |i: usize| operands.get(i).map_or(StaticRange::fixed(1), |o| o.size);
+        match self {
+            Charge::One => StaticRange::fixed(1),
+            Charge::FirstTenth => size(0).factor(STRING_TRAVERSAL),
+            Charge::InList => size(1),
+            Charge::MinTenth | Charge::MinTenthUnsizedOptionals => {
+                let (a, b) = (size(0), size(1));
+                StaticRange {
+                    min: a.min.min(b.min),
+                    max: a.max.min(b.max),
+                }
+                .factor(STRING_TRAVERSAL)
+            }
+            Charge::SumTenth => size(0).plus(size(1)).factor(STRING_TRAVERSAL),
+            Charge::Matches => size(0)
+                .plus(StaticRange::fixed(1))
+                .factor(STRING_TRAVERSAL)
+                .times(size(1).factor(REGEX_LENGTH)),
+            Charge::Contains => size(0)
+                .factor(STRING_TRAVERSAL)
+                .times(size(1).factor(STRING_TRAVERSAL)),
+            Charge::Tracked(t) => t.static_range(operands, result),
+        }
+    }
+}
+
 /// A cost tracker of cel-go's lists and sets extensions (`callCost` 1, list creation 10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tracker {
@@ -200,6 +231,41 @@ impl Tracker {
             Tracker::SetsProduct => CALL + size(args.first()).saturating_mul(size(args.get(1))),
             Tracker::SetsEquivalent => {
                 CALL + (size(args.first()).saturating_mul(size(args.get(1))) as f64 * 2.0) as u64
+            }
+        }
+    }
+
+    /// The range of the tracker's charge for operands of these sizes and a result of this
+    /// size (see [`Charge::static_range`]).
+    fn static_range(self, operands: &[StaticOperand], result: StaticRange) -> StaticRange {
+        let size = |i: usize| operands.get(i).map_or(StaticRange::ZERO, |o| o.size);
+        let allocation = StaticRange::fixed(11);
+        let truncated = |n: StaticRange, f: f64| n.factor_down(f);
+        match self {
+            Tracker::Result => result.plus(allocation),
+            Tracker::Flatten {
+                depth_argument: false,
+            } => size(0).plus(allocation),
+            // The depth is a value, not a size: no bound but the list's emptiness.
+            Tracker::Flatten {
+                depth_argument: true,
+            } => StaticRange {
+                min: 0,
+                max: u64::MAX,
+            }
+            .plus(allocation),
+            Tracker::SelfCompare(i) => {
+                let n = size(i);
+                let square = n.times(n);
+                StaticRange {
+                    min: truncated(square, 2.0).min,
+                    max: truncated(square, 2.1).max,
+                }
+                .plus(allocation)
+            }
+            Tracker::SetsProduct => size(0).times(size(1)).plus(StaticRange::fixed(1)),
+            Tracker::SetsEquivalent => {
+                truncated(size(0).times(size(1)), 2.0).plus(StaticRange::fixed(1))
             }
         }
     }
@@ -332,6 +398,299 @@ impl Estimate {
     }
 }
 
+/// A range of sizes or costs known before evaluation (what cel-go's checker calls a
+/// `SizeEstimate` or `CostEstimate`); `u64::MAX` stands for "no bound".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct StaticRange {
+    /// The least.
+    pub min: u64,
+    /// The most.
+    pub max: u64,
+}
+
+impl StaticRange {
+    /// Nothing: `[0, 0]`.
+    pub const ZERO: StaticRange = StaticRange { min: 0, max: 0 };
+    /// Anything: `[0, u64::MAX]`.
+    pub const UNBOUNDED: StaticRange = StaticRange {
+        min: 0,
+        max: u64::MAX,
+    };
+
+    /// `[n, n]`.
+    pub const fn fixed(n: u64) -> StaticRange {
+        StaticRange { min: n, max: n }
+    }
+
+    /// Both ends added (saturating).
+    pub fn plus(self, o: StaticRange) -> StaticRange {
+        StaticRange {
+            min: self.min.saturating_add(o.min),
+            max: self.max.saturating_add(o.max),
+        }
+    }
+
+    /// Both ends multiplied (saturating).
+    pub fn times(self, o: StaticRange) -> StaticRange {
+        StaticRange {
+            min: self.min.saturating_mul(o.min),
+            max: self.max.saturating_mul(o.max),
+        }
+    }
+
+    /// The smallest range holding both.
+    pub fn union(self, o: StaticRange) -> StaticRange {
+        StaticRange {
+            min: self.min.min(o.min),
+            max: self.max.max(o.max),
+        }
+    }
+
+    /// `ceil(x * f)` of both ends (cel-go's `MultiplyByCostFactor`), unbounded staying
+    /// unbounded.
+    pub fn factor(self, f: f64) -> StaticRange {
+        StaticRange {
+            min: static_factor(self.min, f),
+            max: static_factor(self.max, f),
+        }
+    }
+
+    /// `floor(x * f)` of both ends (Kubernetes' `traversalCost` truncates).
+    fn factor_down(self, f: f64) -> StaticRange {
+        let down = |x: u64| {
+            if x == u64::MAX {
+                u64::MAX
+            } else {
+                (x as f64 * f) as u64
+            }
+        };
+        StaticRange {
+            min: down(self.min),
+            max: down(self.max),
+        }
+    }
+
+    /// Both ends at most `n`.
+    fn at_most(self, n: u64) -> StaticRange {
+        StaticRange {
+            min: self.min.min(n),
+            max: self.max.min(n),
+        }
+    }
+
+    /// True when `n` lies in the range.
+    pub fn holds(self, n: u64) -> bool {
+        self.min <= n && n <= self.max
+    }
+}
+
+fn static_factor(x: u64, f: f64) -> u64 {
+    if x == u64::MAX {
+        return u64::MAX;
+    }
+    let v = (x as f64 * f).ceil();
+    if v >= 1.8e19 {
+        u64::MAX
+    } else {
+        v as u64
+    }
+}
+
+/// What is known of an operand of a call before evaluation (the receiver first), as the
+/// static estimate of a call's cost reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StaticOperand {
+    /// Its size as cel-go counts it (code points of a string, bytes, elements, entries; a
+    /// library value's own size, such as a CIDR's prefix bytes).
+    pub size: StaticRange,
+    /// What kind of value it is.
+    pub shape: Shape,
+}
+
+impl StaticOperand {
+    /// An operand of this size and shape.
+    pub const fn new(size: StaticRange, shape: Shape) -> StaticOperand {
+        StaticOperand { size, shape }
+    }
+}
+
+/// The kind of an operand, as far as the static estimate of a cost goes.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// A string or bytes.
+    Text,
+    /// A list, with what is known of its elements.
+    List(Elements),
+    /// A map.
+    Map,
+    /// A scalar or a library value (no elements to traverse).
+    Scalar,
+    /// Not known (`dyn`).
+    Unknown,
+}
+
+/// What is known of the elements of a list.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Elements {
+    /// Strings or bytes of these sizes.
+    Text(StaticRange),
+    /// Scalars (numbers, booleans, library values …).
+    Scalar,
+    /// Not known (lists, maps, `dyn`).
+    Unknown,
+}
+
+/// The sizes of the named formats' largest regular expressions, the least and the most
+/// (what `validate` is priced by).
+fn named_format_regex_sizes() -> StaticRange {
+    let (min, max) = crate::libraries::format::regex_size_bounds();
+    StaticRange { min, max }
+}
+
+impl Estimate {
+    /// The range of what [`Estimate`] charges for a call whose operands (the receiver first)
+    /// have these static sizes and shapes: the static estimate of the call's cost, stated
+    /// beside the run-time charge it bounds. Every run-time charge of a call whose operands
+    /// have sizes in the given ranges lies in the range returned.
+    ///
+    /// Only strict cost (Kubernetes 1.32+, [`CostKind::resolve`]) prices calls by an
+    /// estimate; before, a library call costs its [`Charge`]. The formulas are Kubernetes' `library.CostEstimator.EstimateCallCost`
+    /// (`pkg/cel/library/cost.go`) wherever that estimate bounds its own run-time charge
+    /// (`CallCost`): fixed
+    /// costs, string traversals, `replace` and `split`, selectors, `find` and `findAll`,
+    /// the CIDR comparisons' maximum. Where it does not, the range is the run-time charge's,
+    /// and the difference is said at the variant:
+    ///
+    /// - [`Estimate::StringTraversal`] and [`Estimate::StringTraversalTwice`] of a global
+    ///   call (`isIP`, `cidr`, `quantity`, `semver`, `ip`, `ip.isCanonical` …): cel-go's
+    ///   checker gives `EstimateCallCost` no target for a global call, the cases that
+    ///   require one return nothing, and the checker's default (1) applies, while the
+    ///   run time charges the traversal.
+    /// - [`Estimate::JoinedResult`]: the estimate traverses the result once (`0.1`), the
+    ///   run time charges twice (`0.2`).
+    /// - [`Estimate::ListTraversal`]: the estimate charges 1 per element (plus a tenth of a
+    ///   string element's size), the run time `traversalCost` (a tenth of a string
+    ///   element's size, truncated, 1 per other scalar).
+    /// - [`Estimate::ContainsIp`] and [`Estimate::ContainsCidr`]: the estimate takes
+    ///   address sizes of 4 to 16 bytes; the run time the CIDR's prefix bytes (0 for `/0`).
+    /// - [`Estimate::Validate`]: the estimate takes a regular expression of 128
+    ///   (`MaxNameFormatRegexSize`) and the string's size; the run time the format's own
+    ///   (up to 1103, `uri`) and one more than the string's size.
+    /// - [`Estimate::LibraryEquality`]: 1 (the estimate prices a format or URL equality by
+    ///   its size, the run time 1).
+    pub fn static_range(self, operands: &[StaticOperand]) -> StaticRange {
+        let size = |i: usize| operands.get(i).map_or(StaticRange::fixed(1), |o| o.size);
+        match self {
+            Estimate::Fixed(n) => StaticRange::fixed(n),
+            Estimate::StringTraversal => size(0).factor(STRING_TRAVERSAL),
+            Estimate::StringTraversalTwice => size(0).factor(2.0 * STRING_TRAVERSAL),
+            Estimate::JoinedResult => ResultSize::Joined
+                .of(operands)
+                .factor(2.0 * STRING_TRAVERSAL),
+            Estimate::ListTraversal => match operands.first().map(|o| o.shape) {
+                Some(Shape::Text) => size(0).factor_down(STRING_TRAVERSAL),
+                Some(Shape::List(Elements::Scalar)) => size(0),
+                Some(Shape::List(Elements::Text(e))) => {
+                    size(0).times(e.factor_down(STRING_TRAVERSAL))
+                }
+                None => StaticRange::ZERO,
+                // Nested lists and maps cost their elements' traversal: no bound but the
+                // operand's (unknown sizes are unbounded, or zero when they are taken as
+                // zero).
+                Some(_) => StaticRange {
+                    min: 0,
+                    max: if size(0).max == 0 { 0 } else { u64::MAX },
+                },
+            },
+            Estimate::Selector => {
+                let s = size(1);
+                StaticRange::fixed(10)
+                    .plus(s.factor(STRING_TRAVERSAL))
+                    .plus(s.factor(0.5).times(StaticRange::fixed(50)))
+            }
+            Estimate::Find => size(0)
+                .plus(StaticRange::fixed(1))
+                .factor(STRING_TRAVERSAL)
+                .times(size(1).factor(REGEX_LENGTH)),
+            Estimate::ContainsIp { parses_string } => {
+                let cidr = size(0).at_most(16);
+                let mut r = cidr.plus(cidr).factor(STRING_TRAVERSAL);
+                if parses_string {
+                    r = r.plus(size(1).factor(STRING_TRAVERSAL));
+                }
+                r
+            }
+            Estimate::ContainsCidr { parses_string } => {
+                let cidr = size(0).at_most(16);
+                let mut r = cidr
+                    .plus(cidr)
+                    .factor(STRING_TRAVERSAL)
+                    .plus(cidr.factor(STRING_TRAVERSAL))
+                    .plus(StaticRange::fixed(1));
+                if parses_string {
+                    r = r.plus(size(1).factor(STRING_TRAVERSAL));
+                }
+                r
+            }
+            Estimate::Validate => size(1)
+                .plus(StaticRange::fixed(1))
+                .factor(STRING_TRAVERSAL)
+                .times(named_format_regex_sizes().factor(REGEX_LENGTH)),
+            Estimate::LibraryEquality => StaticRange::fixed(1),
+        }
+    }
+}
+
+/// The size of a function's result from the sizes of its operands, where Kubernetes' cost
+/// estimator states it (`EstimateCallCost`'s `ResultSize`): what the static estimate of a
+/// later call on the result reads.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResultSize {
+    /// As large as the receiver (`lowerAscii`, `upperAscii`, `trim`).
+    Receiver,
+    /// From 0 to the receiver's size (`substring`).
+    UpToReceiver,
+    /// From 0 to one more than the receiver's size: the pieces of a split (`split`; one
+    /// more than Kubernetes' estimate states, which misses the pieces around separators at
+    /// the ends, `',,'.split(',')` giving 3, and the one piece of `''.split(',')`).
+    Pieces,
+    /// The list's elements joined with the separator between them (`join`).
+    Joined,
+}
+
+impl ResultSize {
+    /// The result's size for these operands (the receiver first).
+    pub fn of(self, operands: &[StaticOperand]) -> StaticRange {
+        let receiver = operands.first().map_or(StaticRange::UNBOUNDED, |o| o.size);
+        match self {
+            ResultSize::Receiver => receiver,
+            ResultSize::UpToReceiver => StaticRange {
+                min: 0,
+                max: receiver.max,
+            },
+            ResultSize::Pieces => StaticRange {
+                min: 0,
+                max: receiver.max.saturating_add(1),
+            },
+            ResultSize::Joined => {
+                let element = match operands.first().map(|o| o.shape) {
+                    Some(Shape::List(Elements::Text(e))) => e,
+                    _ => StaticRange::UNBOUNDED,
+                };
+                let separator = operands.get(1).map_or(StaticRange::ZERO, |o| o.size);
+                let separators = StaticRange {
+                    min: receiver.min.saturating_sub(1),
+                    max: receiver.max.saturating_sub(1),
+                };
+                receiver.times(element).plus(separator.times(separators))
+            }
+        }
+    }
+}
+
 /// The cost rule of one overload, as its library writes it: cel-go's charge, and the
 /// Kubernetes estimate where the estimator singles the overload out (otherwise the
 /// estimate of its function applies).
@@ -436,6 +795,23 @@ impl CostKind {
                 CostKind::Estimated(e, Charge::MinTenthUnsizedOptionals)
             }
             other => other,
+        }
+    }
+
+    /// The static range of what the formula charges for a call whose operands (the
+    /// receiver first) have these sizes and shapes, and whose result has `result` (the
+    /// size the function's [`ResultSize`] states, else unknown): a fixed cost, an
+    /// estimate's [`Estimate::static_range`] or a charge's [`Charge::static_range`]. Every
+    /// run-time charge ([`cost_of`]) of such a call lies in it.
+    pub fn static_range(self, operands: &[StaticOperand], result: StaticRange) -> StaticRange {
+        match self {
+            CostKind::Fixed(n) => StaticRange::fixed(n),
+            CostKind::Charge(c) => c.static_range(operands, result),
+            // The estimate has an opinion on library values only.
+            CostKind::Estimated(Estimate::LibraryEquality, c) => {
+                StaticRange::fixed(1).union(c.static_range(operands, result))
+            }
+            CostKind::Estimated(e, _) => e.static_range(operands),
         }
     }
 
@@ -853,3 +1229,7 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "cost_ranges_tests.rs"]
+mod ranges_tests;

@@ -10,9 +10,17 @@
 //! the request) are unknown: the estimate then has no upper bound. Each estimate is made
 //! twice: with unknown sizes unbounded (the worst case) and with unknown sizes zero (the
 //! part of the cost that does not depend on the request's data, such as authorizer checks).
+//!
+//! Library calls are priced by the libraries themselves: the environment's bindings give the
+//! overloads a call may resolve to, each with the cost formula the run time charges and its
+//! static range ([`CostKind::static_range`]); this module keeps the operators (`&&`, `||`,
+//! `?:`, indexing, optionals, comprehensions, literals) and cel-go's own size-based charges.
 
-use matchcond_compiler::{Change, KubeVersion};
+use matchcond_compiler::{Change, Environment};
 use matchcond_front::ast::{Expr, ExprKind, Literal};
+use matchcond_front::Type;
+use matchcond_runtime::cost::{CostKind, Elements, Shape, StaticOperand, StaticRange};
+use matchcond_runtime::libraries::{Bindings, StaticOverload};
 use matchcond_runtime::request_schema::{declared_type, MemberType, ADMISSION_REQUEST};
 
 /// A range of costs or sizes; `u64::MAX` stands for "no bound".
@@ -20,6 +28,24 @@ use matchcond_runtime::request_schema::{declared_type, MemberType, ADMISSION_REQ
 pub(crate) struct Range {
     pub(crate) min: u64,
     pub(crate) max: u64,
+}
+
+impl From<StaticRange> for Range {
+    fn from(r: StaticRange) -> Range {
+        Range {
+            min: r.min,
+            max: r.max,
+        }
+    }
+}
+
+impl From<Range> for StaticRange {
+    fn from(r: Range) -> StaticRange {
+        StaticRange {
+            min: r.min,
+            max: r.max,
+        }
+    }
 }
 
 impl Range {
@@ -74,7 +100,7 @@ fn factor(x: u64, f: f64) -> u64 {
 const TRAVERSAL: f64 = 0.1;
 const REGEX: f64 = 0.25;
 /// The cost of an authorizer check.
-pub(crate) const CHECK_COST: u64 = 350_000;
+pub(crate) const CHECK_COST: u64 = matchcond_runtime::cost::AUTHZ_CHECK_COST;
 
 /// The kind of value a node gives, as far as cost goes.
 #[derive(Clone, Debug, PartialEq)]
@@ -93,6 +119,8 @@ enum Kind {
 struct Est {
     cost: Range,
     size: Option<Range>,
+    /// The sizes of a list's elements, where known (list literals).
+    elements: Option<Range>,
     kind: Kind,
     constant: bool,
     /// An optional value (optional selection or index, or chained after one): selections
@@ -105,6 +133,7 @@ impl Est {
         Est {
             cost,
             size: None,
+            elements: None,
             kind: Kind::Scalar,
             constant: false,
             optional: false,
@@ -123,15 +152,17 @@ pub(crate) struct CostEstimate {
     pub(crate) checks: u32,
 }
 
-/// Estimates a condition's cost at a Kubernetes version.
-pub(crate) fn estimate(expr: &Expr, version: KubeVersion) -> CostEstimate {
-    let strict = Change::StrictCost.in_force(version);
+/// Estimates a condition's cost in an environment (its Kubernetes version and libraries).
+pub(crate) fn estimate(expr: &Expr, env: &Environment) -> CostEstimate {
+    let strict = Change::StrictCost.in_force(env.version());
+    let bindings = env.bindings();
     let mut worst = Estimator {
         unknown: Range {
             min: 0,
             max: u64::MAX,
         },
         strict,
+        bindings,
         scopes: Vec::new(),
         checks: 0,
     };
@@ -139,6 +170,7 @@ pub(crate) fn estimate(expr: &Expr, version: KubeVersion) -> CostEstimate {
     let mut fixed = Estimator {
         unknown: Range::ZERO,
         strict,
+        bindings,
         scopes: Vec::new(),
         checks: 0,
     };
@@ -150,9 +182,11 @@ pub(crate) fn estimate(expr: &Expr, version: KubeVersion) -> CostEstimate {
     }
 }
 
-struct Estimator {
+struct Estimator<'b> {
     unknown: Range,
     strict: bool,
+    /// The environment's libraries: the cost rule of every overload.
+    bindings: &'b Bindings,
     /// Comprehension variables: name, kind, size.
     scopes: Vec<(String, Kind, Option<Range>)>,
     checks: u32,
@@ -170,57 +204,46 @@ fn struct_field(name: &str, field: &str) -> Kind {
     }
 }
 
-/// Kubernetes library functions priced by the estimator (strict cost).
-fn k8s_function(name: &str) -> bool {
-    matches!(
-        name,
-        "check"
-            | "serviceAccount"
-            | "path"
-            | "group"
-            | "resource"
-            | "subresource"
-            | "namespace"
-            | "name"
-            | "allowed"
-            | "reason"
-            | "error"
-            | "errored"
-            | "fieldSelector"
-            | "labelSelector"
-            | "isSorted"
-            | "sum"
-            | "max"
-            | "min"
-            | "indexOf"
-            | "lastIndexOf"
-            | "includes"
-            | "url"
-            | "lowerAscii"
-            | "upperAscii"
-            | "substring"
-            | "trim"
-            | "replace"
-            | "split"
-            | "join"
-            | "find"
-            | "findAll"
-            | "cidr"
-            | "isIP"
-            | "isCIDR"
-            | "quantity"
-            | "isQuantity"
-            | "semver"
-            | "isSemver"
-            | "ip"
-            | "ip.isCanonical"
-            | "containsIP"
-            | "containsCIDR"
-            | "validate"
-    )
+/// True when a declared parameter type admits a value of this kind.
+fn admits(param: &Type, kind: &Kind) -> bool {
+    match (param, kind) {
+        (_, Kind::Dyn) | (Type::Dyn | Type::Param(_), _) => true,
+        (Type::String, Kind::Str) | (Type::Bytes, Kind::Bytes) => true,
+        (Type::List(_), Kind::List(_)) | (Type::Map(..), Kind::Map) => true,
+        (Type::Named(..), Kind::Struct(_)) => true,
+        (
+            Type::String | Type::Bytes | Type::List(_) | Type::Map(..),
+            Kind::Scalar | Kind::Struct(_),
+        )
+        | (_, Kind::Str | Kind::Bytes | Kind::List(_) | Kind::Map) => false,
+        _ => true,
+    }
 }
 
-impl Estimator {
+/// The kind of a value of a declared type.
+fn kind_of_type(t: &Type) -> Kind {
+    match t {
+        Type::String => Kind::Str,
+        Type::Bytes => Kind::Bytes,
+        Type::List(e) => Kind::List(Box::new(match &**e {
+            Type::String => Kind::Str,
+            Type::Bytes => Kind::Bytes,
+            _ => Kind::Dyn,
+        })),
+        Type::Map(..) => Kind::Map,
+        Type::Bool
+        | Type::Int
+        | Type::Uint
+        | Type::Double
+        | Type::Timestamp
+        | Type::Duration
+        | Type::Null
+        | Type::Named(..) => Kind::Scalar,
+        _ => Kind::Dyn,
+    }
+}
+
+impl Estimator<'_> {
     fn size(&self, e: &Est) -> Range {
         match (&e.size, &e.kind) {
             (Some(s), _) => *s,
@@ -240,6 +263,7 @@ impl Estimator {
                 Est {
                     cost: Range::ZERO,
                     size,
+                    elements: None,
                     kind,
                     constant: true,
                     optional: false,
@@ -251,6 +275,7 @@ impl Estimator {
                     return Est {
                         cost: Range::fixed(1),
                         size: *size,
+                        elements: None,
                         kind: kind.clone(),
                         constant: false,
                         optional: false,
@@ -265,6 +290,7 @@ impl Estimator {
                 Est {
                     cost: Range::fixed(1),
                     size: None,
+                    elements: None,
                     kind,
                     constant: false,
                     optional: false,
@@ -291,6 +317,7 @@ impl Estimator {
                 Est {
                     cost: o.cost.add(step),
                     size: None,
+                    elements: None,
                     kind,
                     constant: false,
                     optional: o.optional,
@@ -300,11 +327,18 @@ impl Estimator {
                 let mut cost = Range::ZERO;
                 let mut constant = true;
                 let mut elem = None;
+                let mut sizes: Option<Range> = None;
                 for el in elements {
                     let x = self.cost(el);
                     cost = cost.add(x.cost);
                     constant &= x.constant;
-                    elem = Some(x.kind);
+                    let size = self.size(&x);
+                    sizes = Some(sizes.map_or(size, |s| s.union(size)));
+                    // Elements of several kinds are of none in particular.
+                    elem = Some(match elem {
+                        Some(k) if k != x.kind => Kind::Dyn,
+                        _ => x.kind,
+                    });
                 }
                 if !constant {
                     cost = cost.add(Range::fixed(10));
@@ -312,6 +346,7 @@ impl Estimator {
                 Est {
                     cost,
                     size: Some(Range::fixed(elements.len() as u64)),
+                    elements: sizes,
                     kind: Kind::List(Box::new(elem.unwrap_or(Kind::Dyn))),
                     constant,
                     optional: false,
@@ -332,6 +367,7 @@ impl Estimator {
                 Est {
                     cost,
                     size: Some(Range::fixed(entries.len() as u64)),
+                    elements: None,
                     kind: Kind::Map,
                     constant,
                     optional: false,
@@ -380,6 +416,7 @@ impl Estimator {
                 Est {
                     cost,
                     size,
+                    elements: None,
                     kind,
                     constant: false,
                     optional: false,
@@ -393,7 +430,120 @@ impl Estimator {
         }
     }
 
+    /// What the static estimate of a library function's cost reads of an operand.
+    fn operand(&self, e: &Est) -> StaticOperand {
+        let shape = match &e.kind {
+            Kind::Str | Kind::Bytes => Shape::Text,
+            Kind::List(k) => Shape::List(match **k {
+                Kind::Str | Kind::Bytes => {
+                    Elements::Text(e.elements.unwrap_or(self.unknown).into())
+                }
+                Kind::Scalar | Kind::Struct(_) => Elements::Scalar,
+                _ => Elements::Unknown,
+            }),
+            Kind::Map => Shape::Map,
+            Kind::Scalar | Kind::Struct(_) => Shape::Scalar,
+            Kind::Dyn => Shape::Unknown,
+        };
+        // A scalar's size is 1, but a library value's is its own (a CIDR's prefix bytes):
+        // not known here, the formulas bound it.
+        let size = match e.kind {
+            Kind::Scalar => StaticRange::UNBOUNDED,
+            _ => self.size(e).into(),
+        };
+        StaticOperand::new(size, shape)
+    }
+
+    /// A call of a function the Kubernetes cost estimator prices, as the environment's
+    /// libraries state its static range: the union over the overloads the call may resolve
+    /// to (by call style, arity and the kinds of its operands). `None` for other functions
+    /// (cel-go's own charges, priced below) and undeclared ones.
+    fn library_call(
+        &mut self,
+        function: &str,
+        member: bool,
+        operands: &[&Est],
+        sum: Range,
+        constant: bool,
+    ) -> Option<Est> {
+        // Operators (`_==_`, `_+_`, `@in` …) are this module's: the estimator prices them by
+        // the kinds of their operands, which the declarations do not tell apart.
+        if function.starts_with('_') || function.starts_with('@') {
+            return None;
+        }
+        let fits = |o: &&StaticOverload| {
+            o.declaration.member == member && o.declaration.params.len() == operands.len()
+        };
+        let declared = self.bindings.overloads_of(function, self.strict);
+        let by_arity: Vec<&StaticOverload> = declared.iter().filter(fits).collect();
+        let by_kind: Vec<&StaticOverload> = by_arity
+            .iter()
+            .copied()
+            .filter(|o| {
+                o.declaration
+                    .params
+                    .iter()
+                    .zip(operands)
+                    .all(|(p, e)| admits(p, &e.kind))
+            })
+            .collect();
+        let candidates = if by_kind.is_empty() {
+            by_arity
+        } else {
+            by_kind
+        };
+        if candidates.is_empty() || !candidates.iter().any(|o| o.estimated) {
+            return None;
+        }
+        let statics: Vec<StaticOperand> = operands.iter().map(|e| self.operand(e)).collect();
+        let mut cost: Option<Range> = None;
+        let mut size: Option<Option<Range>> = None;
+        let mut kind: Option<Kind> = None;
+        for o in &candidates {
+            let s = o.result_size.map(|rs| Range::from(rs.of(&statics)));
+            let result = s.unwrap_or(self.unknown).into();
+            let r: Range = o.cost.static_range(&statics, result).into();
+            cost = Some(cost.map_or(r, |c| c.union(r)));
+            size = Some(match size {
+                None => s,
+                Some(prev) => prev.zip(s).map(|(a, b)| a.union(b)),
+            });
+            let k = kind_of_type(&o.declaration.result);
+            kind = Some(match kind {
+                Some(prev) if prev != k => Kind::Dyn,
+                _ => k,
+            });
+        }
+        // Authorizer checks, counted whether or not strict cost prices them.
+        let check = matchcond_runtime::cost::AUTHZ_CHECK_COST;
+        if self
+            .bindings
+            .overloads_of(function, true)
+            .iter()
+            .any(|o| o.cost == CostKind::Fixed(check))
+        {
+            self.checks += 1;
+        }
+        Some(Est {
+            cost: sum.add(cost.unwrap_or(Range::fixed(1))),
+            size: size.flatten(),
+            elements: None,
+            kind: kind.unwrap_or(Kind::Dyn),
+            constant,
+            optional: false,
+        })
+    }
+
     fn call(&mut self, target: Option<&Expr>, function: &str, args: &[Expr]) -> Est {
+        // A member-style call on a qualified name that, with the function, names a declared
+        // function is a call of that namespaced function (`ip.isCanonical(s)`,
+        // `format.dns1123Label()`), as the checker resolves it.
+        if let Some(prefix) = target.and_then(matchcond_front::checker::qualified_name) {
+            let name = format!("{prefix}.{function}");
+            if !self.bindings.overloads_of(&name, self.strict).is_empty() {
+                return self.call(None, &name, args);
+            }
+        }
         let t = target.map(|t| self.cost(t));
         let a: Vec<Est> = args.iter().map(|x| self.cost(x)).collect();
         let mut sum = t.as_ref().map_or(Range::ZERO, |t| t.cost);
@@ -409,6 +559,7 @@ impl Estimator {
         let result = |cost: Range, kind: Kind, size: Option<Range>| Est {
             cost,
             size,
+            elements: None,
             kind,
             constant,
             optional: false,
@@ -473,95 +624,8 @@ impl Estimator {
             "or" | "orValue" => return result(sum, kind_of(0).unwrap_or(Kind::Dyn), None),
             _ => {}
         }
-        if k8s_function(function) {
-            if function == "check" {
-                self.checks += 1;
-            }
-            if !self.strict {
-                return result(sum.add(Range::fixed(1)), Kind::Dyn, None);
-            }
-            let s0 = size(self, 0);
-            let s1 = size(self, 1);
-            let (cost, kind, out) = match function {
-                "check" => (Range::fixed(CHECK_COST), Kind::Scalar, None),
-                "fieldSelector" | "labelSelector" => {
-                    let reqs = s1.factor(0.5);
-                    (
-                        Range::fixed(10)
-                            .add(s1.factor(TRAVERSAL))
-                            .add(reqs.mul(Range::fixed(50))),
-                        Kind::Scalar,
-                        None,
-                    )
-                }
-                "isSorted" | "sum" | "max" | "min" | "indexOf" | "lastIndexOf" | "includes" => {
-                    (s0.factor(TRAVERSAL).union(s0), Kind::Dyn, None)
-                }
-                "url" | "lowerAscii" | "upperAscii" | "trim" | "cidr" | "isIP" | "isCIDR"
-                | "quantity" | "isQuantity" | "semver" | "isSemver" | "ip" => {
-                    let k = if matches!(function, "lowerAscii" | "upperAscii" | "trim") {
-                        Kind::Str
-                    } else {
-                        Kind::Scalar
-                    };
-                    let out = (k == Kind::Str).then_some(s0);
-                    (s0.factor(TRAVERSAL), k, out)
-                }
-                "substring" => (
-                    s0.factor(TRAVERSAL),
-                    Kind::Str,
-                    Some(Range {
-                        min: 0,
-                        max: s0.max,
-                    }),
-                ),
-                "replace" => (s0.mul(Range::fixed(2)).factor(TRAVERSAL), Kind::Str, None),
-                "split" => (
-                    s0.mul(Range::fixed(2)).factor(TRAVERSAL),
-                    Kind::List(Box::new(Kind::Str)),
-                    Some(Range {
-                        min: 0,
-                        max: s0.max,
-                    }),
-                ),
-                "join" => (self.unknown.union(s0).factor(0.2), Kind::Str, None),
-                "find" | "findAll" => {
-                    let k = if function == "find" {
-                        Kind::Str
-                    } else {
-                        Kind::List(Box::new(Kind::Str))
-                    };
-                    (
-                        s0.add(Range::fixed(1))
-                            .factor(TRAVERSAL)
-                            .mul(s1.factor(REGEX)),
-                        k,
-                        None,
-                    )
-                }
-                "ip.isCanonical" => (
-                    s0.mul(Range::fixed(2)).factor(TRAVERSAL),
-                    Kind::Scalar,
-                    None,
-                ),
-                "containsIP" | "containsCIDR" => (
-                    s0.mul(Range::fixed(3))
-                        .factor(TRAVERSAL)
-                        .add(Range::fixed(1))
-                        .add(s1.factor(TRAVERSAL)),
-                    Kind::Scalar,
-                    None,
-                ),
-                "validate" => (
-                    s1.add(Range::fixed(1))
-                        .factor(TRAVERSAL)
-                        .mul(Range::fixed(factor(1103, REGEX))),
-                    Kind::Dyn,
-                    None,
-                ),
-                _ => (Range::fixed(1), Kind::Dyn, None),
-            };
-            return result(sum.add(cost), kind, out);
+        if let Some(est) = self.library_call(function, target.is_some(), &all, sum, constant) {
+            return est;
         }
         let k0 = kind_of(0);
         let k1 = kind_of(1);
@@ -638,11 +702,16 @@ impl Estimator {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use matchcond_compiler::KubeVersion;
     use matchcond_front::{parse, ParserOptions};
 
-    fn est(text: &str) -> CostEstimate {
+    fn at(text: &str, version: KubeVersion) -> CostEstimate {
         let parsed = parse(text, &ParserOptions::default()).unwrap();
-        estimate(&parsed.expr, KubeVersion::V1_34)
+        estimate(&parsed.expr, &Environment::kubernetes(version))
+    }
+
+    fn est(text: &str) -> CostEstimate {
+        at(text, KubeVersion::V1_34)
     }
 
     #[test]
@@ -673,11 +742,7 @@ mod tests {
         assert_eq!(e.fixed.min, 350_005);
         assert_eq!(e.checks, 3);
         // Before strict cost (1.32), library calls cost 1.
-        let parsed = parse(one, &ParserOptions::default()).unwrap();
-        assert_eq!(
-            estimate(&parsed.expr, KubeVersion::V1_31).worst,
-            Range::fixed(6)
-        );
+        assert_eq!(at(one, KubeVersion::V1_31).worst, Range::fixed(6));
     }
 
     #[test]
@@ -694,7 +759,6 @@ mod tests {
     /// The run time's cost lies in the estimate's range, on the example reviews.
     #[test]
     fn run_time_costs_lie_in_the_estimates() {
-        use matchcond_compiler::Environment;
         use matchcond_runtime::Activation;
         let env = Environment::kubernetes(KubeVersion::V1_34);
         let dir = format!("{}/../../examples/reviews", env!("CARGO_MANIFEST_DIR"));
@@ -715,6 +779,17 @@ mod tests {
             "request.resource.group + '/' + request.resource.resource != 'apps/deployments'",
             "size(request.userInfo.groups) > 0 && request.userInfo.groups[0] != ''",
             "request.operation in ['CREATE', 'UPDATE'] ? object != null : oldObject != null",
+            // Library calls, priced by the libraries' static ranges.
+            "cidr('10.0.0.0/8').containsIP('10.1.2.3') && cidr('0.0.0.0/0').containsCIDR('10.0.0.0/8')",
+            "cidr('2001:db8::/32').containsIP(ip('2001:db8::1')) && cidr('2001:db8::/32').containsCIDR(cidr('2001:db8::/48'))",
+            "['b', 'a'].isSorted() || [3, 1, 2].sum() == 6 || 'abc'.indexOf('b') == 1",
+            "'a,b,,c'.split(',').size() == 4 && ['a', 'bb'].join('-') == 'a-bb'",
+            "request.userInfo.username.split(':').exists(p, p == 'system')",
+            "format.dns1123Label().validate(request.name).hasValue() || format.uri().validate(request.namespace).hasValue()",
+            "request.userInfo.username.lowerAscii().startsWith('system:')",
+            "url('https://example.com/x').getHost() == 'example.com' && isIP('2001:db8::1') && ip.isCanonical('10.0.0.1')",
+            "quantity('1Gi').isGreaterThan(quantity('100m')) && 'abc'.find('[a-z]+') == 'abc'",
+            "request.userInfo.groups.join(',').size() > 3",
         ];
         let mut checked = 0;
         for entry in std::fs::read_dir(&dir).unwrap() {
@@ -725,7 +800,7 @@ mod tests {
                 let program = env.compile_condition(text).unwrap();
                 let out = program.evaluate(&activation, None);
                 let parsed = parse(text, &ParserOptions::default()).unwrap();
-                let e = estimate(&parsed.expr, KubeVersion::V1_34);
+                let e = estimate(&parsed.expr, &env);
                 assert!(
                     e.worst.min <= out.cost && out.cost <= e.worst.max,
                     "{text}: run time {} outside {:?}",
@@ -736,6 +811,46 @@ mod tests {
             }
         }
         assert_eq!(checked, 3 * expressions.len());
+    }
+
+    /// Library calls cost what their libraries state (Kubernetes' `EstimateCallCost`, or the
+    /// run-time charge where that estimate does not bound it).
+    #[test]
+    fn library_calls_are_priced_by_their_libraries() {
+        // Parse (1 each) and compare: a CIDR's prefix is 0 to 16 bytes, ceil(2 * 16 * 0.1)
+        // = 4 at most; the string to parse 1 more (ceil(8 * 0.1)).
+        assert_eq!(
+            est("cidr('10.0.0.0/8').containsIP('10.1.2.3')").worst,
+            Range { min: 2, max: 6 }
+        );
+        // containsCIDR masks and compares the bits too: 1 + ceil(16 * 0.1) + 1 more.
+        assert_eq!(
+            est("cidr('10.0.0.0/8').containsCIDR('10.1.0.0/16')").worst,
+            Range { min: 4, max: 10 }
+        );
+        // A list of ints is traversed once: 1 per element.
+        assert_eq!(est("[3, 1, 2].sum()").worst, Range::fixed(3));
+        // A string's traversal is truncated: 'abc' costs 0.
+        assert_eq!(est("'abc'.indexOf('b')").worst, Range::fixed(0));
+        // Split pieces: at most one more than the string's code points (4 here). The split
+        // (ceil(3 * 0.2)), 4 iterations of the loop's condition (3) and step (at most 3),
+        // the result (1).
+        let e = est("'a,b'.split(',').exists(p, p == 'a')");
+        assert_eq!(
+            e.worst,
+            Range {
+                min: 2,
+                max: 1 + 4 * 6 + 1
+            }
+        );
+        // validate: the format's regular expression, 30 (dns1123Label) to 1103 (uri).
+        assert_eq!(
+            est("format.dns1123Label().validate('web')").worst,
+            Range {
+                min: 1 + 8,
+                max: 1 + 276
+            }
+        );
     }
 
     #[test]

@@ -352,7 +352,15 @@ fn analyze_webhook(
             )),
         }
         // Cost.
-        let e = cost::estimate(expr, envs.version);
+        let fallback;
+        let cost_env = match env {
+            Some(env) => env,
+            None => {
+                fallback = Environment::kubernetes(envs.version);
+                &fallback
+            }
+        };
+        let e = cost::estimate(expr, cost_env);
         report.cost = Some(CostRange::of(e.worst, e.fixed));
         if e.fixed.max > PER_CALL_COST_LIMIT {
             let always = e.fixed.min > PER_CALL_COST_LIMIT;

@@ -9,7 +9,7 @@
 use matchcond_front::decls::{Function, Overload};
 use matchcond_front::Type;
 
-use crate::cost::{Cost, Estimate};
+use crate::cost::{Cost, Estimate, ResultSize};
 use crate::error::EvalError;
 use crate::value::Value;
 
@@ -260,6 +260,7 @@ impl OverloadEntry {
 pub struct FunctionEntry {
     name: &'static str,
     estimate: Option<Estimate>,
+    result_size: Option<ResultSize>,
     overloads: Vec<OverloadEntry>,
 }
 
@@ -275,6 +276,11 @@ impl FunctionEntry {
         self.estimate
     }
 
+    /// The size of a call's result, where the Kubernetes cost estimator states it.
+    pub fn result_size(&self) -> Option<ResultSize> {
+        self.result_size
+    }
+
     /// The overloads, in declaration order.
     pub fn overloads(&self) -> &[OverloadEntry] {
         &self.overloads
@@ -283,6 +289,12 @@ impl FunctionEntry {
     /// With the Kubernetes estimate of its calls.
     pub(crate) fn estimate_by(mut self, estimate: Estimate) -> Self {
         self.estimate = Some(estimate);
+        self
+    }
+
+    /// With the size of its calls' results, as the Kubernetes cost estimator states it.
+    pub(crate) fn result_sized(mut self, size: ResultSize) -> Self {
+        self.result_size = Some(size);
         self
     }
 
@@ -381,6 +393,7 @@ pub(crate) fn function(
     FunctionEntry {
         name,
         estimate: None,
+        result_size: None,
         overloads: overloads.into_iter().collect(),
     }
 }

@@ -62,7 +62,8 @@ use std::sync::LazyLock;
 
 use matchcond_front::checker::NameHasher;
 
-use crate::cost::{Cost, CostKind, Estimate, TrackedArgument};
+use crate::cost::{Cost, CostKind, Estimate, ResultSize, TrackedArgument};
+use matchcond_front::decls::Overload;
 
 pub mod authz;
 pub mod authz_selectors;
@@ -162,7 +163,30 @@ impl Library {
 pub struct Bindings {
     overloads: HashMap<&'static str, (Option<Implementation>, Cost), NameHasher>,
     estimates: HashMap<&'static str, Estimate, NameHasher>,
+    /// The overloads of each function name, in declaration order, with the size of their
+    /// results (for static estimates).
+    functions: HashMap<&'static str, Vec<SizedOverload>, NameHasher>,
     unsized_optionals: bool,
+}
+
+/// An overload with the size of its function's results.
+type SizedOverload = (&'static OverloadEntry, Option<ResultSize>);
+
+/// One overload a call of a function may resolve to, as a static estimate of the call's
+/// cost reads it ([`Bindings::overloads_of`]).
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug)]
+pub struct StaticOverload {
+    /// Its declaration (call style, parameter and result types).
+    pub declaration: &'static Overload,
+    /// The formula of a call of it (see [`CostKind::resolve`]); its static range is
+    /// [`CostKind::static_range`].
+    pub cost: CostKind,
+    /// The size of its result, where the Kubernetes cost estimator states it.
+    pub result_size: Option<ResultSize>,
+    /// The Kubernetes cost estimator prices its calls (its function's estimate, or the
+    /// overload's own): with strict cost, its static range is the estimate's.
+    pub estimated: bool,
 }
 
 impl Bindings {
@@ -178,9 +202,14 @@ impl Bindings {
                     b.estimates.entry(f.name()).or_insert(e);
                 }
                 for o in f.overloads() {
-                    b.overloads
-                        .entry(o.id())
-                        .or_insert((o.binding().implementation(behaviours), o.cost()));
+                    if let std::collections::hash_map::Entry::Vacant(v) = b.overloads.entry(o.id())
+                    {
+                        v.insert((o.binding().implementation(behaviours), o.cost()));
+                        b.functions
+                            .entry(f.name())
+                            .or_default()
+                            .push((o, f.result_size()));
+                    }
                 }
             }
         }
@@ -204,6 +233,29 @@ impl Bindings {
         } else {
             kind
         }
+    }
+
+    /// The overloads the environment declares for `function`, in declaration order, each
+    /// with the cost formula of a call of it under `strict` (as [`Bindings::cost`] resolves
+    /// it) and the size of its result: what a static estimate of a call reads, so that a
+    /// call's static range and its run-time charge come from the same rule. Empty when the
+    /// function is not declared.
+    pub fn overloads_of(&self, function: &str, strict: bool) -> Vec<StaticOverload> {
+        self.functions
+            .get(function)
+            .map(|overloads| {
+                overloads
+                    .iter()
+                    .map(|(o, result_size)| StaticOverload {
+                        declaration: o.declaration(),
+                        cost: self.cost(function, Some(o.id()), strict),
+                        result_size: *result_size,
+                        estimated: o.cost().estimate().is_some()
+                            || self.estimates.contains_key(function),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// The argument an overload's cost tracker converts unchecked, if it has such a tracker.

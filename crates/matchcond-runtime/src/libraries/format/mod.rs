@@ -240,6 +240,13 @@ static FORMATS: [NamedFormat; 13] = [
     ),
 ];
 
+/// The least and the most of the named formats' largest regular-expression sizes: the
+/// range `validate` is priced in before the format is known.
+pub(crate) fn regex_size_bounds() -> (u64, u64) {
+    let sizes = FORMATS.iter().map(NamedFormat::max_regex_size);
+    (sizes.clone().min().unwrap_or(0), sizes.max().unwrap_or(0))
+}
+
 /// The format `format.named` finds for a key.
 pub fn named(key: &str) -> Option<&'static NamedFormat> {
     FORMATS.iter().find(|f| f.key() == key)

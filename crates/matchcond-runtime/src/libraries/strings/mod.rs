@@ -16,7 +16,7 @@ use super::definition::{
 use super::support::gofmt::value_v;
 use super::support::guard::G;
 use super::support::{fail, string_index_error, unary};
-use crate::cost::{Cost, Estimate};
+use crate::cost::{Cost, Estimate, ResultSize};
 use crate::error::EvalError;
 use crate::limits::{check_list_size, check_string_size};
 use crate::value::Value;
@@ -84,7 +84,8 @@ pub(crate) fn library(version: u32) -> Definition {
             "lowerAscii",
             [member("string_lower_ascii", [s()], s(), lower_ascii)],
         )
-        .estimate_by(Estimate::StringTraversal),
+        .estimate_by(Estimate::StringTraversal)
+        .result_sized(ResultSize::Receiver),
         function(
             "replace",
             [
@@ -115,7 +116,8 @@ pub(crate) fn library(version: u32) -> Definition {
                 ),
             ],
         )
-        .estimate_by(Estimate::StringTraversalTwice),
+        .estimate_by(Estimate::StringTraversalTwice)
+        .result_sized(ResultSize::Pieces),
         function(
             "substring",
             [
@@ -128,14 +130,17 @@ pub(crate) fn library(version: u32) -> Definition {
                 ),
             ],
         )
-        .estimate_by(Estimate::StringTraversal),
+        .estimate_by(Estimate::StringTraversal)
+        .result_sized(ResultSize::UpToReceiver),
         function("trim", [member("string_trim", [s()], s(), trim)])
-            .estimate_by(Estimate::StringTraversal),
+            .estimate_by(Estimate::StringTraversal)
+            .result_sized(ResultSize::Receiver),
         function(
             "upperAscii",
             [member("string_upper_ascii", [s()], s(), upper_ascii)],
         )
-        .estimate_by(Estimate::StringTraversal),
+        .estimate_by(Estimate::StringTraversal)
+        .result_sized(ResultSize::Receiver),
     ];
     if version >= 1 {
         fns.push(function(
@@ -167,7 +172,8 @@ pub(crate) fn library(version: u32) -> Definition {
                 ),
             ],
         )
-        .estimate_by(Estimate::JoinedResult),
+        .estimate_by(Estimate::JoinedResult)
+        .result_sized(ResultSize::Joined),
     );
     if version >= 3 {
         fns.push(function(
