@@ -285,7 +285,66 @@ pub(crate) fn request_field<'a>(view: RequestView<'a>, k: &str) -> Option<&'a Js
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::indexing_slicing)]
     use super::*;
+
+    /// Every member of the view follows the schema: on a request that lacks it or gives it
+    /// empty, an omitted member is absent and any other is its type's zero value; the
+    /// undeclared ones are their zero values whatever the request gives.
+    #[test]
+    fn every_member_shows_what_the_schema_says_when_empty() {
+        use serde_json::json;
+        for (i, name) in REQUEST_FIELDS.iter().enumerate() {
+            let zero = Some(SHAPES[i].ty().zero());
+            let expected_empty = match SHAPES[i] {
+                Shape::Declared(m) if m.when_empty == WhenEmpty::Omitted => None,
+                _ => zero.clone(),
+            };
+            let empty = serde_json::Map::new();
+            assert_eq!(
+                RequestView::new(&empty).field(i).cloned(),
+                expected_empty,
+                "{name}"
+            );
+            for given in [json!(null), json!(""), json!([]), json!({})] {
+                let mut m = serde_json::Map::new();
+                for k in ["kind", "requestKind", "resource", "requestResource"] {
+                    m.insert(k.to_owned(), json!(null));
+                }
+                m.insert(k_for(name).to_owned(), given.clone());
+                let shown = RequestView::new(&m).field(i).cloned();
+                match SHAPES[i] {
+                    Shape::Undeclared(_) => assert_eq!(shown, zero, "{name} = {given}"),
+                    Shape::Declared(m) => match m.when_empty {
+                        WhenEmpty::Omitted => assert_eq!(shown, None, "{name} = {given}"),
+                        _ if given.is_null() || m.ty == MemberType::Bool => {
+                            assert_eq!(shown, zero, "{name} = {given}")
+                        }
+                        _ => assert_eq!(shown, Some(given.clone()), "{name} = {given}"),
+                    },
+                }
+            }
+        }
+        let kind = json!({"group": "g", "version": "v", "kind": "K"});
+        let m = serde_json::Map::new();
+        let view = RequestView::with_kind(&m, Some(&kind));
+        assert_eq!(view.field(request_fields::KIND), Some(&kind));
+        assert_eq!(
+            view.field(request_fields::REQUEST_KIND),
+            Some(zero_node(MemberType::Object(
+                crate::request_schema::GROUP_VERSION_KIND
+            )))
+        );
+    }
+
+    /// The member of the request a view member is read from first.
+    fn k_for(name: &str) -> &str {
+        match name {
+            "resource" => "requestResource",
+            "subResource" => "requestSubResource",
+            other => other,
+        }
+    }
 
     #[test]
     fn json_member_finds_what_the_map_finds() {
