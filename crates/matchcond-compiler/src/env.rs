@@ -168,7 +168,7 @@ fn object_types() -> NameMap<NameMap<Type>> {
             let members = t
                 .members
                 .iter()
-                .map(|(n, ty)| (n.to_string(), ty.to_type()));
+                .map(|m| (m.name.to_string(), m.ty.to_type()));
             (t.name.to_string(), members.collect())
         })
         .collect();

@@ -10,8 +10,10 @@ use std::sync::Arc;
 
 use matchcond_compiler::{Environment, KubeVersion};
 use matchcond_matcher::{Decision, FailurePolicy, MatchCondition, MatchConditions, Report, Skip};
-use matchcond_runtime::activation::{SLOT_OBJECT, SLOT_OLD_OBJECT};
+use matchcond_runtime::activation::{request_fields, RequestView, SLOT_OBJECT, SLOT_OLD_OBJECT};
 use matchcond_runtime::authz::Authorizer;
+use matchcond_runtime::request_parts::Part;
+use matchcond_runtime::request_schema::{is_empty, omitted_when_empty};
 use matchcond_runtime::{Activation, Value};
 use serde_json::{Map, Value as Json};
 
@@ -802,15 +804,17 @@ impl Dispatcher {
             return (Detail::Call(invocation), None);
         }
         let cel_request = cel_requests.get(attrs, &invocation.kind, request);
-        let mut act = Activation::from_request(cel_request);
-        act.set(
-            SLOT_OBJECT,
-            object.map(Value::from_json).unwrap_or(Value::Null),
-        );
-        act.set(
-            SLOT_OLD_OBJECT,
-            old_object.map(Value::from_json).unwrap_or(Value::Null),
-        );
+        let mut act = cel_request.activation();
+        if !cel_request.original {
+            act.set(
+                SLOT_OBJECT,
+                object.map(Value::from_json).unwrap_or(Value::Null),
+            );
+            act.set(
+                SLOT_OLD_OBJECT,
+                old_object.map(Value::from_json).unwrap_or(Value::Null),
+            );
+        }
         if let Some(a) = &self.authorizer {
             act.bind_authorizer(Arc::clone(a));
         }
@@ -987,11 +991,40 @@ fn match_object(
     (matches(object) || matches(old_object), None)
 }
 
-/// The `request` documents of one admission request, by invocation kind: built once per
-/// kind, shared by every webhook invoked with that kind.
+/// The `request` the matchConditions of one admission request see
+/// (`CreateAdmissionRequest`): the original AdmissionRequest's JSON seen through the request
+/// schema (see `matchcond_runtime::request_schema`), with `kind` the kind each webhook is
+/// invoked with. Nothing is copied for a request the apiserver sent; the only JSON built is
+/// a kind that differs from the request's own (a request converted under
+/// `matchPolicy: Equivalent`), once per kind.
 #[derive(Default)]
 pub(crate) struct CelRequests {
-    by_kind: Vec<(Gvk, Json)>,
+    /// The invocation kinds the request's view does not show, as JSON.
+    kinds: Vec<(Gvk, Json)>,
+    /// Set on first use: the request rebuilt from its attributes when the view of the
+    /// original says otherwise than the attributes (see [`CelRequests::agrees`]); `None`
+    /// inside when the original is viewed itself.
+    rebuilt: Option<Option<Json>>,
+}
+
+/// The `request` a webhook's matchConditions see: the JSON viewed and the kind it is seen
+/// with.
+pub(crate) struct CelRequest<'a> {
+    /// The AdmissionRequest viewed: the original, or (for a request whose members disagree
+    /// with its attributes) the request rebuilt from them, which has no objects.
+    pub(crate) json: &'a Json,
+    /// The kind the view shows instead of the request's own, when they differ.
+    pub(crate) kind: Option<&'a Json>,
+    /// True when `json` is the original request (its objects are the request's).
+    pub(crate) original: bool,
+}
+
+impl CelRequest<'_> {
+    /// The activation that binds `request` (and, for the original request, `object` and
+    /// `oldObject`, read from it in place).
+    pub(crate) fn activation(&self) -> Activation<'_> {
+        Activation::from_request_with_kind(self.json, self.kind)
+    }
 }
 
 impl CelRequests {
@@ -1000,24 +1033,70 @@ impl CelRequests {
         attrs: &Attributes,
         kind: &Gvk,
         original: &'a Json,
-    ) -> &'a Json {
-        let i = match self.by_kind.iter().position(|(k, _)| k == kind) {
+    ) -> CelRequest<'a> {
+        let rebuilt = self.rebuilt.get_or_insert_with(|| {
+            (!Self::agrees(original, attrs)).then(|| cel_request(attrs, &attrs.kind, original))
+        });
+        let (json, is_original) = match rebuilt {
+            Some(r) => (&*r, false),
+            None => (original, true),
+        };
+        let own_kind = match json {
+            Json::Object(m) => RequestView::new(m).field(request_fields::KIND),
+            _ => None,
+        };
+        if own_kind.is_some_and(|k| shows_kind(k, kind)) {
+            return CelRequest {
+                json,
+                kind: None,
+                original: is_original,
+            };
+        }
+        let i = match self.kinds.iter().position(|(k, _)| k == kind) {
             Some(i) => i,
             None => {
-                self.by_kind
-                    .push((kind.clone(), cel_request(attrs, kind, original)));
-                self.by_kind.len() - 1
+                self.kinds.push((kind.clone(), kind.to_json()));
+                self.kinds.len() - 1
             }
         };
-        match self.by_kind.get(i) {
-            Some((_, r)) => r,
-            None => original,
+        CelRequest {
+            json,
+            kind: self.kinds.get(i).map(|(_, j)| j),
+            original: is_original,
         }
+    }
+
+    /// True when the view of an AdmissionRequest shows what its attributes say (the
+    /// dispatcher's rule, which a request the apiserver sent always follows): the
+    /// subresource of the requested resource (`requestSubResource` when `requestResource` is
+    /// given), and a user that is an object.
+    fn agrees(original: &Json, attrs: &Attributes) -> bool {
+        let Json::Object(m) = original else {
+            return false;
+        };
+        let view = RequestView::new(m);
+        let sub = match view.field(request_fields::SUB_RESOURCE) {
+            None => attrs.subresource.is_empty(),
+            Some(Json::String(s)) => *s == attrs.subresource,
+            Some(_) => false,
+        };
+        sub && matches!(view.field(request_fields::USER_INFO), Some(Json::Object(_)))
     }
 }
 
-/// The `request` the matchConditions see (`CreateAdmissionRequest`): `kind` is the
-/// invocation's kind, `resource` the request's own resource; the original's user and
+/// True when a `kind` node of the view shows exactly `kind`.
+fn shows_kind(node: &Json, kind: &Gvk) -> bool {
+    let Json::Object(m) = node else {
+        return false;
+    };
+    let is = |k: &str, want: &str| m.get(k).and_then(Json::as_str) == Some(want);
+    Part::Gvk.shows_as_is(node)
+        && is("group", &kind.group)
+        && is("version", &kind.version)
+        && is("kind", &kind.kind)
+}
+
+/// The `request` rebuilt from the attributes (`kind` as given), the original's user and
 /// options.
 fn cel_request(attrs: &Attributes, kind: &Gvk, original: &Json) -> Json {
     let mut m = Map::new();
@@ -1027,8 +1106,11 @@ fn cel_request(attrs: &Attributes, kind: &Gvk, original: &Json) -> Json {
     Json::Object(m)
 }
 
-/// Writes the request members of the attributes (`kind` as given), the user (its empty
-/// members left out, as the apiserver's omitempty does) and the options.
+/// Writes the request members of the attributes (`kind` as given), the user and the
+/// options, leaving out the empty members the request schema omits when empty (the
+/// apiserver's `omitempty`): `name`, `namespace`, the subresources and the user's members
+/// (an undeclared member of the user, which the view does not show, is left out when empty
+/// too).
 pub(crate) fn insert_attributes(
     m: &mut Map<String, Json>,
     attrs: &Attributes,
@@ -1036,46 +1118,29 @@ pub(crate) fn insert_attributes(
     user: Json,
     options: Option<Json>,
 ) {
-    m.insert("kind".into(), kind.to_json());
-    m.insert("resource".into(), attrs.resource.to_json());
-    if !attrs.subresource.is_empty() {
-        m.insert(
-            "subResource".into(),
-            Json::String(attrs.subresource.clone()),
-        );
-    }
-    m.insert("requestKind".into(), attrs.kind.to_json());
-    m.insert("requestResource".into(), attrs.resource.to_json());
-    if !attrs.subresource.is_empty() {
-        m.insert(
-            "requestSubResource".into(),
-            Json::String(attrs.subresource.clone()),
-        );
-    }
-    if !attrs.name.is_empty() {
-        m.insert("name".into(), Json::String(attrs.name.clone()));
-    }
-    if !attrs.namespace.is_empty() {
-        m.insert("namespace".into(), Json::String(attrs.namespace.clone()));
-    }
-    m.insert("operation".into(), Json::String(attrs.operation.clone()));
+    let mut insert = |name: &str, value: Json| {
+        if !(is_empty(&value) && omitted_when_empty(&[name])) {
+            m.insert(name.into(), value);
+        }
+    };
+    let text = |s: &str| Json::String(s.to_owned());
+    insert("kind", kind.to_json());
+    insert("resource", attrs.resource.to_json());
+    insert("subResource", text(&attrs.subresource));
+    insert("requestKind", attrs.kind.to_json());
+    insert("requestResource", attrs.resource.to_json());
+    insert("requestSubResource", text(&attrs.subresource));
+    insert("name", text(&attrs.name));
+    insert("namespace", text(&attrs.namespace));
+    insert("operation", text(&attrs.operation));
     let user = match user {
-        Json::Object(u) => u
-            .into_iter()
-            .filter(|(_, v)| match v {
-                Json::Null => false,
-                Json::String(s) => !s.is_empty(),
-                Json::Array(a) => !a.is_empty(),
-                Json::Object(o) => !o.is_empty(),
-                _ => true,
-            })
-            .collect(),
+        Json::Object(u) => u.into_iter().filter(|(_, v)| !is_empty(v)).collect(),
         _ => Map::new(),
     };
-    m.insert("userInfo".into(), Json::Object(user));
-    m.insert("dryRun".into(), Json::Bool(attrs.dry_run));
+    insert("userInfo", Json::Object(user));
+    insert("dryRun", Json::Bool(attrs.dry_run));
     if let Some(o) = options {
-        m.insert("options".into(), o);
+        insert("options", o);
     }
 }
 

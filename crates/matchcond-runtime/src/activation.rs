@@ -17,7 +17,7 @@ use crate::authz::{
     UserInfo,
 };
 use crate::request_view::json_member;
-pub use crate::request_view::{request_field_index, request_fields, REQUEST_FIELDS};
+pub use crate::request_view::{request_field_index, request_fields, RequestView, REQUEST_FIELDS};
 use crate::value::{Map, Value};
 
 /// The global variable slots of the matchConditions environment, in slot order.
@@ -52,7 +52,7 @@ pub enum JsonRoot<'a> {
     /// A JSON object of the request.
     Object(&'a serde_json::Map<String, Json>),
     /// The AdmissionRequest view of `request` (see [`Map::Request`]).
-    Request(&'a serde_json::Map<String, Json>),
+    Request(RequestView<'a>),
 }
 
 /// Variable values for one evaluation.
@@ -98,8 +98,18 @@ impl std::fmt::Debug for LazyAuthorizer {
 #[derive(Clone, Copy, Debug)]
 struct BoundRequest<'a> {
     map: &'a serde_json::Map<String, Json>,
+    /// The kind the webhook sees, when the host gives it (see
+    /// [`Activation::from_request_with_kind`]).
+    kind: Option<&'a Json>,
     /// False once `request` was bound to something else.
     fields_valid: bool,
+}
+
+impl<'a> BoundRequest<'a> {
+    /// The `request` view of the bound request.
+    fn view(&self) -> RequestView<'a> {
+        RequestView::with_kind(self.map, self.kind)
+    }
 }
 
 /// The request fields and objects read during one decision, each looked up in the request
@@ -146,13 +156,13 @@ impl<'a> Lookups<'a> {
 
     /// The member of cell `i` (a [`REQUEST_FIELDS`] index, or `REQUEST_FIELDS.len()` plus the
     /// slot of `object`/`oldObject`), looked up on first use.
-    fn get(&self, map: &'a serde_json::Map<String, Json>, i: usize) -> Option<&'a Json> {
+    fn get(&self, view: RequestView<'a>, i: usize) -> Option<&'a Json> {
         let cell = self.cells.get(i)?;
         match cell.get() {
             Some(j) if std::ptr::eq(j, &ABSENT) => None,
             Some(j) => Some(j),
             None => {
-                let found = lookup(map, i);
+                let found = lookup(view, i);
                 cell.set(Some(found.unwrap_or(&ABSENT)));
                 found
             }
@@ -162,11 +172,11 @@ impl<'a> Lookups<'a> {
 
 /// The member of a request a [`Lookups`] cell holds: by [`REQUEST_FIELDS`] index as the
 /// `request` view shows it, then `object` and `oldObject`.
-pub(crate) fn lookup(map: &serde_json::Map<String, Json>, i: usize) -> Option<&Json> {
+pub(crate) fn lookup(view: RequestView<'_>, i: usize) -> Option<&Json> {
     match i.checked_sub(REQUEST_FIELDS.len()) {
-        None => crate::request_view::request_view_field(map, i),
-        Some(SLOT_OBJECT) => json_member(map, "object"),
-        Some(SLOT_OLD_OBJECT) => json_member(map, "oldObject"),
+        None => view.field(i),
+        Some(SLOT_OBJECT) => json_member(view.json(), "object"),
+        Some(SLOT_OLD_OBJECT) => json_member(view.json(), "oldObject"),
         Some(_) => None,
     }
 }
@@ -182,6 +192,15 @@ impl<'a> Activation<'a> {
     /// AdmissionReview), viewed in place. `object` and `oldObject` come from the request and
     /// are null when absent; `namespaceObject` is null.
     pub fn from_request(request: &'a Json) -> Activation<'a> {
+        Activation::from_request_with_kind(request, None)
+    }
+
+    /// [`Activation::from_request`] for a webhook invoked with another kind than the
+    /// request's own: `request.kind` is `kind` (a `GroupVersionKind` object), as when
+    /// `matchPolicy: Equivalent` converts the request to an equivalent resource's version.
+    /// Every other member is the request's.
+    #[doc(hidden)]
+    pub fn from_request_with_kind(request: &'a Json, kind: Option<&'a Json>) -> Activation<'a> {
         // Bound to a request object, the unset `object`, `oldObject`, `request` and
         // `namespaceObject` slots mean the request's members, the request view and null.
         let (globals, index) = match request {
@@ -189,6 +208,7 @@ impl<'a> Activation<'a> {
                 Default::default(),
                 Some(BoundRequest {
                     map: m,
+                    kind,
                     fields_valid: true,
                 }),
             ),
@@ -383,7 +403,7 @@ impl<'a> Activation<'a> {
         if index >= REQUEST_FIELDS.len() {
             return None;
         }
-        lookup(bound.map, index)
+        lookup(bound.view(), index)
     }
 
     /// [`Activation::request_field`], remembered in `lookups`.
@@ -393,7 +413,7 @@ impl<'a> Activation<'a> {
         if index >= REQUEST_FIELDS.len() {
             return None;
         }
-        lookups.get(bound.map, index)
+        lookups.get(bound.view(), index)
     }
 
     /// [`Activation::get`], with the request's objects remembered in `lookups` (the
@@ -406,7 +426,7 @@ impl<'a> Activation<'a> {
         match (self.globals.get(slot), slot, self.index.as_ref()) {
             (Some(None), SLOT_OBJECT | SLOT_OLD_OBJECT, Some(bound)) => Some(
                 lookups
-                    .get(bound.map, REQUEST_FIELDS.len() + slot)
+                    .get(bound.view(), REQUEST_FIELDS.len() + slot)
                     .map_or(Value::Null, Value::from_json),
             ),
             _ => self.get(slot),
@@ -424,7 +444,7 @@ impl<'a> Activation<'a> {
             (None, SLOT_OBJECT | SLOT_OLD_OBJECT) => match self.index.as_ref() {
                 Some(bound) => Some(
                     lookups
-                        .get(bound.map, REQUEST_FIELDS.len() + slot)
+                        .get(bound.view(), REQUEST_FIELDS.len() + slot)
                         .unwrap_or(&NULL),
                 ),
                 None => self.json_node(slot),
@@ -464,9 +484,9 @@ impl<'a> Activation<'a> {
         }
         match self.globals.get(slot)? {
             Some(Value::Map(Map::Json(m))) => Some(JsonRoot::Object(m)),
-            Some(Value::Map(Map::Request(m))) => Some(JsonRoot::Request(m)),
+            Some(Value::Map(Map::Request(m))) => Some(JsonRoot::Request(*m)),
             Some(_) => None,
-            None if slot == SLOT_REQUEST => Some(JsonRoot::Request(self.index.as_ref()?.map)),
+            None if slot == SLOT_REQUEST => Some(JsonRoot::Request(self.index.as_ref()?.view())),
             None => match self.request_object(slot)? {
                 Json::Object(m) => Some(JsonRoot::Object(m)),
                 _ => None,
@@ -514,7 +534,7 @@ impl<'a> Activation<'a> {
                             .map_or(Value::Null, Value::from_json),
                     )
                 }
-                SLOT_REQUEST => Some(Value::Map(Map::Request(self.index.as_ref()?.map))),
+                SLOT_REQUEST => Some(Value::Map(Map::Request(self.index.as_ref()?.view()))),
                 SLOT_NAMESPACE_OBJECT => self.index.as_ref().map(|_| Value::Null),
                 SLOT_AUTHORIZER | SLOT_REQUEST_RESOURCE => self.authorizer_value(slot),
                 _ => None,

@@ -578,7 +578,7 @@ impl<'a> Interp<'a, '_> {
             (found, obj, a.quals.first().map(|q| &q.kind))
         {
             let j = if plain > 0 {
-                crate::request_view::request_field(m, f)
+                crate::request_view::request_field(*m, f)
             } else {
                 None
             };

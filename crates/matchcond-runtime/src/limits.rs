@@ -92,3 +92,13 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod size_tests {
+    /// The size limit on created values counts elements at this size: a change of the
+    /// value's layout would change which evaluations fail.
+    #[test]
+    fn a_value_takes_32_bytes() {
+        assert_eq!(super::ELEMENT_SIZE, 32);
+    }
+}

@@ -3,22 +3,26 @@
 //! `userInfo` (`UserInfo`) — shown as the apiserver's typed AdmissionRequest has them,
 //! whatever the JSON the host parsed says.
 //!
-//! The apiserver builds `request` from Go structs: a `GroupVersionKind` has exactly its
-//! three string members (a JSON `null` decodes to `""`), and every member of `UserInfo` is
-//! `omitempty` (an empty or `null` member is absent). A request that did not come from the
-//! apiserver's JSON — kube-rs's `AdmissionRequest` serialised by serde writes
-//! `"requestKind": null`, and its `GroupVersionResource` carries an extra `api_version` —
-//! must decide the same. A structure already in that form (what the apiserver sends) is
-//! viewed as the JSON node itself; any other is viewed through [`Part`], which shows the
-//! declared members only, as Go would hold them. Checking the form reads a handful of keys
-//! and allocates nothing.
+//! The apiserver builds `request` from Go structs, whose members and empty rules are
+//! [`crate::request_schema`]'s: a `GroupVersionKind` has exactly its three string members (a
+//! JSON `null` decodes to `""`), and every member of `UserInfo` is `omitempty` (an empty or
+//! `null` member is absent). A request that did not come from the apiserver's JSON —
+//! kube-rs's `AdmissionRequest` serialised by serde writes `"requestKind": null`, and its
+//! `GroupVersionResource` carries an extra `api_version` — must decide the same. A structure
+//! already in that form (what the apiserver sends) is viewed as the JSON node itself; any
+//! other is viewed through [`Part`], which shows the declared members only, as Go would hold
+//! them. Checking the form reads a handful of keys and allocates nothing.
 
 use serde_json::{Map as JsonMap, Value as Json};
 
-use crate::request_view::json_member;
-use crate::request_view::request_fields as f;
+use crate::request_schema::{
+    const_members, sorted_names, str_eq, Member, MemberType, WhenEmpty, GROUP_VERSION_KIND,
+    GROUP_VERSION_RESOURCE, USER_INFO,
+};
+use crate::request_view::{json_member, request_field_index, shown, SHAPES};
 
-/// A structure of the `request` view whose members are shown as Go declares them.
+/// A structure of the `request` view whose members are shown as Go declares them: one of
+/// the schema's declared object types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Part {
     /// `GroupVersionKind` (`kind`, `requestKind`): `group`, `version`, `kind`, always
@@ -31,70 +35,113 @@ pub enum Part {
     UserInfo,
 }
 
-/// `""`, for a missing or null member of a `GroupVersionKind` / `GroupVersionResource`.
-static EMPTY_STRING: Json = Json::String(String::new());
+/// The member names of each part, in the order a JSON object iterates them.
+const GVK_NAMES: [&str; 3] = sorted_names(const_members(GROUP_VERSION_KIND), &[]);
+const GVR_NAMES: [&str; 3] = sorted_names(const_members(GROUP_VERSION_RESOURCE), &[]);
+const USER_INFO_NAMES: [&str; 4] = sorted_names(const_members(USER_INFO), &[]);
+
+/// The part each member of the view is, by [`crate::activation::REQUEST_FIELDS`] index.
+#[allow(clippy::indexing_slicing)] // evaluated at compile time: a bad index fails the build
+const fn field_parts() -> [Option<Part>; SHAPES.len()] {
+    let mut out = [None; SHAPES.len()];
+    let mut i = 0;
+    while i < SHAPES.len() {
+        if let MemberType::Object(name) = SHAPES[i].ty() {
+            out[i] = Part::of_type(name);
+        }
+        i += 1;
+    }
+    out
+}
+
+/// [`field_parts`], computed once.
+const FIELD_PARTS: [Option<Part>; SHAPES.len()] = field_parts();
 
 impl Part {
+    /// The part of a declared object type, by the type's name.
+    pub const fn of_type(name: &str) -> Option<Part> {
+        if str_eq(name, GROUP_VERSION_KIND) {
+            Some(Part::Gvk)
+        } else if str_eq(name, GROUP_VERSION_RESOURCE) {
+            Some(Part::Gvr)
+        } else if str_eq(name, USER_INFO) {
+            Some(Part::UserInfo)
+        } else {
+            None
+        }
+    }
+
+    /// The name of the declared object type.
+    pub const fn type_name(self) -> &'static str {
+        match self {
+            Part::Gvk => GROUP_VERSION_KIND,
+            Part::Gvr => GROUP_VERSION_RESOURCE,
+            Part::UserInfo => USER_INFO,
+        }
+    }
+
+    /// The declared members (the schema's).
+    pub const fn declared_members(self) -> &'static [Member] {
+        const_members(self.type_name())
+    }
+
     /// The structure a member of the `request` view is (by
     /// [`crate::activation::REQUEST_FIELDS`] index), if any.
     pub fn of_field(index: usize) -> Option<Part> {
-        match index {
-            f::KIND | f::REQUEST_KIND => Some(Part::Gvk),
-            f::RESOURCE | f::REQUEST_RESOURCE => Some(Part::Gvr),
-            f::USER_INFO => Some(Part::UserInfo),
-            _ => None,
-        }
+        FIELD_PARTS.get(index).copied().flatten()
     }
 
     /// The structure a member of the `request` view is, by name.
     pub fn of_name(name: &str) -> Option<Part> {
-        match name {
-            "kind" | "requestKind" => Some(Part::Gvk),
-            "resource" | "requestResource" => Some(Part::Gvr),
-            "userInfo" => Some(Part::UserInfo),
-            _ => None,
-        }
+        Part::of_field(request_field_index(name)?)
     }
 
-    /// The declared members, in the order a JSON object iterates them (by name).
+    /// The declared members' names, in the order a JSON object iterates them (by name).
     pub const fn members(self) -> &'static [&'static str] {
         match self {
-            Part::Gvk => &["group", "kind", "version"],
-            Part::Gvr => &["group", "resource", "version"],
-            Part::UserInfo => &["extra", "groups", "uid", "username"],
+            Part::Gvk => &GVK_NAMES,
+            Part::Gvr => &GVR_NAMES,
+            Part::UserInfo => &USER_INFO_NAMES,
         }
     }
 
-    fn declares(self, name: &str) -> bool {
-        self.members()
+    /// A declared member, by name.
+    fn declared(self, name: &str) -> Option<&'static Member> {
+        self.declared_members()
             .iter()
-            .any(|m| m.len() == name.len() && *m == name)
+            .find(|m| m.name.len() == name.len() && m.name == name)
     }
 
     /// A member as the structure shows it: `None` when it has no such member.
     pub fn member<'a>(self, m: &'a JsonMap<String, Json>, name: &str) -> Option<&'a Json> {
-        if !self.declares(name) {
-            return None;
-        }
-        let given = json_member(m, name);
-        match self {
-            Part::Gvk | Part::Gvr => Some(given.filter(|j| !j.is_null()).unwrap_or(&EMPTY_STRING)),
-            Part::UserInfo => given.filter(|j| !is_empty(j)),
-        }
+        shown(self.declared(name)?, json_member(m, name))
     }
 
     /// True when a JSON node is shown as itself: an object of the declared members only,
-    /// each present as Go marshals it (or not an object at all, shown as given).
+    /// each shown as given and every always-present one there (or not an object at all,
+    /// shown as given).
     pub fn shows_as_is(self, node: &Json) -> bool {
         let Json::Object(m) = node else {
             return true;
         };
-        match self {
-            Part::Gvk | Part::Gvr => {
-                m.len() == 3 && m.iter().all(|(k, v)| !v.is_null() && self.declares(k))
+        let mut present = 0;
+        for (k, v) in m {
+            let Some(member) = self.declared(k) else {
+                return false;
+            };
+            if !member.shows_given(Some(v)) {
+                return false;
             }
-            Part::UserInfo => m.iter().all(|(k, v)| !is_empty(v) && self.declares(k)),
+            if member.when_empty == WhenEmpty::Zero {
+                present += 1;
+            }
         }
+        present
+            == self
+                .declared_members()
+                .iter()
+                .filter(|m| m.when_empty == WhenEmpty::Zero)
+                .count()
     }
 
     /// The number of members shown.
@@ -127,17 +174,6 @@ pub fn named_field_shows_as_is(name: &str, node: &Json) -> bool {
     Part::of_name(name).is_none_or(|p| p.shows_as_is(node))
 }
 
-/// An `omitempty` member that Go leaves out: `null`, `""`, `[]`, `{}`.
-fn is_empty(j: &Json) -> bool {
-    match j {
-        Json::Null => true,
-        Json::String(s) => s.is_empty(),
-        Json::Array(a) => a.is_empty(),
-        Json::Object(o) => o.is_empty(),
-        Json::Bool(_) | Json::Number(_) => false,
-    }
-}
-
 /// The members a [`Part`] shows, by name.
 #[derive(Clone, Debug)]
 pub struct PartIter<'a> {
@@ -163,6 +199,7 @@ impl<'a> Iterator for PartIter<'a> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
+    use crate::request_view::request_fields as f;
     use serde_json::json;
 
     fn shown(part: Part, node: &Json) -> Vec<(String, Json)> {
@@ -217,6 +254,29 @@ mod tests {
         assert_eq!(Part::UserInfo.member(m, "groups"), None);
         assert_eq!(Part::UserInfo.member(m, "x"), None);
         assert!(!Part::UserInfo.shows_as_is(&json!({"groups": []})));
+    }
+
+    #[test]
+    fn parts_are_the_schemas_object_types() {
+        use crate::request_schema::{declared_type, request_members};
+        for m in request_members() {
+            let part = Part::of_name(m.name);
+            match m.ty {
+                MemberType::Object(t) => {
+                    let part = part.unwrap();
+                    assert_eq!(part.type_name(), t);
+                    let mut names: Vec<&str> = declared_type(t)
+                        .unwrap()
+                        .members
+                        .iter()
+                        .map(|m| m.name)
+                        .collect();
+                    names.sort_unstable();
+                    assert_eq!(part.members(), names);
+                }
+                _ => assert_eq!(part, None, "{}", m.name),
+            }
+        }
     }
 
     #[test]

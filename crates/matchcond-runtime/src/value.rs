@@ -20,7 +20,7 @@ use smallvec::SmallVec;
 
 use crate::error::{ErrorKind, EvalError};
 pub use crate::request_view::json_member;
-use crate::request_view::{request_field_index, request_view_field, REQUEST_FIELDS};
+use crate::request_view::{request_field_index, RequestView, REQUEST_FIELDS};
 pub use crate::time::{Duration, Timestamp};
 
 /// A CEL value whose borrowed parts live for `'a`.
@@ -208,7 +208,7 @@ pub enum Map<'a> {
     /// `object`, `oldObject` and a missing `options` null, `resource` the original request's,
     /// struct members at their zero values, empty `omitempty` strings absent, `dryRun`
     /// always present); see [`REQUEST_FIELDS`].
-    Request(&'a serde_json::Map<String, Json>),
+    Request(RequestView<'a>),
     #[doc(hidden)]
     /// A structure of the `request` view (`kind`, `resource`, `userInfo` …) whose JSON is
     /// not in the form Go gives it (`null` or empty members, undeclared members): shown with
@@ -503,9 +503,9 @@ pub fn json_equal(a: &Json, b: &Json) -> bool {
 }
 
 /// A field of an AdmissionRequest view.
-fn request_get<'a>(m: &'a serde_json::Map<String, Json>, k: &str) -> Option<Value<'a>> {
+fn request_get<'a>(m: RequestView<'a>, k: &str) -> Option<Value<'a>> {
     let i = request_field_index(k)?;
-    request_view_field(m, i).map(|j| request_value(i, j))
+    m.field(i).map(|j| request_value(i, j))
 }
 
 /// The value of the `request` view's member `index` found as `j`: the node itself, or the
@@ -525,7 +525,7 @@ impl<'a> Map<'a> {
         match self {
             Map::Json(m) => m.len(),
             Map::Request(m) => (0..REQUEST_FIELDS.len())
-                .filter(|&i| request_view_field(m, i).is_some())
+                .filter(|&i| m.field(i).is_some())
                 .count(),
             Map::RequestPart(m, p) => p.len(m),
             Map::Borrowed(m) => m.len(),
@@ -546,7 +546,7 @@ impl<'a> Map<'a> {
                 _ => None,
             },
             Map::Request(m) => match k {
-                Value::String(s) => request_get(m, s),
+                Value::String(s) => request_get(*m, s),
                 _ => None,
             },
             Map::RequestPart(m, p) => match k {
@@ -562,7 +562,7 @@ impl<'a> Map<'a> {
     pub fn get_str(&self, k: &str) -> Option<Value<'a>> {
         match self {
             Map::Json(m) => m.get(k).map(Value::from_json),
-            Map::Request(m) => request_get(m, k),
+            Map::Request(m) => request_get(*m, k),
             Map::RequestPart(m, p) => p.member(m, k).map(Value::from_json),
             Map::Borrowed(m) => m.get(&Value::String(Str::Borrowed(k))).cloned(),
             Map::Shared(m) => m.get(&Value::String(Str::Borrowed(k))).cloned(),
@@ -577,7 +577,7 @@ impl<'a> Map<'a> {
                 _ => false,
             },
             Map::Request(m) => match k {
-                Value::String(s) => request_get(m, s).is_some(),
+                Value::String(s) => request_get(*m, s).is_some(),
                 _ => false,
             },
             Map::RequestPart(m, p) => match k {
@@ -593,7 +593,7 @@ impl<'a> Map<'a> {
     pub fn keys(&self) -> MapKeys<'a, '_> {
         match self {
             Map::Json(m) => MapKeys::Json(m.keys()),
-            Map::Request(m) => MapKeys::Request(RequestIter::new(m)),
+            Map::Request(m) => MapKeys::Request(RequestIter::new(*m)),
             Map::RequestPart(m, p) => MapKeys::Part(p.iter(m)),
             Map::Borrowed(m) => MapKeys::Entries(m.entries().iter()),
             Map::Shared(m) => MapKeys::Entries(m.entries().iter()),
@@ -604,7 +604,7 @@ impl<'a> Map<'a> {
     pub fn iter(&self) -> MapIter<'a, '_> {
         match self {
             Map::Json(m) => MapIter::Json(m.iter()),
-            Map::Request(m) => MapIter::Request(RequestIter::new(m)),
+            Map::Request(m) => MapIter::Request(RequestIter::new(*m)),
             Map::RequestPart(m, p) => MapIter::Part(p.iter(m)),
             Map::Borrowed(m) => MapIter::Entries(m.entries().iter()),
             Map::Shared(m) => MapIter::Entries(m.entries().iter()),
@@ -670,13 +670,13 @@ impl<'a> Iterator for MapIter<'a, '_> {
 /// Iterator over the entries of an AdmissionRequest view, in the order of
 /// [`REQUEST_FIELDS`] (by name).
 pub struct RequestIter<'a> {
-    map: &'a serde_json::Map<String, Json>,
+    map: RequestView<'a>,
     /// The next index into the request fields.
     next: usize,
 }
 
 impl<'a> RequestIter<'a> {
-    fn new(map: &'a serde_json::Map<String, Json>) -> Self {
+    fn new(map: RequestView<'a>) -> Self {
         RequestIter { map, next: 0 }
     }
 }
@@ -687,7 +687,7 @@ impl<'a> Iterator for RequestIter<'a> {
         while let Some(&name) = REQUEST_FIELDS.get(self.next) {
             let i = self.next;
             self.next += 1;
-            if let Some(v) = request_view_field(self.map, i) {
+            if let Some(v) = self.map.field(i) {
                 return Some((Value::String(Str::Borrowed(name)), request_value(i, v)));
             }
         }

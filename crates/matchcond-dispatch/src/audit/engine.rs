@@ -22,14 +22,14 @@ use matchcond_matcher::{ConditionOutcome, FailurePolicy};
 use matchcond_runtime::activation::{
     SLOT_AUTHORIZER, SLOT_OBJECT, SLOT_OLD_OBJECT, SLOT_REQUEST, SLOT_REQUEST_RESOURCE,
 };
-use matchcond_runtime::{Activation, Value};
+use matchcond_runtime::Value;
 use serde_json::{Map, Value as Json};
 
 use super::admission::{self, Missing, NotAdmitted};
 use super::event::Event;
 use crate::dispatch::{
-    call_time_check, match_namespace, object_labels, Attributes, CelRequests, CompiledHook, Detail,
-    Dispatcher, Policy,
+    call_time_check, insert_attributes, match_namespace, object_labels, Attributes, CelRequest,
+    CelRequests, CompiledHook, Detail, Dispatcher, Policy,
 };
 use crate::namespaces::NamespaceLister;
 use crate::request::catalog::Catalog;
@@ -197,7 +197,8 @@ impl Side {
 
 /// The parts of an event's AdmissionRequest, built when a webhook first needs them.
 struct Built {
-    /// `userInfo` and `options`, in the shape `cel_request` copies from.
+    /// The event's AdmissionRequest as the matchConditions see it (without the objects),
+    /// built once from the attributes, the user and the options.
     original: Json,
     object: Option<Json>,
     missing: Missing,
@@ -231,10 +232,8 @@ impl<'e, 'a> Prepared<'e, 'a> {
             let (object, _, options, mut missing) = admission::parts(self.event, &self.attrs)?;
             missing.kind = !self.kind_known;
             let mut m = Map::new();
-            m.insert("userInfo".into(), admission::user_info(self.event)?);
-            if let Some(o) = options {
-                m.insert("options".into(), o);
-            }
+            let user = admission::user_info(self.event)?;
+            insert_attributes(&mut m, &self.attrs, &self.attrs.kind, user, options);
             self.built = Some(Built {
                 original: Json::Object(m),
                 object,
@@ -249,7 +248,7 @@ impl<'e, 'a> Prepared<'e, 'a> {
 
     /// The `request` the matchConditions of a webhook invoked with `kind` see, built once
     /// per kind, and the parts of the event's AdmissionRequest.
-    fn cel_request(&mut self, kind: &Gvk) -> Result<(&Json, &Built), NotAdmitted> {
+    fn cel_request(&mut self, kind: &Gvk) -> Result<(CelRequest<'_>, &Built), NotAdmitted> {
         self.built()?;
         let built = self.built.as_ref().ok_or(NotAdmitted::Invalid {
             field: "requestObject",
@@ -346,7 +345,7 @@ impl Side {
     ) -> Result<(), NotAdmitted> {
         let (request, built) = p.cel_request(kind)?;
         let missing = built.missing;
-        let mut act = Activation::from_request(request);
+        let mut act = request.activation();
         if missing.object {
             act.unbind(SLOT_OBJECT);
         } else {

@@ -841,3 +841,94 @@ fn equivalent_builtin_resources() {
         )
     );
 }
+
+/// The conditions of a webhook on every request (`ALL`-like rules on deployments).
+const RULES_APPS_V1: &str = "  rules:\n  - {operations: [\"*\"], apiGroups: [apps], apiVersions: [v1], resources: [deployments, deployments/scale]}\n";
+
+/// Decides one webhook with `rules` and one condition per expression: the decision and the
+/// conditions' results.
+fn conditions_on(
+    rules: &str,
+    expressions: &[&str],
+    request: &Json,
+) -> (Decision<'static>, Vec<String>) {
+    let mut body = format!("{rules}  matchConditions:\n");
+    for (i, e) in expressions.iter().enumerate() {
+        body.push_str(&format!("  - {{name: c{i}, expression: {}}}\n", json!(e)));
+    }
+    let d = dispatcher(&body);
+    let outcome = d.decide_at(0, request, &NoNamespaces).unwrap().unwrap();
+    let report = outcome.conditions.unwrap();
+    let results = report
+        .conditions
+        .iter()
+        .map(|c| format!("{:?}", c.outcome))
+        .collect();
+    (report.decision, results)
+}
+
+#[test]
+fn the_request_view_hides_uid_and_objects_and_the_users_empty_members() {
+    let mut request = deployment_request();
+    request["uid"] = json!("705ab4f5-6393-11e8-b7cc-42010a800002");
+    request["oldObject"] = json!({"metadata": {"name": "old"}});
+    request["userInfo"] = json!({"username": "alice", "uid": "", "groups": [], "extra": {}});
+    let expressions = [
+        "dyn(request).uid == ''",
+        "dyn(request).object == null && dyn(request).oldObject == null",
+        "object.metadata.name == 'name' && oldObject.metadata.name == 'old'",
+        "request.userInfo.username == 'alice' && !has(request.userInfo.uid) && !has(request.userInfo.groups) && !has(request.userInfo.extra)",
+        "size(dyn(request.userInfo)) == 1",
+        "dyn(request).all(k, k in ['dryRun', 'kind', 'name', 'namespace', 'object', 'oldObject', 'operation', 'options', 'requestKind', 'requestResource', 'resource', 'uid', 'userInfo'])",
+        "size(dyn(request)) == 13",
+    ];
+    let (decision, results) = conditions_on(RULES_APPS_V1, &expressions, &request);
+    assert_eq!(results, vec!["Value(true)"; expressions.len()]);
+    assert_eq!(decision, Decision::Call);
+}
+
+#[test]
+fn the_request_view_shows_the_invocation_kind_not_the_reviews() {
+    // A review as sent to a webhook of another version: its `kind` is the converted one,
+    // the attributes (and an exact rule match) are the original request's.
+    let mut request = deployment_request();
+    request["kind"] = json!({"group": "apps", "version": "v1beta1", "kind": "Deployment"});
+    request["resource"] = json!({"group": "apps", "version": "v1beta1", "resource": "deployments"});
+    request["requestKind"] = json!({"group": "apps", "version": "v1", "kind": "Deployment"});
+    request["requestResource"] =
+        json!({"group": "apps", "version": "v1", "resource": "deployments"});
+    let expressions = [
+        "request.kind.version == 'v1' && request.requestKind.version == 'v1'",
+        "request.resource.version == 'v1' && request.requestResource.version == 'v1'",
+        "dyn(request).kind == {'group': 'apps', 'version': 'v1', 'kind': 'Deployment'}",
+    ];
+    let (decision, results) = conditions_on(RULES_APPS_V1, &expressions, &request);
+    assert_eq!(results, vec!["Value(true)"; expressions.len()]);
+    assert_eq!(decision, Decision::Call);
+    // Converted by an equivalent rule, the kind is the equivalent resource's.
+    let (_, results) = conditions_on(
+        RULES_APPS_EXT,
+        &["request.kind.version == 'v1beta1' && request.requestKind.version == 'v1'"],
+        &request,
+    );
+    assert_eq!(results, ["Value(true)"]);
+}
+
+#[test]
+fn a_request_whose_members_disagree_with_its_attributes_is_seen_as_its_attributes() {
+    // `requestResource` given: the subresource is `requestSubResource` (empty), whatever
+    // `subResource` says; a `userInfo` that is not an object is the empty user.
+    let mut request = deployment_request();
+    request["requestResource"] =
+        json!({"group": "apps", "version": "v1", "resource": "deployments"});
+    request["subResource"] = json!("status");
+    request["userInfo"] = json!("alice");
+    let expressions = [
+        "!has(request.subResource) && !has(request.requestSubResource)",
+        "size(dyn(request.userInfo)) == 0",
+        "object.metadata.name == 'name'",
+    ];
+    let (decision, results) = conditions_on(RULES_APPS_V1, &expressions, &request);
+    assert_eq!(results, vec!["Value(true)"; expressions.len()]);
+    assert_eq!(decision, Decision::Call);
+}

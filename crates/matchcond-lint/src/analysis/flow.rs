@@ -11,7 +11,8 @@
 //!   which has no `metadata`, `spec` or `status`.
 //! * **`namespaceObjectNull`**: `namespaceObject` is declared for webhooks but always null,
 //!   so any field read of it fails on every request.
-//! * **`omittedRequestField`**: members of the request that the apiserver omits when empty:
+//! * **`omittedRequestField`**: members of the request that the apiserver omits when empty
+//!   (the request schema's `WhenEmpty::Omitted` members):
 //!   `request.namespace` for cluster-scoped resources, `request.name` on CREATE (objects
 //!   named by `generateName`), `request.subResource` and `request.requestSubResource` for
 //!   main resources, `request.userInfo.uid` and `request.userInfo.extra` for users without
@@ -47,6 +48,7 @@
 //!   itself, and fails on DELETE like any other read.
 
 use matchcond_front::ast::{Expr, ExprKind, Literal};
+use matchcond_runtime::request_schema::omitted_when_empty;
 
 use super::bind_comprehension;
 use super::scope::{op_list, Scope, Worlds};
@@ -244,6 +246,14 @@ const ABSENT_LISTS: &[&str] = &[
 /// and `extra`.
 fn is_map_field(name: &str) -> bool {
     ABSENT_MAPS.contains(&name) || name == "extra"
+}
+
+/// True when `path` is `request` then a member the request schema omits when empty.
+fn is_omitted_request_member(path: &[&str]) -> bool {
+    match path {
+        ["request", below @ ..] => omitted_when_empty(below),
+        _ => false,
+    }
 }
 
 /// Root variables whose string-keyed indexes are not map lookups of user data.
@@ -726,10 +736,11 @@ impl<'s> Walker<'s> {
         }
     }
 
-    /// A member of `request` that the apiserver omits when empty.
+    /// A member of `request` that the apiserver omits when empty (the request schema's
+    /// `WhenEmpty::Omitted` members), read where the rules let it be empty.
     fn report_request_member(&mut self, path: &[String], at: usize, end: usize, facts: &Facts) {
         let p: Vec<&str> = path.iter().map(String::as_str).collect();
-        if facts.is_present(path) {
+        if facts.is_present(path) || !is_omitted_request_member(&p) {
             return;
         }
         let scope = self.scope;

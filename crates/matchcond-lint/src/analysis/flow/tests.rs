@@ -612,3 +612,49 @@ fn namespaces_have_labels() {
     s.worlds[0].labelled = false;
     assert_eq!(find(&s), 1);
 }
+
+/// The members `omittedRequestField` reports are the request schema's omitted ones: every
+/// member the schema omits when empty is reported where it may be empty, except the user's
+/// name and groups, which every user the apiserver serves has; no other member is.
+#[test]
+fn omitted_request_fields_are_the_schemas() {
+    use matchcond_runtime::request_schema::{declared_type, request_members, WhenEmpty, USER_INFO};
+    const ALWAYS_SET: &[&str] = &["userInfo.username", "userInfo.groups"];
+    let mut scope = Scope::of_operations(&[Create]);
+    for w in &mut scope.worlds {
+        w.cluster_scoped = true;
+    }
+    let mut members: Vec<(String, WhenEmpty)> = request_members()
+        .iter()
+        .map(|m| (m.name.to_owned(), m.when_empty))
+        .collect();
+    let user = declared_type(USER_INFO).unwrap().members.iter();
+    members.extend(user.map(|m| (format!("userInfo.{}", m.name), m.when_empty)));
+    let mut reported = Vec::new();
+    for (path, when_empty) in &members {
+        let text = format!("request.{path} == request.{path}");
+        let parsed = parse(&text, &ParserOptions::default()).unwrap();
+        let found = analyze(&parsed.expr, &scope, &Facts::worlds(scope.all()))
+            .iter()
+            .any(|r| r.code == Code::OmittedRequestField);
+        let expected = *when_empty == WhenEmpty::Omitted && !ALWAYS_SET.contains(&path.as_str());
+        assert_eq!(found, expected, "{path}");
+        if found {
+            reported.push(path.as_str());
+        }
+    }
+    assert_eq!(
+        reported,
+        [
+            "subResource",
+            "requestSubResource",
+            "name",
+            "namespace",
+            "userInfo.uid",
+            "userInfo.extra"
+        ]
+    );
+    assert!(is_omitted_request_member(&["request", "userInfo", "uid"]));
+    assert!(!is_omitted_request_member(&["object", "name"]));
+    assert!(!is_omitted_request_member(&["request", "operation"]));
+}
