@@ -197,6 +197,7 @@ fn for_each_child(n: &mut Node, f: &mut impl FnMut(&mut Node)) {
             f(&mut fold.result);
         }
         Node::InConstSet(e, _) => f(e),
+        Node::AuthzCheck(c) => f(&mut c.calls),
     }
 }
 

@@ -12,9 +12,11 @@ use matchcond_front::ast::{Comprehension, Expr, ExprKind, Literal};
 use matchcond_front::checker::{qualified_name, Checked, Reference};
 use matchcond_front::decls::Function;
 use matchcond_front::Type;
+use matchcond_runtime::cost::CostKind;
 use matchcond_runtime::libraries::{compile_regex, Bindings};
 use matchcond_runtime::plan::{
-    singleton_dispatch, Attr, AttrRoot, Call, Candidate, Dispatch, Fold, Node, Qual, QualKind,
+    singleton_dispatch, Attr, AttrRoot, AuthzCheck, Call, Candidate, Dispatch, Fold, Node, Qual,
+    QualKind,
 };
 use matchcond_runtime::value::{Bin, List, Map, MapData, Str, TypeName, Value};
 use matchcond_runtime::{Activation, EvalError};
@@ -657,6 +659,97 @@ impl<'c> Planner<'c> {
                 Err(e) => Err(e.message().to_string()),
             };
         }
+        if matches!(single, Some("decision_allowed" | "decision_errored")) {
+            return Ok(self.authz_check(call));
+        }
         Ok(Node::Call(Box::new(call)))
+    }
+
+    /// `authorizer.group(g).resource(r)…check(verb).allowed()` (or `.errored()`) as one
+    /// [`AuthzCheck`] node, when every call of the chain is the library's, with a fixed
+    /// cost, and every argument a constant or an attribute of a variable; the call as it is
+    /// otherwise.
+    fn authz_check(&self, accessor: Call) -> Node {
+        let plain = |c: &Call, overloads: &[&str]| {
+            c.overload.is_some_and(|o| overloads.contains(&o))
+                && c.candidates.len() == 1
+                && c.dispatch == Dispatch::Guarded
+                && !c.varargs
+                && !c.non_strict
+                && c.regex.is_none()
+                && c.tracked.is_none()
+        };
+        let fixed = |c: &Call| match c.cost {
+            CostKind::Fixed(n) => Some(n),
+            _ => None,
+        };
+        let simple_arg = |n: &Node| match n {
+            Node::Const(Value::String(_)) => true,
+            Node::Attr(a) => {
+                !a.test_only
+                    && matches!(a.root, AttrRoot::Global(_))
+                    && a.quals.iter().all(|q| !matches!(q.kind, QualKind::Dyn(_)))
+            }
+            _ => false,
+        };
+        let authorizer = self.global("authorizer");
+        let fused = (|| {
+            let mut cost = fixed(&accessor)?;
+            let Some(Node::Call(check)) = accessor.args.first() else {
+                return None;
+            };
+            if !plain(check, &["resourcecheck_check"]) {
+                return None;
+            }
+            cost = cost.checked_add(fixed(check)?)?;
+            let [receiver, verb] = check.args.as_slice() else {
+                return None;
+            };
+            let mut at = receiver;
+            if !simple_arg(verb) {
+                return None;
+            }
+            loop {
+                let Node::Call(b) = at else {
+                    return None;
+                };
+                let b: &Call = b;
+                let [receiver, arg] = b.args.as_slice() else {
+                    return None;
+                };
+                if !simple_arg(arg) {
+                    return None;
+                }
+                cost = cost.checked_add(fixed(b)?)?;
+                if plain(b, &["authorizer_group"]) {
+                    let Node::Attr(a) = receiver else {
+                        return None;
+                    };
+                    let root_is_authorizer =
+                        matches!(a.root, AttrRoot::Global(s) if Some(s) == authorizer);
+                    return (root_is_authorizer && a.quals.is_empty() && !a.test_only)
+                        .then_some(cost);
+                }
+                if !plain(
+                    b,
+                    &[
+                        "groupcheck_resource",
+                        "resourcecheck_subresource",
+                        "resourcecheck_namespace",
+                        "resourcecheck_name",
+                    ],
+                ) {
+                    return None;
+                }
+                at = receiver;
+            }
+        })();
+        match fused {
+            Some(cost) => Node::AuthzCheck(Box::new(AuthzCheck {
+                calls: Node::Call(Box::new(accessor)),
+                cost,
+            })),
+            None => Node::Call(Box::new(accessor)),
+        }
     }
 }

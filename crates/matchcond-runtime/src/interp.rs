@@ -19,7 +19,7 @@ use crate::cost;
 use crate::error::{ErrorKind, EvalError};
 use crate::libraries;
 use crate::limits;
-use crate::plan::{Attr, AttrRoot, Call, Dispatch, Fold, Node, Qual, QualKind};
+use crate::plan::{Attr, AttrRoot, AuthzCheck, Call, Dispatch, Fold, Node, Qual, QualKind};
 pub use crate::value::go_type_name;
 use crate::value::{values_equal, Bin, List, Map, MapData, Optional, Str, Value};
 use matchcond_front::Type;
@@ -255,7 +255,104 @@ impl<'a> Interp<'a, '_> {
             Node::OptOr(l, r) => self.eval_opt_or(l, r),
             Node::OptOrValue(l, r) => self.eval_opt_or_value(l, r),
             Node::Error(e) => Err(e.clone()),
+            Node::AuthzCheck(c) => self.eval_authz_check(c),
         }
+    }
+
+    /// A resource check read at once, or, off the common road, its calls as planned (out of
+    /// line: [`Interp::eval`]'s frame stays as small as before).
+    #[inline(never)]
+    fn eval_authz_check(&mut self, c: &'a AuthzCheck) -> R<'a> {
+        let before = (self.cost, self.created, self.exceeded, self.oversized);
+        let internal_before = self.internal.is_some();
+        if let Some(v) = self.authz_check_at_once(c) {
+            return Ok(v);
+        }
+        // Evaluated again from the start: the arguments have no effect but their cost.
+        (self.cost, self.created, self.exceeded, self.oversized) = before;
+        if !internal_before {
+            self.internal = None;
+        }
+        self.eval(&c.calls)
+    }
+
+    /// [`Interp::eval_authz_check`]'s common road: `None` when the chain must be evaluated
+    /// call by call (nothing has been asked of the authorizer then).
+    fn authz_check_at_once(&mut self, c: &'a AuthzCheck) -> Option<Value<'a>> {
+        let Node::Call(accessor) = &c.calls else {
+            return None;
+        };
+        let Some(Node::Call(check)) = accessor.args.first() else {
+            return None;
+        };
+        // The builders, outermost first, down to `group`.
+        let mut chain: SmallVec<[&'a Call; 6]> = SmallVec::new();
+        let mut at = check.args.first()?;
+        let root = loop {
+            let Node::Call(b) = at else {
+                return None;
+            };
+            chain.push(b);
+            let [receiver, _] = b.args.as_slice() else {
+                return None;
+            };
+            if &*b.function == "group" {
+                break receiver;
+            }
+            at = receiver;
+        };
+        let authz = self.eval(root).ok()?;
+        let Value::Opaque(o) = &authz else {
+            return None;
+        };
+        let authz = o.as_any().downcast_ref::<crate::authz::AuthorizerValue>()?;
+        // The arguments in evaluation order: the builders' from `group` out, then the verb.
+        let mut args: SmallVec<[(&str, Value<'a>); 6]> = SmallVec::new();
+        for b in chain.iter().rev() {
+            let arg = self.eval(b.args.get(1)?).ok()?;
+            if !matches!(arg, Value::String(_)) {
+                return None;
+            }
+            args.push((&*b.function, arg));
+        }
+        let verb = match self.eval(check.args.get(1)?).ok()? {
+            Value::String(v) => v,
+            _ => return None,
+        };
+        if self.exceeded || self.oversized || self.cost.saturating_add(c.cost) > self.limit {
+            return None;
+        }
+        let mut r = crate::authz::ResourceAttributes {
+            api_group: "",
+            api_version: "*",
+            resource: "",
+            subresource: "",
+            namespace: "",
+            name: "",
+            field_selector: None,
+            label_selector: None,
+        };
+        for (f, v) in &args {
+            let Value::String(v) = v else {
+                return None;
+            };
+            let v = v.as_str();
+            match *f {
+                "group" => r.api_group = v,
+                "resource" if !v.trim().is_empty() => r.resource = v,
+                "subresource" => r.subresource = v,
+                "namespace" => r.namespace = v,
+                "name" => r.name = v,
+                _ => return None,
+            }
+        }
+        let response = authz.check_resource(&verb, r);
+        // The calls' values are opaque and the result a boolean: nothing counts as created.
+        self.cost += c.cost;
+        Some(Value::Bool(match &*accessor.function {
+            "allowed" => response.decision == crate::authz::AuthzDecision::Allow,
+            _ => response.error.is_some(),
+        }))
     }
 
     fn eval_cond(&mut self, c: &'a Node, t: &'a Node, f: &'a Node) -> R<'a> {

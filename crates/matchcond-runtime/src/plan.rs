@@ -39,6 +39,26 @@ pub enum Node {
     OptOrValue(Box<Node>, Box<Node>),
     /// An error known when the program was planned, raised when evaluated.
     Error(crate::error::EvalError),
+    /// A resource check read at once (see [`AuthzCheck`]).
+    AuthzCheck(Box<AuthzCheck>),
+}
+
+/// `authorizer.group(g).resource(r)…check(verb)` followed by `allowed()` or `errored()`,
+/// the builders being `subresource`,
+/// `namespace` and `name`, and every argument a constant or an attribute: evaluated as one
+/// call of the [`Authorizer`](crate::authz::Authorizer) whose attributes are read from the
+/// arguments in place, with no value built for the builders. `calls` is the chain as
+/// planned; whatever leaves the common road (an argument that is not a string or fails, a
+/// blank resource, a receiver that is not an authorizer, a cost that would reach the limit)
+/// is evaluated by it instead, from the start, so results, costs and errors are the
+/// chain's.
+#[derive(Debug)]
+pub struct AuthzCheck {
+    /// The accessor's call, whose receiver is the `check` call and so on down to `group`,
+    /// whose receiver is the `authorizer` variable.
+    pub calls: Node,
+    /// What the chain's calls cost together (each has a fixed cost).
+    pub cost: u64,
 }
 
 /// Where an attribute's value starts.
@@ -300,6 +320,7 @@ impl Node {
                 sum(once, if looped > 0 { 2 } else { 0 })
             }
             Node::InConstSet(a, _) => a.reads_of_local(slot),
+            Node::AuthzCheck(c) => c.calls.reads_of_local(slot),
         }
     }
 

@@ -494,6 +494,15 @@ impl AuthorizerValue {
         })
     }
 
+    /// `group(…).resource(…)…check(verb)` at once: asks the authorizer about a resource
+    /// check without building the builders' values (the caller has validated the resource,
+    /// and there are no selectors).
+    #[doc(hidden)]
+    pub fn check_resource(&self, verb: &str, resource: ResourceAttributes<'_>) -> AuthzResponse {
+        let attrs = Attributes::resource(&self.principal.user, verb, resource);
+        self.principal.authorizer.authorize(&attrs)
+    }
+
     fn describe(&self) -> String {
         format!("authorizer for {}", self.principal.user.name)
     }
