@@ -253,7 +253,7 @@ pub struct RequestView<'a> {
 }
 
 impl<'a> RequestView<'a> {
-    /// The view of a request: every member as [`request_view_field`] reads it.
+    /// The view of a request: every member as the apiserver shows it (see `request_view_field`).
     pub fn new(map: &'a serde_json::Map<String, Json>) -> Self {
         RequestView { map, kind: None }
     }
