@@ -48,6 +48,10 @@ fn pruned_reading_decides_like_the_whole_review() {
             for policy in [FailurePolicy::Fail, FailurePolicy::Ignore] {
                 let expected = set.explain(&Activation::from_request(whole), policy);
                 let pruned = set.read_review(bytes).unwrap();
+                let envelope = set.read_review_envelope(bytes).unwrap();
+                assert_eq!(envelope["request"], pruned, "{name} on {request}");
+                assert_eq!(envelope["apiVersion"], review["apiVersion"]);
+                assert_eq!(envelope["kind"], review["kind"]);
                 let got = set.explain(&Activation::from_request(&pruned), policy);
                 assert_eq!(got, expected, "{name} on {request}");
                 assert_eq!(
@@ -115,4 +119,36 @@ fn unreadable_reviews_are_errors() {
         err.to_string(),
         "invalid AdmissionReview: invalid unicode code point at line 1 column 14"
     );
+}
+
+#[test]
+fn the_envelope_is_the_type_and_the_request_read_once() {
+    let set = common::compile(&[("a", "object.metadata.name == 'x'")]);
+    let review = set
+        .read_review_envelope(
+            br#"{"apiVersion": "admission.k8s.io/v1", "response": {"allowed": true},
+                "request": {"uid": "1", "object": {"metadata": {"name": "x"}, "spec": {}}},
+                "kind": "AdmissionReview"}"#,
+        )
+        .unwrap();
+    assert_eq!(
+        review,
+        serde_json::json!({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+            "request": {"uid": "1", "object": {"metadata": {"name": "x"}}}})
+    );
+    // Absent members are absent, a null request is null.
+    assert_eq!(
+        set.read_review_envelope(br#"{"kind": 7, "request": null}"#)
+            .unwrap(),
+        serde_json::json!({"kind": 7, "request": null})
+    );
+    for (bytes, error) in [
+        (&b"[1]"[..], "invalid AdmissionReview: invalid type: sequence, expected an AdmissionReview object at line 1 column 0"),
+        (br#"{"request": 5}"#, "invalid AdmissionReview: invalid type: integer `5`, expected an AdmissionRequest object at line 1 column 13"),
+        (br#"{"request": {}} trailing"#, "invalid AdmissionReview: trailing characters at line 1 column 17"),
+        (br#"{"extra": [1, }"#, "invalid AdmissionReview: expected value at line 1 column 15"),
+    ] {
+        let err = set.read_review_envelope(bytes).unwrap_err();
+        assert_eq!(err.to_string(), error);
+    }
 }

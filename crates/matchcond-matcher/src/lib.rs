@@ -812,6 +812,21 @@ impl MatchConditions {
         request.ok_or(ReviewError::NoRequest)
     }
 
+    /// Reads an AdmissionReview given as JSON bytes into one object of its `apiVersion`,
+    /// `kind` and `request` (those present), the request read as
+    /// [`MatchConditions::read_review`] reads it; the other members are checked to be JSON
+    /// but not built. A host that checks the review's type before deciding reads the bytes
+    /// once. An error when the bytes are not one JSON object, or `request` is neither an
+    /// object nor null.
+    pub fn read_review_envelope(&self, bytes: &[u8]) -> Result<serde_json::Value, ReviewError> {
+        use serde::de::DeserializeSeed;
+        let [object, old_object] = &self.reads;
+        let mut de = serde_json::Deserializer::from_slice(bytes);
+        let review = raw::EnvelopeSeed { object, old_object }.deserialize(&mut de)?;
+        de.end()?;
+        Ok(review)
+    }
+
     /// Decides from the JSON bytes of an AdmissionReview, parsing only what the conditions
     /// read (see [`MatchConditions::read_review`]).
     pub fn decide_review(

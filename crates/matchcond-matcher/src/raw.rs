@@ -82,6 +82,49 @@ impl<'de> Visitor<'de> for ReviewSeed<'_> {
     }
 }
 
+/// Reads an AdmissionReview's `apiVersion`, `kind` and `request` into one object (those
+/// present), the request as [`ReviewSeed`] reads it; other members are scanned, not built.
+pub(crate) struct EnvelopeSeed<'n> {
+    pub(crate) object: &'n Need,
+    pub(crate) old_object: &'n Need,
+}
+
+impl<'de> DeserializeSeed<'de> for EnvelopeSeed<'_> {
+    type Value = Json;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for EnvelopeSeed<'_> {
+    type Value = Json;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an AdmissionReview object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match key.as_ref() {
+                "request" => {
+                    let request = map.next_value_seed(RequestSeed {
+                        object: self.object,
+                        old_object: self.old_object,
+                    })?;
+                    out.insert(key.into_owned(), request);
+                }
+                "apiVersion" | "kind" => {
+                    let value = map.next_value::<Json>()?;
+                    out.insert(key.into_owned(), value);
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Json::Object(out))
+    }
+}
+
 struct RequestSeed<'n> {
     object: &'n Need,
     old_object: &'n Need,
@@ -246,6 +289,36 @@ mod tests {
             prune(text),
             serde_json::json!({"object":{"metadata":[1,{"x":2}]}})
         );
+    }
+
+    #[test]
+    fn the_envelope_keeps_the_type_and_the_pruned_request() {
+        let mut object = Need::Nothing;
+        object.add(&[b("metadata"), b("labels")]);
+        let old = Need::Nothing;
+        let text = r#"{"kind":"AdmissionReview","extra":{"big":[1,2,3]},"apiVersion":"admission.k8s.io/v1",
+            "request":{"uid":"u","object":{"metadata":{"labels":{"a":"b"},"name":"n"},"spec":{}}}}"#;
+        let mut de = serde_json::Deserializer::from_str(text);
+        let review = EnvelopeSeed {
+            object: &object,
+            old_object: &old,
+        }
+        .deserialize(&mut de)
+        .unwrap();
+        assert_eq!(
+            review,
+            serde_json::json!({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview",
+                "request":{"uid":"u","object":{"metadata":{"labels":{"a":"b"}}}}})
+        );
+        // Members absent are absent; a later duplicate wins, as in a JSON value.
+        let mut de = serde_json::Deserializer::from_str(r#"{"kind":1,"kind":"K"}"#);
+        let review = EnvelopeSeed {
+            object: &object,
+            old_object: &old,
+        }
+        .deserialize(&mut de)
+        .unwrap();
+        assert_eq!(review, serde_json::json!({"kind":"K"}));
     }
 
     #[test]

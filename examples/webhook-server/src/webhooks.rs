@@ -11,10 +11,10 @@ use matchcond::dispatch::{Attributes, Configuration, HookKind, Rejection, Webhoo
 use matchcond::metrics::{MatchConditionMetrics, WebhookMetrics};
 use matchcond::{
     Activation, ConditionOutcome, Decision, Environment, FailurePolicy, KubeVersion,
-    MatchCondition, MatchConditions, Report, Skip,
+    MatchCondition, MatchConditions, Skip,
 };
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::{json, Map, Value as Json};
+use serde_json::Value as Json;
 
 pub use crate::config::ConfigError;
 use crate::paths;
@@ -435,13 +435,9 @@ impl Webhooks {
             .hooks
             .get(index)
             .ok_or_else(|| ReviewError::Malformed(format!("no webhook {index}")))?;
-        check_envelope(body)?;
-        let request = hook.conditions.read_review(body).map_err(|e| match e {
-            matchcond::ReviewError::Json(e) => ReviewError::Malformed(format!("invalid JSON: {e}")),
-            _ => ReviewError::Malformed("no \"request\" object".into()),
-        })?;
+        let request = read_request(&hook.conditions, body)?;
         let uid = match request.get("uid") {
-            Some(Json::String(s)) if !s.is_empty() => s.clone(),
+            Some(Json::String(s)) if !s.is_empty() => s.as_str(),
             _ => {
                 return Err(ReviewError::Malformed(
                     "request.uid must be a non-empty string".into(),
@@ -455,16 +451,48 @@ impl Webhooks {
         if hook.conditions.uses_authorizer() {
             activation = activation.with_authorizer(self.authorizer.clone());
         }
-        let report = hook.conditions.explain(&activation, hook.failure_policy);
-        let evaluation = started.elapsed();
-        hook.metrics
-            .observe_report(&attributes.operation, &report, evaluation);
-        let (outcome, message, review) = response(hook, &uid, &attributes, &report, self.warnings);
-        let body = serde_json::to_vec(&review)
-            .map_err(|e| ReviewError::Malformed(format!("cannot write the response: {e}")))?;
+        let mut body = Vec::with_capacity(RESPONSE_CAPACITY);
+        let (outcome, message, evaluation) = if self.warnings && !hook.conditions.is_empty() {
+            // Every condition's outcome is listed: explain, and count what is explained.
+            let report = hook.conditions.explain(&activation, hook.failure_policy);
+            let evaluation = started.elapsed();
+            hook.metrics
+                .observe_report(&attributes.operation, &report, evaluation);
+            let warnings: Vec<String> = report
+                .conditions
+                .iter()
+                .map(|c| {
+                    format!(
+                        "matchCondition {:?}: {}",
+                        &*c.name,
+                        outcome_word(&c.outcome)
+                    )
+                })
+                .collect();
+            let (outcome, message) = respond(
+                &mut body,
+                hook,
+                uid,
+                &attributes,
+                &report.decision,
+                &warnings,
+            );
+            (outcome, message, evaluation)
+        } else {
+            // Decided and counted as the apiserver counts, without an explanation.
+            let decision = hook.metrics.decide(
+                &hook.conditions,
+                &activation,
+                hook.failure_policy,
+                &attributes.operation,
+            );
+            let evaluation = started.elapsed();
+            let (outcome, message) = respond(&mut body, hook, uid, &attributes, &decision, &[]);
+            (outcome, message, evaluation)
+        };
         Ok(Answer {
             body,
-            uid,
+            uid: uid.to_owned(),
             operation: Operation::parse(&attributes.operation),
             outcome,
             message,
@@ -472,6 +500,9 @@ impl Webhooks {
         })
     }
 }
+
+/// Room for a response without warnings (they are some 350 bytes).
+const RESPONSE_CAPACITY: usize = 512;
 
 fn kind_key(kind: HookKind) -> u8 {
     match kind {
@@ -489,8 +520,9 @@ pub enum ReviewError {
     Malformed(String),
 }
 
-/// The members of an AdmissionReview checked before its request is read: `apiVersion`,
-/// `kind` and the shape of `request` (the rest of the body is scanned, not built).
+/// The members of an AdmissionReview checked when [`read_request`]'s one pass fails, for
+/// the complaint: `apiVersion`, `kind` and the shape of `request` (the rest of the body is
+/// scanned, not built).
 enum Envelope {
     Object {
         api_version: Option<Json>,
@@ -623,6 +655,35 @@ fn check_envelope(body: &[u8]) -> Result<(), ReviewError> {
     Ok(())
 }
 
+/// Reads the `request` of an AdmissionReview, checking (as [`check_envelope`] does) that
+/// the body is one JSON object with the AdmissionReview `apiVersion` and `kind` and a
+/// `request` object, in one pass over the bytes. A body that pass cannot read gets the
+/// complaint of the envelope's check, or else of the request's reading.
+fn read_request(conditions: &MatchConditions, body: &[u8]) -> Result<Json, ReviewError> {
+    let bad = ReviewError::Malformed;
+    let Ok(Json::Object(mut review)) = conditions.read_review_envelope(body) else {
+        check_envelope(body)?;
+        return match conditions.read_review(body) {
+            Err(matchcond::ReviewError::Json(e)) => Err(bad(format!("invalid JSON: {e}"))),
+            _ => Err(bad("no \"request\" object".into())),
+        };
+    };
+    let (api_version, kind) = (review.get("apiVersion"), review.get("kind"));
+    if api_version.and_then(Json::as_str) != Some(ADMISSION_API_VERSION)
+        || kind.and_then(Json::as_str) != Some("AdmissionReview")
+    {
+        return Err(bad(format!(
+            "expected apiVersion \"{ADMISSION_API_VERSION}\" and kind \"AdmissionReview\", got apiVersion {} and kind {}",
+            describe(api_version),
+            describe(kind)
+        )));
+    }
+    match review.remove("request") {
+        Some(request @ Json::Object(_)) => Ok(request),
+        _ => Err(bad("no \"request\" object".into())),
+    }
+}
+
 fn outcome_word(outcome: &ConditionOutcome) -> &'static str {
     match outcome {
         ConditionOutcome::Value(true) => "true",
@@ -633,24 +694,81 @@ fn outcome_word(outcome: &ConditionOutcome) -> &'static str {
     }
 }
 
-fn response(
+/// The `status` of a response.
+struct Status<'a> {
+    code: u16,
+    message: &'a str,
+    reason: Option<&'a str>,
+    status: &'static str,
+}
+
+/// Writes a JSON string (serde_json's escaping).
+fn write_str(out: &mut Vec<u8>, text: &str) {
+    // Writing a string into a Vec cannot fail.
+    serde_json::to_writer(&mut *out, text).ok();
+}
+
+/// Writes the response AdmissionReview: the bytes serde_json writes for it as a JSON value
+/// (members in key order, no spaces), without building the value.
+fn write_response(
+    out: &mut Vec<u8>,
+    uid: &str,
+    allowed: bool,
+    status: &Status<'_>,
+    warnings: &[String],
+    outcome: Outcome,
+) {
+    out.extend_from_slice(b"{\"apiVersion\":");
+    write_str(out, ADMISSION_API_VERSION);
+    out.extend_from_slice(b",\"kind\":\"AdmissionReview\",\"response\":{\"allowed\":");
+    out.extend_from_slice(if allowed { b"true" } else { b"false" });
+    out.extend_from_slice(b",\"auditAnnotations\":{");
+    write_str(out, DECISION_ANNOTATION);
+    out.push(b':');
+    write_str(out, outcome.as_str());
+    out.extend_from_slice(b"},\"status\":{\"code\":");
+    out.extend_from_slice(status.code.to_string().as_bytes());
+    out.extend_from_slice(b",\"message\":");
+    write_str(out, status.message);
+    if let Some(reason) = status.reason {
+        out.extend_from_slice(b",\"reason\":");
+        write_str(out, reason);
+    }
+    out.extend_from_slice(b",\"status\":");
+    write_str(out, status.status);
+    out.extend_from_slice(b"},\"uid\":");
+    write_str(out, uid);
+    if !warnings.is_empty() {
+        out.extend_from_slice(b",\"warnings\":[");
+        for (i, w) in warnings.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            write_str(out, w);
+        }
+        out.push(b']');
+    }
+    out.extend_from_slice(b"}}");
+}
+
+/// Writes the response to a decision into `out`; gives the outcome and the status message.
+fn respond(
+    out: &mut Vec<u8>,
     hook: &Webhook,
     uid: &str,
     attributes: &Attributes,
-    report: &Report,
-    warnings: bool,
-) -> (Outcome, String, Json) {
-    let count = report.conditions.len();
-    let (allowed, outcome, message, status) = match &report.decision {
+    decision: &Decision<'_>,
+    warnings: &[String],
+) -> (Outcome, String) {
+    let (allowed, outcome, message, code, reason, status) = match decision {
         Decision::Call => {
-            let why = match count {
+            let why = match hook.conditions.len() {
                 0 => "it has no matchConditions".to_owned(),
                 1 => "its only matchCondition is true".to_owned(),
                 n => format!("all {n} of its matchConditions are true"),
             };
             let message = format!("webhook {:?} is called: {why}", hook.name);
-            let status = json!({"status": "Success", "code": 200, "message": message});
-            (true, Outcome::Call, message, status)
+            (true, Outcome::Call, message, 200, None, "Success")
         }
         Decision::Skip(skip) => {
             let why = match skip {
@@ -664,8 +782,7 @@ fn response(
                 "webhook {:?} is not called (the apiserver would skip it): {why}",
                 hook.name
             );
-            let status = json!({"status": "Success", "code": 200, "message": message});
-            (true, Outcome::Skip, message, status)
+            (true, Outcome::Skip, message, 200, None, "Success")
         }
         Decision::Reject { message } => {
             let rejection = Rejection::forbidden(&attributes.resource, &attributes.name, message);
@@ -673,36 +790,236 @@ fn response(
                 "webhook {:?}: the apiserver rejects the request (failurePolicy Fail): {}",
                 hook.name, rejection.message
             );
-            let status = json!({"status": "Failure", "code": rejection.code, "reason": rejection.reason, "message": message});
-            (false, Outcome::Reject, message, status)
+            (
+                false,
+                Outcome::Reject,
+                message,
+                rejection.code,
+                Some(rejection.reason),
+                "Failure",
+            )
         }
     };
-    let mut response = Map::new();
-    response.insert("uid".into(), json!(uid));
-    response.insert("allowed".into(), json!(allowed));
-    response.insert("status".into(), status);
-    if warnings && count > 0 {
-        let warnings: Vec<String> = report
-            .conditions
-            .iter()
-            .map(|c| {
-                format!(
-                    "matchCondition {:?}: {}",
-                    &*c.name,
-                    outcome_word(&c.outcome)
-                )
-            })
-            .collect();
-        response.insert("warnings".into(), json!(warnings));
+    let status = Status {
+        code,
+        message: &message,
+        reason,
+        status,
+    };
+    write_response(out, uid, allowed, &status, warnings, outcome);
+    (outcome, message)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+
+    const CONFIG: &str = r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: answers}
+webhooks:
+- name: none.example.com
+  clientConfig: {url: "https://example.com/none"}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+- name: one.example.com
+  clientConfig: {url: "https://example.com/one"}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  matchConditions:
+  - {name: web, expression: "request.name == 'web-0'"}
+- name: three.example.com
+  clientConfig: {url: "https://example.com/three"}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  matchConditions:
+  - {name: a, expression: "true"}
+  - {name: b, expression: "request.namespace == 'shop'"}
+  - {name: c, expression: "request.name.startsWith('web')"}
+- name: false.example.com
+  clientConfig: {url: "https://example.com/false"}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  matchConditions:
+  - {name: other.name, expression: "request.name == 'other'"}
+  - {name: later, expression: "object.spec.missing == 1"}
+- name: ignore.example.com
+  clientConfig: {url: "https://example.com/ignore"}
+  failurePolicy: Ignore
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  matchConditions:
+  - {name: missing, expression: "object.spec.missing == 1"}
+- name: reject.example.com
+  clientConfig: {url: "https://example.com/reject"}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  matchConditions:
+  - {name: web, expression: "request.name == 'web-0'"}
+  - {name: missing, expression: "object.spec.missing == 1"}
+"#;
+
+    /// A review of a pod `web-0` in `shop`, with a uid that needs escapes.
+    const REVIEW: &str = r#"{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+      "request": {"uid": "u\"1\\é\n\u0001", "operation": "CREATE", "namespace": "shop", "name": "web-0",
+        "kind": {"group": "", "version": "v1", "kind": "Pod"},
+        "resource": {"group": "", "version": "v1", "resource": "pods"},
+        "userInfo": {"username": "alice"},
+        "object": {"metadata": {"name": "web-0"}, "spec": {}}}}"#;
+
+    const UID: &str = r#""u\"1\\é\n\u0001""#;
+
+    fn answer(warnings: bool, path: &str) -> Answer {
+        let hooks = Webhooks::from_text(CONFIG, KubeVersion::LATEST)
+            .unwrap()
+            .with_warnings(warnings);
+        hooks
+            .review(hooks.route(path).unwrap(), REVIEW.as_bytes())
+            .unwrap()
     }
-    response.insert(
-        "auditAnnotations".into(),
-        json!({ DECISION_ANNOTATION: outcome.as_str() }),
-    );
-    let review = json!({
-        "apiVersion": ADMISSION_API_VERSION,
-        "kind": "AdmissionReview",
-        "response": Json::Object(response),
-    });
-    (outcome, message, review)
+
+    fn body(warnings: bool, path: &str) -> String {
+        let body = String::from_utf8(answer(warnings, path).body).unwrap();
+        // The bytes are those serde_json writes for the same value.
+        let value: Json = serde_json::from_str(&body).unwrap();
+        assert_eq!(serde_json::to_string(&value).unwrap(), body);
+        body
+    }
+
+    fn expected(allowed: bool, decision: &str, status: &str, warnings: &str) -> String {
+        format!(
+            r#"{{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","response":{{"allowed":{allowed},"auditAnnotations":{{"matchcond-decision":"{decision}"}},"status":{status},"uid":{UID}{warnings}}}}}"#
+        )
+    }
+
+    #[test]
+    fn calls_are_answered_with_exact_bodies() {
+        for (path, why) in [
+            ("/none", "it has no matchConditions"),
+            ("/one", "its only matchCondition is true"),
+            ("/three", "all 3 of its matchConditions are true"),
+        ] {
+            let name = format!("{}.example.com", &path[1..]);
+            let status = format!(
+                r#"{{"code":200,"message":"webhook \"{name}\" is called: {why}","status":"Success"}}"#
+            );
+            assert_eq!(body(false, path), expected(true, "call", &status, ""));
+            let answer = answer(false, path);
+            assert_eq!(answer.outcome, Outcome::Call);
+            assert_eq!(answer.uid, "u\"1\\é\n\u{1}");
+            assert_eq!(answer.operation, Operation::Create);
+            assert_eq!(answer.message, format!("webhook {name:?} is called: {why}"));
+        }
+        // No conditions: no warnings, even when asked for.
+        let status = r#"{"code":200,"message":"webhook \"none.example.com\" is called: it has no matchConditions","status":"Success"}"#;
+        assert_eq!(body(true, "/none"), expected(true, "call", status, ""));
+        let status = r#"{"code":200,"message":"webhook \"three.example.com\" is called: all 3 of its matchConditions are true","status":"Success"}"#;
+        assert_eq!(
+            body(true, "/three"),
+            expected(
+                true,
+                "call",
+                status,
+                r#","warnings":["matchCondition \"a\": true","matchCondition \"b\": true","matchCondition \"c\": true"]"#
+            )
+        );
+    }
+
+    #[test]
+    fn skips_are_answered_with_exact_bodies() {
+        let status = r#"{"code":200,"message":"webhook \"false.example.com\" is not called (the apiserver would skip it): matchCondition \"other.name\" is false","status":"Success"}"#;
+        assert_eq!(body(false, "/false"), expected(true, "skip", status, ""));
+        assert_eq!(
+            body(true, "/false"),
+            expected(
+                true,
+                "skip",
+                status,
+                r#","warnings":["matchCondition \"other.name\": false","matchCondition \"later\": error"]"#
+            )
+        );
+        let status = r#"{"code":200,"message":"webhook \"ignore.example.com\" is not called (the apiserver would skip it): its matchConditions failed and its failurePolicy is Ignore: expression 'object.spec.missing == 1' resulted in error: no such key: missing","status":"Success"}"#;
+        assert_eq!(body(false, "/ignore"), expected(true, "skip", status, ""));
+        assert_eq!(answer(false, "/ignore").outcome, Outcome::Skip);
+    }
+
+    #[test]
+    fn rejections_are_answered_with_exact_bodies() {
+        let message = r#"webhook \"reject.example.com\": the apiserver rejects the request (failurePolicy Fail): pods \"web-0\" is forbidden: expression 'object.spec.missing == 1' resulted in error: no such key: missing"#;
+        let status = format!(
+            r#"{{"code":403,"message":"{message}","reason":"Forbidden","status":"Failure"}}"#
+        );
+        assert_eq!(
+            body(false, "/reject"),
+            expected(false, "reject", &status, "")
+        );
+        assert_eq!(
+            body(true, "/reject"),
+            expected(
+                false,
+                "reject",
+                &status,
+                r#","warnings":["matchCondition \"web\": true","matchCondition \"missing\": error"]"#
+            )
+        );
+        let answer = answer(false, "/reject");
+        assert_eq!(answer.outcome, Outcome::Reject);
+        assert_eq!(answer.message, message.replace("\\\"", "\""));
+    }
+
+    #[test]
+    fn malformed_reviews_get_the_envelope_complaint_first() {
+        let hooks = Webhooks::from_text(CONFIG, KubeVersion::LATEST).unwrap();
+        let index = hooks.route("/one").unwrap();
+        let complaint = |body: &str| match hooks.review(index, body.as_bytes()) {
+            Err(ReviewError::Malformed(m)) => m,
+            Ok(_) => panic!("answered {body}"),
+        };
+        for (body, message) in [
+            ("[1]", "the body must be a JSON object"),
+            ("\"x\"", "the body must be a JSON object"),
+            ("{\"request\": {\"uid\": }", "invalid JSON: expected value at line 1 column 21"),
+            ("{} x", "invalid JSON: trailing characters at line 1 column 4"),
+            (
+                r#"{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": {}} x"#,
+                "invalid JSON: trailing characters at line 1 column 81",
+            ),
+            (
+                r#"{"apiVersion": "v1", "kind": 3, "request": 5}"#,
+                "expected apiVersion \"admission.k8s.io/v1\" and kind \"AdmissionReview\", got apiVersion \"v1\" and kind 3",
+            ),
+            (
+                r#"{"kind": "AdmissionReview", "request": {}}"#,
+                "expected apiVersion \"admission.k8s.io/v1\" and kind \"AdmissionReview\", got apiVersion none and kind \"AdmissionReview\"",
+            ),
+            (
+                r#"{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": 5}"#,
+                "no \"request\" object",
+            ),
+            (
+                r#"{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": null}"#,
+                "no \"request\" object",
+            ),
+            (
+                r#"{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview"}"#,
+                "no \"request\" object",
+            ),
+            (
+                r#"{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": 5, "request": {}}"#,
+                "invalid JSON: invalid type: integer `5`, expected an AdmissionRequest object at line 1 column 77",
+            ),
+            (
+                r#"{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": {}, "request": null}"#,
+                "no \"request\" object",
+            ),
+            (
+                r#"{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": {"uid": ""}}"#,
+                "request.uid must be a non-empty string",
+            ),
+        ] {
+            assert_eq!(complaint(body), message, "{body}");
+        }
+    }
 }
