@@ -35,10 +35,15 @@ pub enum Part {
     UserInfo,
 }
 
+/// The declared members of each part (the schema's), looked up once at compile time.
+const GVK_MEMBERS: &[Member] = const_members(GROUP_VERSION_KIND);
+const GVR_MEMBERS: &[Member] = const_members(GROUP_VERSION_RESOURCE);
+const USER_INFO_MEMBERS: &[Member] = const_members(USER_INFO);
+
 /// The member names of each part, in the order a JSON object iterates them.
-const GVK_NAMES: [&str; 3] = sorted_names(const_members(GROUP_VERSION_KIND), &[]);
-const GVR_NAMES: [&str; 3] = sorted_names(const_members(GROUP_VERSION_RESOURCE), &[]);
-const USER_INFO_NAMES: [&str; 4] = sorted_names(const_members(USER_INFO), &[]);
+const GVK_NAMES: [&str; 3] = sorted_names(GVK_MEMBERS, &[]);
+const GVR_NAMES: [&str; 3] = sorted_names(GVR_MEMBERS, &[]);
+const USER_INFO_NAMES: [&str; 4] = sorted_names(USER_INFO_MEMBERS, &[]);
 
 /// The part each member of the view is, by [`crate::activation::REQUEST_FIELDS`] index.
 #[allow(clippy::indexing_slicing)] // evaluated at compile time: a bad index fails the build
@@ -82,7 +87,11 @@ impl Part {
 
     /// The declared members (the schema's).
     pub const fn declared_members(self) -> &'static [Member] {
-        const_members(self.type_name())
+        match self {
+            Part::Gvk => GVK_MEMBERS,
+            Part::Gvr => GVR_MEMBERS,
+            Part::UserInfo => USER_INFO_MEMBERS,
+        }
     }
 
     /// The structure a member of the `request` view is (by
