@@ -545,7 +545,7 @@ pub enum Elements {
 /// The sizes of the named formats' largest regular expressions, the least and the most
 /// (what `validate` is priced by).
 fn named_format_regex_sizes() -> StaticRange {
-    let (min, max) = crate::libraries::format::regex_size_bounds();
+    let (min, max) = crate::named_format::regex_size_bounds();
     StaticRange { min, max }
 }
 
