@@ -19,83 +19,12 @@
 use matchcond_compiler::{Change, Environment};
 use matchcond_front::ast::{Expr, ExprKind, Literal};
 use matchcond_front::Type;
-use matchcond_runtime::cost::{CostKind, Elements, Shape, StaticOperand, StaticRange};
+use matchcond_runtime::cost::{CostKind, Elements, Shape, StaticOperand};
 use matchcond_runtime::libraries::{Bindings, StaticOverload};
 use matchcond_runtime::request_schema::{declared_type, MemberType, ADMISSION_REQUEST};
 
-/// A range of costs or sizes; `u64::MAX` stands for "no bound".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub(crate) struct Range {
-    pub(crate) min: u64,
-    pub(crate) max: u64,
-}
-
-impl From<StaticRange> for Range {
-    fn from(r: StaticRange) -> Range {
-        Range {
-            min: r.min,
-            max: r.max,
-        }
-    }
-}
-
-impl From<Range> for StaticRange {
-    fn from(r: Range) -> StaticRange {
-        StaticRange {
-            min: r.min,
-            max: r.max,
-        }
-    }
-}
-
-impl Range {
-    pub(crate) const ZERO: Range = Range { min: 0, max: 0 };
-
-    pub(crate) const fn fixed(n: u64) -> Range {
-        Range { min: n, max: n }
-    }
-
-    pub(crate) fn add(self, o: Range) -> Range {
-        Range {
-            min: self.min.saturating_add(o.min),
-            max: self.max.saturating_add(o.max),
-        }
-    }
-
-    fn mul(self, o: Range) -> Range {
-        Range {
-            min: self.min.saturating_mul(o.min),
-            max: self.max.saturating_mul(o.max),
-        }
-    }
-
-    fn union(self, o: Range) -> Range {
-        Range {
-            min: self.min.min(o.min),
-            max: self.max.max(o.max),
-        }
-    }
-
-    /// `ceil(x * factor)` of both ends.
-    fn factor(self, f: f64) -> Range {
-        Range {
-            min: factor(self.min, f),
-            max: factor(self.max, f),
-        }
-    }
-}
-
-fn factor(x: u64, f: f64) -> u64 {
-    if x == u64::MAX {
-        return u64::MAX;
-    }
-    let v = (x as f64 * f).ceil();
-    if v >= 1.8e19 {
-        u64::MAX
-    } else {
-        v as u64
-    }
-}
+/// A range of costs or sizes (the runtime's static range); `u64::MAX` stands for "no bound".
+pub(crate) use matchcond_runtime::cost::StaticRange as Range;
 
 const TRAVERSAL: f64 = 0.1;
 const REGEX: f64 = 0.25;
@@ -315,7 +244,7 @@ impl Estimator<'_> {
                     Range::fixed(1)
                 };
                 Est {
-                    cost: o.cost.add(step),
+                    cost: o.cost.plus(step),
                     size: None,
                     elements: None,
                     kind,
@@ -330,7 +259,7 @@ impl Estimator<'_> {
                 let mut sizes: Option<Range> = None;
                 for el in elements {
                     let x = self.cost(el);
-                    cost = cost.add(x.cost);
+                    cost = cost.plus(x.cost);
                     constant &= x.constant;
                     let size = self.size(&x);
                     sizes = Some(sizes.map_or(size, |s| s.union(size)));
@@ -341,7 +270,7 @@ impl Estimator<'_> {
                     });
                 }
                 if !constant {
-                    cost = cost.add(Range::fixed(10));
+                    cost = cost.plus(Range::fixed(10));
                 }
                 Est {
                     cost,
@@ -358,11 +287,11 @@ impl Estimator<'_> {
                 for en in entries {
                     let k = self.cost(&en.key);
                     let v = self.cost(&en.value);
-                    cost = cost.add(k.cost).add(v.cost);
+                    cost = cost.plus(k.cost).plus(v.cost);
                     constant &= k.constant && v.constant;
                 }
                 if !constant {
-                    cost = cost.add(Range::fixed(30));
+                    cost = cost.plus(Range::fixed(30));
                 }
                 Est {
                     cost,
@@ -376,7 +305,7 @@ impl Estimator<'_> {
             ExprKind::Struct { fields, .. } => {
                 let mut cost = Range::fixed(40);
                 for f in fields {
-                    cost = cost.add(self.cost(&f.value).cost);
+                    cost = cost.plus(self.cost(&f.value).cost);
                 }
                 Est::scalar(cost)
             }
@@ -406,9 +335,9 @@ impl Estimator<'_> {
                 let n = self.size(&range);
                 let cost = range
                     .cost
-                    .add(init.cost)
-                    .add(n.mul(cond.cost.add(step.cost)))
-                    .add(result.cost);
+                    .plus(init.cost)
+                    .plus(n.times(cond.cost.plus(step.cost)))
+                    .plus(result.cost);
                 let (kind, size) = match &init.kind {
                     Kind::List(_) | Kind::Map => (init.kind.clone(), Some(n)),
                     k => (k.clone(), result.size),
@@ -435,9 +364,7 @@ impl Estimator<'_> {
         let shape = match &e.kind {
             Kind::Str | Kind::Bytes => Shape::Text,
             Kind::List(k) => Shape::List(match **k {
-                Kind::Str | Kind::Bytes => {
-                    Elements::Text(e.elements.unwrap_or(self.unknown).into())
-                }
+                Kind::Str | Kind::Bytes => Elements::Text(e.elements.unwrap_or(self.unknown)),
                 Kind::Scalar | Kind::Struct(_) => Elements::Scalar,
                 _ => Elements::Unknown,
             }),
@@ -448,8 +375,8 @@ impl Estimator<'_> {
         // A scalar's size is 1, but a library value's is its own (a CIDR's prefix bytes):
         // not known here, the formulas bound it.
         let size = match e.kind {
-            Kind::Scalar => StaticRange::UNBOUNDED,
-            _ => self.size(e).into(),
+            Kind::Scalar => Range::UNBOUNDED,
+            _ => self.size(e),
         };
         StaticOperand::new(size, shape)
     }
@@ -500,9 +427,9 @@ impl Estimator<'_> {
         let mut size: Option<Option<Range>> = None;
         let mut kind: Option<Kind> = None;
         for o in &candidates {
-            let s = o.result_size.map(|rs| Range::from(rs.of(&statics)));
-            let result = s.unwrap_or(self.unknown).into();
-            let r: Range = o.cost.static_range(&statics, result).into();
+            let s = o.result_size.map(|rs| rs.of(&statics));
+            let result = s.unwrap_or(self.unknown);
+            let r: Range = o.cost.static_range(&statics, result);
             cost = Some(cost.map_or(r, |c| c.union(r)));
             size = Some(match size {
                 None => s,
@@ -525,7 +452,7 @@ impl Estimator<'_> {
             self.checks += 1;
         }
         Some(Est {
-            cost: sum.add(cost.unwrap_or(Range::fixed(1))),
+            cost: sum.plus(cost.unwrap_or(Range::fixed(1))),
             size: size.flatten(),
             elements: None,
             kind: kind.unwrap_or(Kind::Dyn),
@@ -548,7 +475,7 @@ impl Estimator<'_> {
         let a: Vec<Est> = args.iter().map(|x| self.cost(x)).collect();
         let mut sum = t.as_ref().map_or(Range::ZERO, |t| t.cost);
         for x in &a {
-            sum = sum.add(x.cost);
+            sum = sum.plus(x.cost);
         }
         let constant = t.as_ref().is_none_or(|t| t.constant) && a.iter().all(|x| x.constant);
         // The receiver counts as the first argument of the Kubernetes estimates.
@@ -591,18 +518,18 @@ impl Estimator<'_> {
                     (Some(x), Some(y)) => Some(x.union(y)),
                     _ => None,
                 };
-                return result(c.add(branch), kind, size);
+                return result(c.plus(branch), kind, size);
             }
             "dyn" => {
                 let x = arg(0);
                 return result(
-                    sum.add(Range::fixed(1)),
+                    sum.plus(Range::fixed(1)),
                     x.map_or(Kind::Dyn, |x| x.kind.clone()),
                     x.and_then(|x| x.size),
                 );
             }
             "_?._" => {
-                let mut r = result(sum.add(Range { min: 0, max: 1 }), Kind::Dyn, None);
+                let mut r = result(sum.plus(Range { min: 0, max: 1 }), Kind::Dyn, None);
                 r.optional = true;
                 return r;
             }
@@ -617,7 +544,7 @@ impl Estimator<'_> {
                 } else {
                     Range::fixed(1)
                 };
-                let mut r = result(sum.add(step), elem, None);
+                let mut r = result(sum.plus(step), elem, None);
                 r.optional = operand_optional || function == "_[?_]";
                 return r;
             }
@@ -647,10 +574,10 @@ impl Estimator<'_> {
                 (Some(Kind::List(k)), _) => (
                     Range::fixed(1),
                     Kind::List(k.clone()),
-                    Some(size(self, 0).add(size(self, 1))),
+                    Some(size(self, 0).plus(size(self, 1))),
                 ),
                 _ if is_text(&k0) && is_text(&k1) => {
-                    let s = size(self, 0).add(size(self, 1));
+                    let s = size(self, 0).plus(size(self, 1));
                     let kind = if k0 == Some(Kind::Dyn) {
                         k1.clone().unwrap_or(Kind::Dyn)
                     } else {
@@ -667,16 +594,16 @@ impl Estimator<'_> {
             ),
             "matches" => (
                 size(self, 0)
-                    .add(Range::fixed(1))
+                    .plus(Range::fixed(1))
                     .factor(TRAVERSAL)
-                    .mul(size(self, 1).factor(REGEX)),
+                    .times(size(self, 1).factor(REGEX)),
                 Kind::Scalar,
                 None,
             ),
             "contains" => (
                 size(self, 0)
                     .factor(TRAVERSAL)
-                    .mul(size(self, 1).factor(TRAVERSAL)),
+                    .times(size(self, 1).factor(TRAVERSAL)),
                 Kind::Scalar,
                 None,
             ),
@@ -694,7 +621,7 @@ impl Estimator<'_> {
             "string" => (Range::fixed(1), Kind::Str, arg(0).and_then(|x| x.size)),
             _ => (Range::fixed(1), Kind::Dyn, None),
         };
-        result(sum.add(cost), kind, out)
+        result(sum.plus(cost), kind, out)
     }
 }
 

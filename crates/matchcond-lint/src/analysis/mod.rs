@@ -400,8 +400,8 @@ fn analyze_webhook(
     let mut worst_total = cost::Range::ZERO;
     let mut checks = 0u64;
     for (_, e) in &estimates {
-        fixed_total = fixed_total.add(charged(e.fixed));
-        worst_total = worst_total.add(charged(e.worst));
+        fixed_total = fixed_total.plus(charged(e.fixed));
+        worst_total = worst_total.plus(charged(e.worst));
         checks += u64::from(e.checks);
     }
     if fixed_total.max > MATCH_CONDITIONS_BUDGET && !scope.worlds.is_empty() {
