@@ -33,5 +33,5 @@ pub use matchcond_dispatch::authz_table::{AuthorizerTable, TableError, TableRule
 pub use matchcond_runtime::authz::{
     Attributes, Authorizer, AuthzDecision, AuthzResponse, FieldRequirement, LabelRequirement,
     ResourceAttributes, RuleOutcome, Selector, SelectorError, SelectorOperator, StaticAuthorizer,
-    StaticRule, UserInfo,
+    StaticRule, User, UserInfo,
 };

@@ -56,8 +56,7 @@ impl Authorizer for MockAuthorizer {
             resource: r.resource,
             namespace: r.namespace,
         });
-        let groups = a.user.groups.iter().map(String::as_str);
-        if mock_allows(&a.user.name, groups, check) {
+        if mock_allows(a.user.name(), a.user.groups(), check) {
             AuthzResponse::allow()
         } else {
             AuthzResponse::deny()

@@ -33,8 +33,8 @@ impl Authorizer for Recorder {
             r.subresource,
             r.namespace,
             r.name,
-            a.user.name,
-            a.user.groups
+            a.user.name(),
+            a.user.groups().collect::<Vec<_>>()
         ));
         match a.verb {
             "create" => AuthzResponse::allow(),
@@ -164,4 +164,70 @@ fn an_unbound_authorizer_is_no_such_attribute() {
         out.result.unwrap_err().message(),
         "no such attribute(s): authorizer"
     );
+}
+
+/// The checks asked and the result of `expr` on `request`, `authorizer` bound lazily to
+/// the request's user, or to `host_user` when given.
+fn asked(
+    expr: &str,
+    request: &serde_json::Value,
+    host_user: Option<matchcond_runtime::authz::UserInfo>,
+) -> (Result<String, String>, Vec<String>) {
+    let env = Environment::kubernetes(KubeVersion::new(1, 36));
+    let program = env.compile_condition(expr).unwrap();
+    let recorder = Arc::new(Recorder::default());
+    let mut activation = Activation::from_request(request);
+    match host_user {
+        Some(user) => activation.bind_authorizer_for(
+            user,
+            Arc::clone(&recorder) as Arc<_>,
+            &matchcond_runtime::authz::RequestResource::from_request(request),
+        ),
+        None => activation.bind_authorizer(Arc::clone(&recorder) as Arc<_>),
+    }
+    let out = program.evaluate(&activation, Some(PER_CALL_COST_LIMIT));
+    let result = match out.result {
+        Ok(v) => Ok(format!("{v:?}")),
+        Err(e) => Err(e.message().to_string()),
+    };
+    let seen = recorder.0.lock().unwrap().clone();
+    (result, seen)
+}
+
+#[test]
+fn every_road_asks_for_the_same_principal() {
+    let at_once = "authorizer.group('').resource('pods').check('create').allowed()";
+    // `authorizer` inside a list is not the common road: the builders' values ask.
+    let by_values = "[authorizer][0].group('').resource('pods').check('create').allowed()";
+    let requests = [
+        serde_json::json!({"userInfo": {"username": "alice", "uid": "u1",
+            "groups": ["devs", 7, "ops"], "extra": {"k": ["v"]}}}),
+        // Malformed members read as empty.
+        serde_json::json!({"userInfo": {"username": 7, "groups": "devs"}}),
+        serde_json::json!({"userInfo": "alice"}),
+        serde_json::json!({"operation": "CREATE"}),
+    ];
+    let expected = [
+        r#"create /*/pods/ ns= name= alice/["devs", "ops"]"#,
+        "create /*/pods/ ns= name= /[]",
+        "create /*/pods/ ns= name= /[]",
+        "create /*/pods/ ns= name= /[]",
+    ];
+    for (request, want) in requests.iter().zip(expected) {
+        for expr in [at_once, by_values] {
+            let (r, seen) = asked(expr, request, None);
+            assert_eq!(r, Ok("Bool(true)".into()), "{expr} on {request}");
+            assert_eq!(seen, [want], "{expr} on {request}");
+        }
+    }
+    // A principal the host binds is asked for on every road.
+    let host = matchcond_runtime::authz::UserInfo::new("bob").with_groups(["admins"]);
+    for expr in [at_once, by_values] {
+        let (_, seen) = asked(expr, &requests[0], Some(host.clone()));
+        assert_eq!(
+            seen,
+            [r#"create /*/pods/ ns= name= bob/["admins"]"#],
+            "{expr}"
+        );
+    }
 }

@@ -13,7 +13,7 @@ use std::sync::{Arc, LazyLock};
 use serde_json::Value as Json;
 
 use crate::authz::{
-    authorizer_value, authorizer_values, request_resource_value, Authorizer, RequestResource,
+    authorizer_value, authorizer_values, request_resource_value, Authorizer, RequestResource, User,
     UserInfo,
 };
 use crate::request_view::json_member;
@@ -258,6 +258,20 @@ impl<'a> Activation<'a> {
             principal: std::sync::OnceLock::new(),
             request_resource: std::sync::OnceLock::new(),
         });
+    }
+
+    /// The authorizer `authorizer` asks and its principal, the request's `userInfo` read in
+    /// place, while `authorizer` is bound lazily to the request (see
+    /// [`Activation::bind_authorizer`]): a check can ask it without building the value.
+    pub(crate) fn lazy_authorizer(&self) -> Option<(&dyn Authorizer, User<'a>)> {
+        if self.is_unknown(SLOT_AUTHORIZER)
+            || !matches!(self.globals.get(SLOT_AUTHORIZER), Some(None))
+        {
+            return None;
+        }
+        let lazy = self.lazy_authorizer.as_ref()?;
+        let user = self.request.get("userInfo").unwrap_or(&Json::Null);
+        Some((&*lazy.authorizer, User::from_json(user)))
     }
 
     /// The lazily bound authorizer's values (built on first call).

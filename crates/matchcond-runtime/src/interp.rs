@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
-use crate::activation::{Activation, Lookups, SLOT_OBJECT, SLOT_OLD_OBJECT};
+use crate::activation::{Activation, Lookups, SLOT_AUTHORIZER, SLOT_OBJECT, SLOT_OLD_OBJECT};
 use crate::cost;
 use crate::error::{ErrorKind, EvalError};
 use crate::libraries;
@@ -301,11 +301,33 @@ impl<'a> Interp<'a, '_> {
             }
             at = receiver;
         };
-        let authz = self.eval(root).ok()?;
-        let Value::Opaque(o) = &authz else {
-            return None;
+        // Who is asked: while `authorizer` is bound lazily to the request, its authorizer
+        // for the request's `userInfo` read in place (nothing is built, and the variable is
+        // charged as reading it is); otherwise the value `root` evaluates to.
+        let in_place = match root {
+            Node::Attr(a)
+                if a.quals.is_empty()
+                    && !a.test_only
+                    && matches!(a.root, AttrRoot::Global(SLOT_AUTHORIZER)) =>
+            {
+                self.act.lazy_authorizer()
+            }
+            _ => None,
         };
-        let authz = o.as_any().downcast_ref::<crate::authz::AuthorizerValue>()?;
+        let value;
+        let authz = match in_place {
+            Some(asked) => {
+                self.charge(1).ok()?;
+                Err(asked)
+            }
+            None => {
+                value = self.eval(root).ok()?;
+                let Value::Opaque(o) = &value else {
+                    return None;
+                };
+                Ok(o.as_any().downcast_ref::<crate::authz::AuthorizerValue>()?)
+            }
+        };
         // The arguments in evaluation order: the builders' from `group` out, then the verb.
         let mut args: SmallVec<[(&str, Value<'a>); 6]> = SmallVec::new();
         for b in chain.iter().rev() {
@@ -346,7 +368,12 @@ impl<'a> Interp<'a, '_> {
                 _ => return None,
             }
         }
-        let response = authz.check_resource(&verb, r);
+        let response = match authz {
+            Ok(value) => value.check_resource(&verb, r),
+            Err((authorizer, user)) => {
+                authorizer.authorize(&crate::authz::Attributes::resource(user, &verb, r))
+            }
+        };
         // The calls' values are opaque and the result a boolean: nothing counts as created.
         self.cost += c.cost;
         Some(Value::Bool(match &*accessor.function {

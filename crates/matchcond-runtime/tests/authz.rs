@@ -77,8 +77,8 @@ impl Recorder {
 impl Authorizer for Recorder {
     fn authorize(&self, a: &Attributes<'_>) -> AuthzResponse {
         let mut s = Seen {
-            user: a.user.name.clone(),
-            groups: a.user.groups.clone(),
+            user: a.user.name().to_owned(),
+            groups: a.user.groups().map(str::to_owned).collect(),
             verb: a.verb.into(),
             resource_request: a.is_resource_request(),
             path: a.path.into(),

@@ -44,9 +44,9 @@
 //! `no such attribute(s): authorizer`, as in the apiserver when no authorizer is configured.
 
 mod static_rules;
+mod user;
 
 use std::any::Any;
-use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -60,6 +60,7 @@ pub use matchcond_gocompat::selectors::{
     SelectorOperator,
 };
 pub use static_rules::{RuleOutcome, StaticAuthorizer, StaticRule};
+pub use user::{User, UserInfo};
 
 /// CEL type name of the `authorizer` variable and of `serviceAccount()`'s result.
 pub const AUTHORIZER_TYPE: &str = "kubernetes.authorization.Authorizer";
@@ -172,86 +173,6 @@ impl AuthzResponse {
     }
 }
 
-/// The principal of a check (`user.Info`).
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct UserInfo {
-    /// The user name.
-    pub name: String,
-    /// The user's UID (may be empty).
-    pub uid: String,
-    /// The groups.
-    pub groups: Vec<String>,
-    /// Extra attributes from the authenticator.
-    pub extra: BTreeMap<String, Vec<String>>,
-}
-
-impl UserInfo {
-    /// A user with a name and nothing else.
-    pub fn new(name: impl Into<String>) -> Self {
-        UserInfo {
-            name: name.into(),
-            ..UserInfo::default()
-        }
-    }
-
-    /// Sets the groups.
-    pub fn with_groups<I, S>(mut self, groups: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.groups = groups.into_iter().map(Into::into).collect();
-        self
-    }
-
-    /// The user a service account authenticates as (`serviceaccount.ServiceAccountInfo`):
-    /// `system:serviceaccount:<namespace>:<name>`, in the groups `system:serviceaccounts`
-    /// and `system:serviceaccounts:<namespace>`, without UID or extra.
-    pub fn service_account(namespace: &str, name: &str) -> Self {
-        UserInfo {
-            name: format!("system:serviceaccount:{namespace}:{name}"),
-            uid: String::new(),
-            groups: vec![
-                "system:serviceaccounts".to_owned(),
-                format!("system:serviceaccounts:{namespace}"),
-            ],
-            extra: BTreeMap::new(),
-        }
-    }
-
-    /// Reads an AdmissionRequest's `userInfo` (`username`, `uid`, `groups`, `extra`);
-    /// missing or malformed fields are empty.
-    pub fn from_json(user_info: &Json) -> Self {
-        let text = |v: &Json| v.as_str().unwrap_or("").to_owned();
-        let strings = |v: &Json| -> Vec<String> {
-            v.as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(Json::as_str)
-                        .map(str::to_owned)
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        let mut user = UserInfo::default();
-        // One pass over the members rather than a lookup for each.
-        for (k, v) in user_info.as_object().into_iter().flatten() {
-            match k.as_str() {
-                "username" => user.name = text(v),
-                "uid" => user.uid = text(v),
-                "groups" => user.groups = strings(v),
-                "extra" => {
-                    if let Some(m) = v.as_object() {
-                        user.extra = m.iter().map(|(k, v)| (k.clone(), strings(v))).collect();
-                    }
-                }
-                _ => {}
-            }
-        }
-        user
-    }
-}
-
 /// The resource part of a resource check.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ResourceAttributes<'c> {
@@ -278,9 +199,9 @@ pub struct ResourceAttributes<'c> {
 /// The attributes of one check (`authorizer.Attributes`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Attributes<'c> {
-    /// The principal: the requesting user, or the service account of
-    /// `authorizer.serviceAccount(ns, name)`.
-    pub user: &'c UserInfo,
+    /// The principal: the requesting user (the request's `userInfo`, read in place), or the
+    /// service account of `authorizer.serviceAccount(ns, name)`.
+    pub user: User<'c>,
     /// The verb: an API verb (`get`, `list`, `create` … or any custom verb) for resource
     /// checks, the HTTP verb as written for path checks.
     pub verb: &'c str,
@@ -293,9 +214,13 @@ pub struct Attributes<'c> {
 
 impl<'c> Attributes<'c> {
     /// A resource check.
-    pub fn resource(user: &'c UserInfo, verb: &'c str, resource: ResourceAttributes<'c>) -> Self {
+    pub fn resource(
+        user: impl Into<User<'c>>,
+        verb: &'c str,
+        resource: ResourceAttributes<'c>,
+    ) -> Self {
         Attributes {
-            user,
+            user: user.into(),
             verb,
             resource: Some(resource),
             path: "",
@@ -303,9 +228,9 @@ impl<'c> Attributes<'c> {
     }
 
     /// A non-resource (path) check.
-    pub fn non_resource(user: &'c UserInfo, verb: &'c str, path: &'c str) -> Self {
+    pub fn non_resource(user: impl Into<User<'c>>, verb: &'c str, path: &'c str) -> Self {
         Attributes {
-            user,
+            user: user.into(),
             verb,
             resource: None,
             path,
@@ -900,8 +825,8 @@ mod tests {
             let line = match &a.resource {
                 Some(r) => format!(
                     "{} {:?} {} {}/{} {}/{}/{}/{} fs={:?} ls={:?}",
-                    a.user.name,
-                    a.user.groups,
+                    a.user.name(),
+                    a.user.groups().collect::<Vec<_>>(),
                     a.verb,
                     r.api_group,
                     r.api_version,
@@ -912,7 +837,7 @@ mod tests {
                     r.field_selector.as_ref().map(|s| s.parsed.clone()),
                     r.label_selector.as_ref().map(|s| s.parsed.clone()),
                 ),
-                None => format!("{} {} path {}", a.user.name, a.verb, a.path),
+                None => format!("{} {} path {}", a.user.name(), a.verb, a.path),
             };
             self.seen.lock().unwrap().push(line);
             self.answer.clone()

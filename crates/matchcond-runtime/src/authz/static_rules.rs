@@ -206,7 +206,7 @@ impl StaticRule {
         if let Some(groups) = &self.user_groups {
             if !groups
                 .iter()
-                .any(|g| g == "*" || attributes.user.groups.iter().any(|have| have == g))
+                .any(|g| g == "*" || attributes.user.in_group(g))
             {
                 return false;
             }
@@ -216,7 +216,7 @@ impl StaticRule {
             s.unwrap_or("")
         }
         let fields: [(&Option<String>, &str); 10] = [
-            (&self.user, attributes.user.name.as_str()),
+            (&self.user, attributes.user.name()),
             (&self.verb, attributes.verb),
             (&self.group, text(resource.map(|r| r.api_group))),
             (&self.resource, text(resource.map(|r| r.resource))),
