@@ -49,13 +49,15 @@
 
 mod analysis;
 mod finding;
+mod linter;
 mod position;
 mod report;
 
 pub use finding::{Code, ExprSpan, Finding, Operation, Position, Severity};
+pub use linter::Linter;
 /// The loader's kinds of problem, the findings of [`Code::Load`].
 pub use matchcond_dispatch::load::DiagnosticKind;
 pub use report::{
-    modelled_versions, ConditionReport, ConfigurationReport, CostRange, DocumentReport, Linter,
-    TextReport, VersionVerdict, WebhookReport, OLDEST_VERSION,
+    modelled_versions, ConditionReport, ConfigurationReport, CostRange, DocumentReport, TextReport,
+    VersionVerdict, WebhookReport, OLDEST_VERSION,
 };
