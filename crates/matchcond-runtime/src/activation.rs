@@ -270,19 +270,22 @@ impl<'a> Activation<'a> {
             return None;
         }
         let lazy = self.lazy_authorizer.as_ref()?;
-        let user = self.request.get("userInfo").unwrap_or(&Json::Null);
-        Some((&*lazy.authorizer, User::from_json(user)))
+        Some((&*lazy.authorizer, self.request_user()))
+    }
+
+    /// The request's user (`request.userInfo`, empty when absent), read in place.
+    fn request_user(&self) -> User<'a> {
+        User::from_json(self.request.get("userInfo").unwrap_or(&Json::Null))
     }
 
     /// The lazily bound authorizer's values (built on first call).
     fn authorizer_value(&self, slot: usize) -> Option<Value<'a>> {
         let lazy = self.lazy_authorizer.as_ref()?;
         let authz = lazy.principal.get_or_init(|| {
-            let user = match self.request.get("userInfo") {
-                Some(u) => UserInfo::from_json(u),
-                None => UserInfo::default(),
-            };
-            authorizer_value(user, Arc::clone(&lazy.authorizer))
+            authorizer_value(
+                self.request_user().to_user_info(),
+                Arc::clone(&lazy.authorizer),
+            )
         });
         match slot {
             SLOT_AUTHORIZER => Some(authz.clone()),

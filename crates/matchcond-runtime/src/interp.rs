@@ -315,17 +315,19 @@ impl<'a> Interp<'a, '_> {
             _ => None,
         };
         let value;
-        let authz = match in_place {
+        let (authorizer, user) = match in_place {
             Some(asked) => {
                 self.charge(1).ok()?;
-                Err(asked)
+                asked
             }
             None => {
                 value = self.eval(root).ok()?;
                 let Value::Opaque(o) = &value else {
                     return None;
                 };
-                Ok(o.as_any().downcast_ref::<crate::authz::AuthorizerValue>()?)
+                o.as_any()
+                    .downcast_ref::<crate::authz::AuthorizerValue>()?
+                    .asked()
             }
         };
         // The arguments in evaluation order: the builders' from `group` out, then the verb.
@@ -368,12 +370,7 @@ impl<'a> Interp<'a, '_> {
                 _ => return None,
             }
         }
-        let response = match authz {
-            Ok(value) => value.check_resource(&verb, r),
-            Err((authorizer, user)) => {
-                authorizer.authorize(&crate::authz::Attributes::resource(user, &verb, r))
-            }
-        };
+        let response = authorizer.authorize(&crate::authz::Attributes::resource(user, &verb, r));
         // The calls' values are opaque and the result a boolean: nothing counts as created.
         self.cost += c.cost;
         Some(Value::Bool(match &*accessor.function {

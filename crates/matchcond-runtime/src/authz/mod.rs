@@ -419,13 +419,14 @@ impl AuthorizerValue {
         })
     }
 
-    /// `group(…).resource(…)…check(verb)` at once: asks the authorizer about a resource
-    /// check without building the builders' values (the caller has validated the resource,
-    /// and there are no selectors).
+    /// The authorizer this value's checks ask, and their principal: a check read at once
+    /// (`group(…).resource(…)…check(verb)`) asks them without building the builders' values.
     #[doc(hidden)]
-    pub fn check_resource(&self, verb: &str, resource: ResourceAttributes<'_>) -> AuthzResponse {
-        let attrs = Attributes::resource(&self.principal.user, verb, resource);
-        self.principal.authorizer.authorize(&attrs)
+    pub fn asked(&self) -> (&dyn Authorizer, User<'_>) {
+        (
+            &*self.principal.authorizer,
+            User::from(&self.principal.user),
+        )
     }
 
     fn describe(&self) -> String {

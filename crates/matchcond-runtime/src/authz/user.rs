@@ -59,33 +59,7 @@ impl UserInfo {
     /// Reads an AdmissionRequest's `userInfo` (`username`, `uid`, `groups`, `extra`);
     /// missing or malformed fields are empty.
     pub fn from_json(user_info: &Json) -> Self {
-        let text = |v: &Json| v.as_str().unwrap_or("").to_owned();
-        let strings = |v: &Json| -> Vec<String> {
-            v.as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(Json::as_str)
-                        .map(str::to_owned)
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        let mut user = UserInfo::default();
-        // One pass over the members rather than a lookup for each.
-        for (k, v) in user_info.as_object().into_iter().flatten() {
-            match k.as_str() {
-                "username" => user.name = text(v),
-                "uid" => user.uid = text(v),
-                "groups" => user.groups = strings(v),
-                "extra" => {
-                    if let Some(m) = v.as_object() {
-                        user.extra = m.iter().map(|(k, v)| (k.clone(), strings(v))).collect();
-                    }
-                }
-                _ => {}
-            }
-        }
-        user
+        User::from_json(user_info).to_user_info()
     }
 }
 
