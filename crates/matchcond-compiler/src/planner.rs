@@ -662,6 +662,9 @@ impl<'c> Planner<'c> {
         if matches!(single, Some("decision_allowed" | "decision_errored")) {
             return Ok(self.authz_check(call));
         }
+        if single == Some("logical_not") {
+            return Ok(negated_authz_check(call));
+        }
         Ok(Node::Call(Box::new(call)))
     }
 
@@ -748,8 +751,44 @@ impl<'c> Planner<'c> {
             Some(cost) => Node::AuthzCheck(Box::new(AuthzCheck {
                 calls: Node::Call(Box::new(accessor)),
                 cost,
+                negated: false,
             })),
             None => Node::Call(Box::new(accessor)),
         }
     }
+}
+
+/// `!` of a resource check read at once (the break-glass form,
+/// `!authorizer….check(verb).allowed()`) as one [`AuthzCheck`] whose result is negated and
+/// whose cost includes the negation's; the call as it is otherwise.
+fn negated_authz_check(mut not: Call) -> Node {
+    let CostKind::Fixed(not_cost) = not.cost else {
+        return Node::Call(Box::new(not));
+    };
+    let foldable = not.candidates.len() == 1
+        && !not.varargs
+        && !not.non_strict
+        && not.tracked.is_none()
+        && matches!(not.args.as_slice(), [Node::AuthzCheck(c)] if !c.negated);
+    if !foldable {
+        return Node::Call(Box::new(not));
+    }
+    let Some(Node::AuthzCheck(check)) = not.args.pop() else {
+        return Node::Call(Box::new(not));
+    };
+    let AuthzCheck { calls, cost, .. } = *check;
+    let Some(cost) = cost.checked_add(not_cost) else {
+        not.args.push(Node::AuthzCheck(Box::new(AuthzCheck {
+            calls,
+            cost,
+            negated: false,
+        })));
+        return Node::Call(Box::new(not));
+    };
+    not.args.push(calls);
+    Node::AuthzCheck(Box::new(AuthzCheck {
+        calls: Node::Call(Box::new(not)),
+        cost,
+        negated: true,
+    }))
 }

@@ -108,6 +108,50 @@ fn a_check_asks_once_with_the_builders_attributes() {
 }
 
 #[test]
+fn a_negated_check_is_asked_once_and_charged_for_the_negation() {
+    let not_get = "!authorizer.group('').resource('pods').check('get').allowed()";
+    let (r, cost, seen) = run(36, not_get);
+    assert_eq!((r, cost), (Ok("true".into()), 350_005));
+    assert_eq!(seen, [format!("get /*/pods/ ns= name= {USER}")]);
+    let (r, cost, _) = run(31, not_get);
+    assert_eq!((r, cost), (Ok("true".into()), 6));
+    let (r, cost, _) = run(
+        36,
+        "!authorizer.group('').resource('pods').check('create').allowed()",
+    );
+    assert_eq!((r, cost), (Ok("false".into()), 350_005));
+    let (r, cost, _) = run(
+        36,
+        "!authorizer.group('').resource('pods').check('fail').errored()",
+    );
+    assert_eq!((r, cost), (Ok("false".into()), 350_005));
+    // Negated twice: the outer negation is an ordinary call (`!!` parses as no negation).
+    let (r, cost, seen) = run(
+        36,
+        "!(!authorizer.group('').resource('pods').check('get').allowed())",
+    );
+    assert_eq!((r, cost, seen.len()), (Ok("false".into()), 350_006, 1));
+    let (r, cost, _) = run(
+        36,
+        "!!authorizer.group('').resource('pods').check('get').allowed()",
+    );
+    assert_eq!((r, cost), (Ok("false".into()), 350_004));
+    // Off the common road, the negation's result, cost and error are the calls'.
+    let (r, cost, seen) = run(
+        36,
+        "!authorizer.group('').resource(' ').check('get').allowed()",
+    );
+    assert_eq!(r, Err("resource must not be empty".into()));
+    assert_eq!((cost, seen.len()), (350_005, 0));
+    let (r, _, seen) = run(36, &format!("{not_get} && {not_get} && {not_get}"));
+    assert_eq!(
+        r,
+        Err("operation cancelled: actual cost limit exceeded".into())
+    );
+    assert_eq!(seen.len(), 2);
+}
+
+#[test]
 fn roads_off_the_common_one_keep_the_calls_results_costs_and_errors() {
     // A blank resource.
     let (r, cost, seen) = run(

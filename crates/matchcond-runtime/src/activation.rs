@@ -70,7 +70,7 @@ pub struct Activation<'a> {
     index: Option<BoundRequest<'a>>,
     /// An authorizer bound for the request's user and resource, whose `authorizer` and
     /// `authorizer.requestResource` values are built when first read.
-    lazy_authorizer: Option<LazyAuthorizer>,
+    lazy_authorizer: Option<LazyAuthorizer<'a>>,
     /// `object`/`oldObject` slots (a bit each) whose value is unknown: reading them is an
     /// evaluation error (see [`Activation::unbind`]).
     unknown: u8,
@@ -80,13 +80,22 @@ pub struct Activation<'a> {
 /// resource check only for the conditions that read it; it shares the principal of
 /// `authorizer`).
 #[derive(Clone)]
-struct LazyAuthorizer {
+struct LazyAuthorizer<'a> {
     authorizer: Arc<dyn Authorizer>,
+    /// The request's `userInfo` (`None` when absent), looked up once when bound.
+    user: Option<&'a Json>,
     principal: std::sync::OnceLock<Value<'static>>,
     request_resource: std::sync::OnceLock<Value<'static>>,
 }
 
-impl std::fmt::Debug for LazyAuthorizer {
+impl<'a> LazyAuthorizer<'a> {
+    /// The request's user (`request.userInfo`, empty when absent), read in place.
+    fn request_user(&self) -> User<'a> {
+        User::from_json(self.user.unwrap_or(&Json::Null))
+    }
+}
+
+impl std::fmt::Debug for LazyAuthorizer<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LazyAuthorizer")
             .field("built", &self.principal.get().is_some())
@@ -255,6 +264,10 @@ impl<'a> Activation<'a> {
         }
         self.lazy_authorizer = Some(LazyAuthorizer {
             authorizer,
+            user: self
+                .request
+                .as_object()
+                .and_then(|m| crate::request_view::json_member(m, "userInfo")),
             principal: std::sync::OnceLock::new(),
             request_resource: std::sync::OnceLock::new(),
         });
@@ -270,12 +283,7 @@ impl<'a> Activation<'a> {
             return None;
         }
         let lazy = self.lazy_authorizer.as_ref()?;
-        Some((&*lazy.authorizer, self.request_user()))
-    }
-
-    /// The request's user (`request.userInfo`, empty when absent), read in place.
-    fn request_user(&self) -> User<'a> {
-        User::from_json(self.request.get("userInfo").unwrap_or(&Json::Null))
+        Some((&*lazy.authorizer, lazy.request_user()))
     }
 
     /// The lazily bound authorizer's values (built on first call).
@@ -283,7 +291,7 @@ impl<'a> Activation<'a> {
         let lazy = self.lazy_authorizer.as_ref()?;
         let authz = lazy.principal.get_or_init(|| {
             authorizer_value(
-                self.request_user().to_user_info(),
+                lazy.request_user().to_user_info(),
                 Arc::clone(&lazy.authorizer),
             )
         });

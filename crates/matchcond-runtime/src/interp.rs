@@ -279,8 +279,13 @@ impl<'a> Interp<'a, '_> {
     /// [`Interp::eval_authz_check`]'s common road: `None` when the chain must be evaluated
     /// call by call (nothing has been asked of the authorizer then).
     fn authz_check_at_once(&mut self, c: &'a AuthzCheck) -> Option<Value<'a>> {
-        let Node::Call(accessor) = &c.calls else {
+        let Node::Call(outer) = &c.calls else {
             return None;
+        };
+        let accessor = match (c.negated, outer.args.first()) {
+            (false, _) => outer,
+            (true, Some(Node::Call(accessor))) => accessor,
+            (true, _) => return None,
         };
         let Some(Node::Call(check)) = accessor.args.first() else {
             return None;
@@ -330,53 +335,57 @@ impl<'a> Interp<'a, '_> {
                     .asked()
             }
         };
-        // The arguments in evaluation order: the builders' from `group` out, then the verb.
-        let mut args: SmallVec<[(&str, Value<'a>); 6]> = SmallVec::new();
+        // The arguments in evaluation order: the builders' from `group` out, then the verb;
+        // each kept in the place of the attribute it sets (a builder called again replaces
+        // it, as the chain's value would).
+        let mut held: [Str<'a>; 5] = std::array::from_fn(|_| Str::Borrowed(""));
         for b in chain.iter().rev() {
-            let arg = self.eval(b.args.get(1)?).ok()?;
-            if !matches!(arg, Value::String(_)) {
-                return None;
-            }
-            args.push((&*b.function, arg));
+            let arg = self.eval_string(b.args.get(1)?)?;
+            let at = match &*b.function {
+                "group" => 0,
+                "resource" if !arg.trim().is_empty() => 1,
+                "subresource" => 2,
+                "namespace" => 3,
+                "name" => 4,
+                _ => return None,
+            };
+            *held.get_mut(at)? = arg;
         }
-        let verb = match self.eval(check.args.get(1)?).ok()? {
-            Value::String(v) => v,
-            _ => return None,
-        };
+        let verb = self.eval_string(check.args.get(1)?)?;
         if self.exceeded || self.oversized || self.cost.saturating_add(c.cost) > self.limit {
             return None;
         }
-        let mut r = crate::authz::ResourceAttributes {
-            api_group: "",
+        let [group, resource, subresource, namespace, name] = &held;
+        let r = crate::authz::ResourceAttributes {
+            api_group: group,
             api_version: "*",
-            resource: "",
-            subresource: "",
-            namespace: "",
-            name: "",
+            resource,
+            subresource,
+            namespace,
+            name,
             field_selector: None,
             label_selector: None,
         };
-        for (f, v) in &args {
-            let Value::String(v) = v else {
-                return None;
-            };
-            let v = v.as_str();
-            match *f {
-                "group" => r.api_group = v,
-                "resource" if !v.trim().is_empty() => r.resource = v,
-                "subresource" => r.subresource = v,
-                "namespace" => r.namespace = v,
-                "name" => r.name = v,
-                _ => return None,
-            }
-        }
         let response = authorizer.authorize(&crate::authz::Attributes::resource(user, &verb, r));
         // The calls' values are opaque and the result a boolean: nothing counts as created.
         self.cost += c.cost;
-        Some(Value::Bool(match &*accessor.function {
+        let result = match &*accessor.function {
             "allowed" => response.decision == crate::authz::AuthzDecision::Allow,
             _ => response.error.is_some(),
-        }))
+        };
+        Some(Value::Bool(result != c.negated))
+    }
+
+    /// A string argument's value (a constant read in place); `None` when it fails or is not
+    /// a string.
+    fn eval_string(&mut self, n: &'a Node) -> Option<Str<'a>> {
+        match n {
+            Node::Const(Value::String(s)) => Some(Str::Borrowed(s)),
+            n => match self.eval(n).ok()? {
+                Value::String(s) => Some(s),
+                _ => None,
+            },
+        }
     }
 
     fn eval_cond(&mut self, c: &'a Node, t: &'a Node, f: &'a Node) -> R<'a> {

@@ -44,7 +44,7 @@ pub enum Node {
 }
 
 /// `authorizer.group(g).resource(r)…check(verb)` followed by `allowed()` or `errored()`,
-/// the builders being `subresource`,
+/// possibly negated (`!…allowed()`), the builders being `subresource`,
 /// `namespace` and `name`, and every argument a constant or an attribute: evaluated as one
 /// call of the [`Authorizer`](crate::authz::Authorizer) whose attributes are read from the
 /// arguments in place, with no value built for the builders. `calls` is the chain as
@@ -55,10 +55,13 @@ pub enum Node {
 #[derive(Debug)]
 pub struct AuthzCheck {
     /// The accessor's call, whose receiver is the `check` call and so on down to `group`,
-    /// whose receiver is the `authorizer` variable.
+    /// whose receiver is the `authorizer` variable; when `negated`, the `!` call whose
+    /// argument is the accessor's call.
     pub calls: Node,
-    /// What the chain's calls cost together (each has a fixed cost).
+    /// What the chain's calls cost together (each has a fixed cost), the `!` included.
     pub cost: u64,
+    /// Whether the result is negated (`calls` is the `!` call).
+    pub negated: bool,
 }
 
 /// Where an attribute's value starts.

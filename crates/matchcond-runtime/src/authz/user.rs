@@ -99,7 +99,7 @@ impl<'c> User<'c> {
 
     fn member(&self, name: &str) -> Option<&'c Json> {
         match self.0 {
-            Repr::Json(Some(m)) => m.get(name),
+            Repr::Json(Some(m)) => crate::request_view::json_member(m, name),
             _ => None,
         }
     }
