@@ -131,12 +131,13 @@ pub mod load {
 /// hand-written reviews; and the strict loader of test files (`matchcond test`).
 ///
 /// ```
-/// use matchcond::dispatch::request::{build_review, read_manifests, Catalog, RequestOptions, User};
+/// use matchcond::authz::UserInfo;
+/// use matchcond::dispatch::request::{build_review, read_manifests, Catalog, RequestOptions};
 /// use matchcond::KubeVersion;
 ///
 /// let pod = read_manifests("apiVersion: v1\nkind: Pod\nmetadata: {generateName: web-, namespace: shop}\n");
 /// let mut options = RequestOptions::default();
-/// options.user = User::new("alice");
+/// options.user = UserInfo::new("alice");
 /// let built = build_review(&Catalog::builtin_for(KubeVersion::V1_34), pod.objects.first(), None, &options)
 ///     .unwrap();
 /// let request = built.request();
@@ -155,7 +156,6 @@ pub mod request {
     };
     pub use matchcond_dispatch::request::manifest::{
         build_review, check_request, BuildError, BuiltReview, RequestOptions, ReviewWarning, Role,
-        User,
     };
     pub use matchcond_dispatch::request::namespaces::{
         load_namespaces, NamespaceObject, NamespaceSet,

@@ -287,7 +287,7 @@ pub fn config(data: &[u8]) {
 pub fn manifest(data: &[u8]) {
     use matchcond::dispatch::request::{
         build_review, check_request, load_crds, load_namespaces, read_manifests, Catalog,
-        Operation, RequestOptions, User,
+        Operation, RequestOptions,
     };
     let mut parts = data.splitn(3, |b| *b == SEPARATOR);
     let options = text_of(parts.next().unwrap_or_default());
@@ -300,7 +300,7 @@ pub fn manifest(data: &[u8]) {
         } else if let Some(v) = word.strip_prefix("ns=") {
             base.namespace = Some(v.to_owned());
         } else if let Some(v) = word.strip_prefix("user=") {
-            base.user = User::new(v);
+            base.user = matchcond::authz::UserInfo::new(v);
         } else if word == "dry" {
             base.dry_run = true;
         }
@@ -348,7 +348,7 @@ pub fn manifest(data: &[u8]) {
                         let mut warnings = check_request(built.request(), catalog);
                         // Without a user, the request has none: the one warning expected.
                         warnings.retain(|w| {
-                            !(o.user.username.is_empty() && w.path == "request.userInfo.username")
+                            !(o.user.name.is_empty() && w.path == "request.userInfo.username")
                         });
                         assert!(
                             warnings.is_empty(),

@@ -4,11 +4,12 @@
 
 use std::collections::BTreeMap;
 
+use matchcond::authz::UserInfo;
 use matchcond::dispatch::load::{Node, Position};
 use matchcond::dispatch::request::{
     build_review, check_request, load_crds, load_namespaces, read_manifests,
     review_from_audit_event, BuildError, BuiltReview, Catalog, ManifestError, ManifestErrorKind,
-    NamespaceSet, Operation, RequestOptions, ReviewWarning, Role, User,
+    NamespaceSet, Operation, RequestOptions, ReviewWarning, Role,
 };
 use matchcond::KubeVersion;
 use serde_json::{json, Value as Json};
@@ -136,7 +137,7 @@ impl RequestArgs {
 
     /// The request options.
     pub fn options(&self) -> RequestOptions {
-        let mut user = User::new(self.user.as_deref().unwrap_or(""));
+        let mut user = UserInfo::new(self.user.as_deref().unwrap_or(""));
         user.groups.clone_from(&self.groups);
         user.uid = self.uid.clone().unwrap_or_default();
         let mut extra: BTreeMap<String, Vec<String>> = BTreeMap::new();

@@ -4,8 +4,7 @@
 //! and the requesting user; and the check of hand-written reviews against what the
 //! apiserver always sends.
 
-use std::collections::BTreeMap;
-
+use matchcond_runtime::authz::UserInfo;
 use serde_json::{json, Map, Value as Json};
 
 use crate::request::catalog::{api_version, ApiResource, ApiSubresource, Catalog, Operation};
@@ -24,65 +23,22 @@ pub const DEFAULT_NAMESPACE: &str = "default";
 /// matchConditions never see it).
 pub const DEFAULT_UID: &str = "00000000-0000-0000-0000-000000000000";
 
-/// The requesting user, as an authenticator (or impersonation) gives it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct User {
-    /// The user name (`""`: no user).
-    pub username: String,
-    /// The user's uid.
-    pub uid: String,
-    /// The groups, in order.
-    pub groups: Vec<String>,
-    /// Extra attributes.
-    pub extra: BTreeMap<String, Vec<String>>,
-}
-
-impl User {
-    /// A user by name.
-    pub fn new(username: &str) -> User {
-        User {
-            username: username.to_owned(),
-            ..User::default()
+/// The groups the apiserver gives a user: those given, then `system:authenticated` for a
+/// named user that is not `system:anonymous` (`system:unauthenticated` for it), as
+/// impersonation (`kubectl --as`) adds them.
+fn effective_groups(user: &UserInfo) -> Vec<String> {
+    let mut groups = user.groups.clone();
+    let implied = match user.name.as_str() {
+        "" => None,
+        "system:anonymous" => Some("system:unauthenticated"),
+        _ => Some("system:authenticated"),
+    };
+    if let Some(g) = implied {
+        if !groups.iter().any(|x| x == g) {
+            groups.push(g.to_owned());
         }
     }
-
-    /// The groups the apiserver gives the user: those given, then `system:authenticated`
-    /// for a named user that is not `system:anonymous` (`system:unauthenticated` for it),
-    /// as impersonation (`kubectl --as`) adds them.
-    pub fn effective_groups(&self) -> Vec<String> {
-        let mut groups = self.groups.clone();
-        let implied = match self.username.as_str() {
-            "" => None,
-            "system:anonymous" => Some("system:unauthenticated"),
-            _ => Some("system:authenticated"),
-        };
-        if let Some(g) = implied {
-            if !groups.iter().any(|x| x == g) {
-                groups.push(g.to_owned());
-            }
-        }
-        groups
-    }
-
-    /// The `userInfo` member (empty members left out, as Go's `omitempty` does).
-    pub fn to_json(&self) -> Json {
-        let mut m = Map::new();
-        if !self.username.is_empty() {
-            m.insert("username".into(), json!(self.username));
-        }
-        if !self.uid.is_empty() {
-            m.insert("uid".into(), json!(self.uid));
-        }
-        let groups = self.effective_groups();
-        if !groups.is_empty() {
-            m.insert("groups".into(), json!(groups));
-        }
-        if !self.extra.is_empty() {
-            m.insert("extra".into(), json!(self.extra));
-        }
-        Json::Object(m)
-    }
+    groups
 }
 
 /// What a request is, beside its manifests.
@@ -97,8 +53,10 @@ pub struct RequestOptions {
     pub subresource: Option<String>,
     /// The namespace (`-n`); must agree with the manifest's `metadata.namespace`.
     pub namespace: Option<String>,
-    /// The requesting user.
-    pub user: User,
+    /// The requesting user, as an authenticator (or impersonation) gives it: the review's
+    /// `userInfo` adds the group every authenticated user is in (`system:authenticated`,
+    /// or `system:unauthenticated` for `system:anonymous`) unless it is given.
+    pub user: UserInfo,
     /// The request's uid (default [`DEFAULT_UID`]).
     pub uid: Option<String>,
     /// A dry run.
@@ -640,10 +598,14 @@ pub fn build_review(
         r.insert("namespace".into(), json!(ns));
     }
     r.insert("operation".into(), json!(operation.as_str()));
-    if options.user.username.is_empty() {
+    if options.user.name.is_empty() {
         notes.push("no user given: the request's userInfo is empty".to_owned());
     }
-    r.insert("userInfo".into(), options.user.to_json());
+    let user = UserInfo {
+        groups: effective_groups(&options.user),
+        ..options.user.clone()
+    };
+    r.insert("userInfo".into(), user.to_json());
     r.insert("object".into(), object_json);
     r.insert("oldObject".into(), old_json);
     r.insert("dryRun".into(), json!(options.dry_run));
@@ -936,11 +898,7 @@ mod tests {
 
     fn alice() -> RequestOptions {
         RequestOptions {
-            user: User {
-                username: "alice".into(),
-                groups: vec!["dev".into()],
-                ..User::default()
-            },
+            user: UserInfo::new("alice").with_groups(["dev"]),
             ..RequestOptions::default()
         }
     }

@@ -27,11 +27,12 @@
 use std::collections::BTreeMap;
 
 use crate::request::catalog::Operation;
-use crate::request::manifest::{RequestOptions, User};
+use crate::request::manifest::RequestOptions;
 use crate::request::ManifestError;
 use crate::yaml::{read_documents, Node, Position, Value};
 use matchcond_compiler::KubeVersion;
 use matchcond_matcher::Skip;
+use matchcond_runtime::authz::UserInfo;
 
 /// The `apiVersion` of test files.
 pub const TEST_API_VERSION: &str = "matchcond/v1alpha1";
@@ -470,7 +471,7 @@ impl Reader {
         }
         options.subresource = self.string(node, "subresource", path);
         options.namespace = self.string(node, "namespace", path);
-        let mut user = User::new(&self.string(node, "user", path).unwrap_or_default());
+        let mut user = UserInfo::new(self.string(node, "user", path).unwrap_or_default());
         user.groups = self.strings(node, "groups", path);
         user.uid = self.string(node, "uid", path).unwrap_or_default();
         if let Some(n) = node.get("extra") {

@@ -56,6 +56,43 @@ impl UserInfo {
         }
     }
 
+    /// The user as an AdmissionRequest's `userInfo` (`username`, `uid`, `groups`, `extra`),
+    /// empty members left out as Go's `omitempty` leaves them; [`UserInfo::from_json`]
+    /// reads it back.
+    ///
+    /// ```
+    /// use matchcond_runtime::authz::UserInfo;
+    ///
+    /// let alice = UserInfo::new("alice").with_groups(["devs"]);
+    /// assert_eq!(
+    ///     alice.to_json(),
+    ///     serde_json::json!({"username": "alice", "groups": ["devs"]})
+    /// );
+    /// assert_eq!(UserInfo::from_json(&alice.to_json()), alice);
+    /// ```
+    pub fn to_json(&self) -> Json {
+        let mut m = JsonMap::new();
+        if !self.name.is_empty() {
+            m.insert("username".into(), Json::String(self.name.clone()));
+        }
+        if !self.uid.is_empty() {
+            m.insert("uid".into(), Json::String(self.uid.clone()));
+        }
+        let strings = |v: &[String]| Json::Array(v.iter().cloned().map(Json::String).collect());
+        if !self.groups.is_empty() {
+            m.insert("groups".into(), strings(&self.groups));
+        }
+        if !self.extra.is_empty() {
+            let extra = self
+                .extra
+                .iter()
+                .map(|(k, v)| (k.clone(), strings(v)))
+                .collect();
+            m.insert("extra".into(), Json::Object(extra));
+        }
+        Json::Object(m)
+    }
+
     /// Reads an AdmissionRequest's `userInfo` (`username`, `uid`, `groups`, `extra`);
     /// missing or malformed fields are empty.
     pub fn from_json(user_info: &Json) -> Self {
@@ -296,5 +333,19 @@ mod tests {
             r#"User { name: "alice", uid: "u-1", groups: ["a", "b"], extra: {"scopes": ["x", "y"], "zone": ["eu"]} }"#
         );
         assert_ne!(user, User::from(&UserInfo::new("alice")));
+    }
+
+    /// `to_json` writes what `from_json` reads, empty members left out.
+    #[test]
+    fn to_json_writes_the_request_member() {
+        let full = json!({"username": "alice", "uid": "u-1", "groups": ["a", "b"],
+                          "extra": {"scopes": ["x", "y"], "zone": ["eu"]}});
+        let user = UserInfo::from_json(&full);
+        assert_eq!(user.to_json(), full);
+        assert_eq!(UserInfo::default().to_json(), json!({}));
+        let mut only_extra = UserInfo::default();
+        only_extra.extra.insert("k".into(), vec![]);
+        assert_eq!(only_extra.to_json(), json!({"extra": {"k": []}}));
+        assert_eq!(UserInfo::from_json(&only_extra.to_json()), only_extra);
     }
 }
