@@ -122,6 +122,9 @@ pub struct CallCost {
     kind: CostKind,
     /// An equality priced `ceil(min(size) * 0.1)` (see [`CallCost::quick_equality`]).
     min_tenth: bool,
+    /// The cost of the call when its path's selection errs, known when it is lowered (the
+    /// other arguments are constants): see [`CallCost::erring`].
+    on_error: u64,
 }
 
 impl CallCost {
@@ -149,7 +152,18 @@ impl CallCost {
             CostKind::Charge(Charge::MinTenth)
                 | CostKind::Estimated(Estimate::LibraryEquality, Charge::MinTenth)
         );
-        CallCost { kind, min_tenth }
+        CallCost {
+            kind,
+            min_tenth,
+            on_error: 0,
+        }
+    }
+
+    /// This cost with the charge of the call whose erring argument is priced as `null`
+    /// (`args`, as cel-go sizes an error value) computed once.
+    fn erring(mut self, args: &[Value<'_>]) -> Self {
+        self.on_error = self.of_error(args);
+        self
     }
 
     /// The cost when it does not depend on the arguments.
@@ -342,9 +356,10 @@ pub fn lower(n: &Node) -> Option<Fast> {
             let cost = CallCost::new(c.cost);
             if c.non_strict {
                 return match (c.function.as_ref(), c.args.as_slice()) {
-                    ("@not_strictly_false", [a]) => {
-                        Some(Fast::NotStrictlyFalse(Box::new(lower(a)?), cost))
-                    }
+                    ("@not_strictly_false", [a]) => Some(Fast::NotStrictlyFalse(
+                        Box::new(lower(a)?),
+                        cost.erring(&[Value::Null]),
+                    )),
                     _ => None,
                 };
             }
@@ -371,7 +386,7 @@ pub fn lower(n: &Node) -> Option<Fast> {
                 _ => None,
             };
             match (c.function.as_ref(), c.args.as_slice()) {
-                ("!_", [a]) => Some(Fast::Not(Box::new(lower(a)?), cost)),
+                ("!_", [a]) => Some(Fast::Not(Box::new(lower(a)?), cost.erring(&[Value::Null]))),
                 ("_==_" | "_!=_", [l, r]) => {
                     let negate = c.function.as_ref() == "_!=_";
                     if let (Some(left), Some(right)) = (attr(l), attr(r)) {
@@ -386,6 +401,11 @@ pub fn lower(n: &Node) -> Option<Fast> {
                         (Some(p), Some(k)) => (p, k, false),
                         _ => (attr(r)?, scalar(l)?, true),
                     };
+                    let cost = if constant_first {
+                        cost.erring(&[constant.clone(), Value::Null])
+                    } else {
+                        cost.erring(&[Value::Null, constant.clone()])
+                    };
                     Some(Fast::Eq(Box::new(EqTest {
                         path,
                         constant,
@@ -394,7 +414,11 @@ pub fn lower(n: &Node) -> Option<Fast> {
                         cost,
                     })))
                 }
-                ("@in", [k, m]) => Some(Fast::InKey(string(k)?, attr(m)?, cost)),
+                ("@in", [k, m]) => {
+                    let key = string(k)?;
+                    let cost = cost.erring(&[Value::String(Str::Borrowed(&key)), Value::Null]);
+                    Some(Fast::InKey(key, attr(m)?, cost))
+                }
                 ("startsWith" | "endsWith" | "contains", [s, t]) => {
                     let op = match c.overload? {
                         "starts_with_string" => StrOp::StartsWith,
@@ -403,6 +427,7 @@ pub fn lower(n: &Node) -> Option<Fast> {
                         _ => return None,
                     };
                     let needle = string(t)?;
+                    let cost = cost.erring(&[Value::Null, Value::String(Str::Borrowed(&needle))]);
                     if op == StrOp::Contains {
                         let finder = memchr::memmem::Finder::new(needle.as_bytes()).into_owned();
                         let chars = needle.chars().count() as u64;
@@ -479,7 +504,7 @@ impl<'a, 'f> FastEval<'a, '_, 'f> {
                     Some(Ok(!v))
                 }
                 Err(e) => {
-                    self.cost += cost.of_error(&[Value::Null]);
+                    self.cost += cost.on_error;
                     Some(Err(e))
                 }
             },
@@ -489,12 +514,7 @@ impl<'a, 'f> FastEval<'a, '_, 'f> {
                 let reached = match self.node(&t.path)? {
                     Ok(reached) => reached,
                     Err(e) => {
-                        let k = borrow_const(&t.constant);
-                        self.cost += if t.constant_first {
-                            t.cost.of_error(&[k, Value::Null])
-                        } else {
-                            t.cost.of_error(&[Value::Null, k])
-                        };
+                        self.cost += t.cost.on_error;
                         return Some(Err(e));
                     }
                 };
@@ -554,8 +574,7 @@ impl<'a, 'f> FastEval<'a, '_, 'f> {
                     Ok(Reached::Json(node)) => node,
                     Ok(Reached::Key(_)) => return None,
                     Err(e) => {
-                        self.cost +=
-                            cost.of_error(&[Value::String(Str::Borrowed(key)), Value::Null]);
+                        self.cost += cost.on_error;
                         return Some(Err(e));
                     }
                 };
@@ -588,8 +607,7 @@ impl<'a, 'f> FastEval<'a, '_, 'f> {
                 let s = match self.node(p)? {
                     Ok(reached) => reached.as_str()?,
                     Err(e) => {
-                        self.cost +=
-                            cost.of_error(&[Value::Null, Value::String(Str::Borrowed(arg))]);
+                        self.cost += cost.on_error;
                         return Some(Err(e));
                     }
                 };
@@ -616,8 +634,7 @@ impl<'a, 'f> FastEval<'a, '_, 'f> {
                 let s = match self.node(p)? {
                     Ok(reached) => reached.as_str()?,
                     Err(e) => {
-                        self.cost += cost
-                            .of_error(&[Value::Null, Value::String(Str::Borrowed(&needle.text))]);
+                        self.cost += cost.on_error;
                         return Some(Err(e));
                     }
                 };
@@ -646,7 +663,7 @@ impl<'a, 'f> FastEval<'a, '_, 'f> {
                 }
                 // Not strict: an error counts as true.
                 Err(_) => {
-                    self.cost += cost.of_error(&[Value::Null]);
+                    self.cost += cost.on_error;
                     Some(Ok(true))
                 }
             },
