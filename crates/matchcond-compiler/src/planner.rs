@@ -769,7 +769,8 @@ fn negated_authz_check(mut not: Call) -> Node {
         && !not.varargs
         && !not.non_strict
         && not.tracked.is_none()
-        && matches!(not.args.as_slice(), [Node::AuthzCheck(c)] if !c.negated);
+        && matches!(not.args.as_slice(),
+            [Node::AuthzCheck(c)] if !c.negated && c.cost.checked_add(not_cost).is_some());
     if !foldable {
         return Node::Call(Box::new(not));
     }
@@ -777,14 +778,7 @@ fn negated_authz_check(mut not: Call) -> Node {
         return Node::Call(Box::new(not));
     };
     let AuthzCheck { calls, cost, .. } = *check;
-    let Some(cost) = cost.checked_add(not_cost) else {
-        not.args.push(Node::AuthzCheck(Box::new(AuthzCheck {
-            calls,
-            cost,
-            negated: false,
-        })));
-        return Node::Call(Box::new(not));
-    };
+    let cost = cost.saturating_add(not_cost);
     not.args.push(calls);
     Node::AuthzCheck(Box::new(AuthzCheck {
         calls: Node::Call(Box::new(not)),

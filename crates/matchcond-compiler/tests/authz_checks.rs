@@ -113,29 +113,47 @@ fn a_negated_check_is_asked_once_and_charged_for_the_negation() {
     let (r, cost, seen) = run(36, not_get);
     assert_eq!((r, cost), (Ok("true".into()), 350_005));
     assert_eq!(seen, [format!("get /*/pods/ ns= name= {USER}")]);
-    let (r, cost, _) = run(31, not_get);
-    assert_eq!((r, cost), (Ok("true".into()), 6));
-    let (r, cost, _) = run(
-        36,
-        "!authorizer.group('').resource('pods').check('create').allowed()",
-    );
-    assert_eq!((r, cost), (Ok("false".into()), 350_005));
-    let (r, cost, _) = run(
-        36,
-        "!authorizer.group('').resource('pods').check('fail').errored()",
-    );
-    assert_eq!((r, cost), (Ok("false".into()), 350_005));
-    // Negated twice: the outer negation is an ordinary call (`!!` parses as no negation).
-    let (r, cost, seen) = run(
-        36,
-        "!(!authorizer.group('').resource('pods').check('get').allowed())",
-    );
-    assert_eq!((r, cost, seen.len()), (Ok("false".into()), 350_006, 1));
-    let (r, cost, _) = run(
-        36,
-        "!!authorizer.group('').resource('pods').check('get').allowed()",
-    );
-    assert_eq!((r, cost), (Ok("false".into()), 350_004));
+    // Version, expression, result, cost and checks asked. Negated twice, the outer
+    // negation is an ordinary call (`!!` parses as no negation).
+    let cases: [(u32, &str, &str, u64, usize); 5] = [
+        (31, not_get, "true", 6, 1),
+        (
+            36,
+            "!authorizer.group('').resource('pods').check('create').allowed()",
+            "false",
+            350_005,
+            1,
+        ),
+        (
+            36,
+            "!authorizer.group('').resource('pods').check('fail').errored()",
+            "false",
+            350_005,
+            1,
+        ),
+        (
+            36,
+            "!(!authorizer.group('').resource('pods').check('get').allowed())",
+            "false",
+            350_006,
+            1,
+        ),
+        (
+            36,
+            "!!authorizer.group('').resource('pods').check('get').allowed()",
+            "false",
+            350_004,
+            1,
+        ),
+    ];
+    for (version, expr, result, expected_cost, asked) in cases {
+        let (r, cost, seen) = run(version, expr);
+        assert_eq!(
+            (r, cost, seen.len()),
+            (Ok(result.into()), expected_cost, asked),
+            "{expr}"
+        );
+    }
     // Off the common road, the negation's result, cost and error are the calls'.
     let (r, cost, seen) = run(
         36,

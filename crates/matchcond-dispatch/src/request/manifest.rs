@@ -23,22 +23,22 @@ pub const DEFAULT_NAMESPACE: &str = "default";
 /// matchConditions never see it).
 pub const DEFAULT_UID: &str = "00000000-0000-0000-0000-000000000000";
 
-/// The groups the apiserver gives a user: those given, then `system:authenticated` for a
-/// named user that is not `system:anonymous` (`system:unauthenticated` for it), as
+/// The user as the apiserver gives it: the groups given, then `system:authenticated` for
+/// a named user that is not `system:anonymous` (`system:unauthenticated` for it), as
 /// impersonation (`kubectl --as`) adds them.
-fn effective_groups(user: &UserInfo) -> Vec<String> {
-    let mut groups = user.groups.clone();
+fn effective_user(user: &UserInfo) -> UserInfo {
+    let mut user = user.clone();
     let implied = match user.name.as_str() {
         "" => None,
         "system:anonymous" => Some("system:unauthenticated"),
         _ => Some("system:authenticated"),
     };
     if let Some(g) = implied {
-        if !groups.iter().any(|x| x == g) {
-            groups.push(g.to_owned());
+        if !user.groups.iter().any(|x| x == g) {
+            user.groups.push(g.to_owned());
         }
     }
-    groups
+    user
 }
 
 /// What a request is, beside its manifests.
@@ -601,11 +601,7 @@ pub fn build_review(
     if options.user.name.is_empty() {
         notes.push("no user given: the request's userInfo is empty".to_owned());
     }
-    let user = UserInfo {
-        groups: effective_groups(&options.user),
-        ..options.user.clone()
-    };
-    r.insert("userInfo".into(), user.to_json());
+    r.insert("userInfo".into(), effective_user(&options.user).to_json());
     r.insert("object".into(), object_json);
     r.insert("oldObject".into(), old_json);
     r.insert("dryRun".into(), json!(options.dry_run));

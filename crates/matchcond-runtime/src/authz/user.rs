@@ -78,17 +78,11 @@ impl UserInfo {
         if !self.uid.is_empty() {
             m.insert("uid".into(), Json::String(self.uid.clone()));
         }
-        let strings = |v: &[String]| Json::Array(v.iter().cloned().map(Json::String).collect());
         if !self.groups.is_empty() {
-            m.insert("groups".into(), strings(&self.groups));
+            m.insert("groups".into(), serde_json::json!(self.groups));
         }
         if !self.extra.is_empty() {
-            let extra = self
-                .extra
-                .iter()
-                .map(|(k, v)| (k.clone(), strings(v)))
-                .collect();
-            m.insert("extra".into(), Json::Object(extra));
+            m.insert("extra".into(), serde_json::json!(self.extra));
         }
         Json::Object(m)
     }
