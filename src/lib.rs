@@ -13,7 +13,7 @@
 //! | you hold | you use |
 //! | --- | --- |
 //! | an AdmissionRequest as JSON (`serde_json::Value`) | [`MatchConditions::compile`], [`Activation::from_request`], [`MatchConditions::decide`] or [`MatchConditions::explain`] |
-//! | the raw bytes of an AdmissionReview | [`MatchConditions::decide_review`]: only what the conditions read is built; [`MatchConditions::read_review`] to bind the request yourself, [`MatchConditions::read_review_envelope`] with the review's `apiVersion` and `kind` from the same pass |
+//! | the raw bytes of an AdmissionReview | [`MatchConditions::decide_review`]: only what the conditions read is built; [`MatchConditions::read_review_to_decide`] to bind the request yourself ([`MatchConditions::read_review`] keeps the request's other members), [`MatchConditions::read_review_envelope`] with the review's `apiVersion` and `kind` from the same pass |
 //! | kube-rs's typed `AdmissionReview<DynamicObject>` (feature `kube`) | [`kube::KubeRequest`][kube-request], [`kube::WebhookConditions`][kube-webhook] |
 //! | whole webhook configurations (feature `dispatch`) | [`dispatch::load_documents`] or the strict [`dispatch::load::load_text`], [`dispatch::Validator`], [`dispatch::Dispatcher`]: it decides a request given as JSON, as an AdmissionReview's bytes or as a `KubeRequest` alike ([`dispatch::AdmissionInput`]) |
 //! | configurations to check in CI (feature `lint`) | [`lint::Linter`] |

@@ -54,6 +54,9 @@ fn pruned_reading_decides_like_the_whole_review() {
                 assert_eq!(envelope["kind"], review["kind"]);
                 let got = set.explain(&Activation::from_request(&pruned), policy);
                 assert_eq!(got, expected, "{name} on {request}");
+                let to_decide = set.read_review_to_decide(bytes).unwrap();
+                let got = set.explain(&Activation::from_request(&to_decide), policy);
+                assert_eq!(got, expected, "{name} on {request} (to decide)");
                 assert_eq!(
                     set.decide_review(bytes, policy).unwrap(),
                     expected.decision,
@@ -90,6 +93,68 @@ fn only_what_is_read_is_built() {
     assert_eq!(
         request["userInfo"]["username"],
         "system:serviceaccount:kube-system:statefulset-controller"
+    );
+}
+
+#[test]
+fn to_decide_only_the_members_read_are_built() {
+    let w = common::workload();
+    let bytes = &w.request("pod-create").unwrap().raw;
+    let members = |conditions: &[(&str, &str)]| {
+        let request = common::compile(conditions)
+            .read_review_to_decide(bytes)
+            .unwrap();
+        let mut keys: Vec<String> = request.as_object().unwrap().keys().cloned().collect();
+        keys.sort();
+        (keys, request)
+    };
+    // The objects are always there (null when nothing of them is read).
+    let (keys, request) = members(&[("ns", "request.namespace != 'kube-system'")]);
+    assert_eq!(keys, ["namespace", "object", "oldObject"]);
+    assert_eq!(request["namespace"], "shop");
+    assert_eq!(request["object"], serde_json::Value::Null);
+    // A member is built whole, with the member it may be read from in a converted request.
+    let (keys, request) = members(&[
+        ("user", "request.userInfo.username != 'x'"),
+        ("kind", "request.kind.kind == 'Pod'"),
+        ("labels", "has(object.metadata.labels)"),
+    ]);
+    assert_eq!(
+        keys,
+        ["kind", "object", "oldObject", "requestKind", "userInfo"]
+    );
+    let full: serde_json::Value = serde_json::from_slice(bytes).unwrap();
+    assert_eq!(request["userInfo"], full["request"]["userInfo"]);
+    assert_eq!(request["requestKind"], full["request"]["requestKind"]);
+    assert_eq!(
+        request["object"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["metadata"]
+    );
+    // `request` itself, or an authorizer (which reads the user and the resource): all.
+    for condition in [
+        "request != null",
+        "authorizer.group('').resource('pods').check('get').allowed()",
+    ] {
+        let (_, request) = members(&[("all", condition)]);
+        let mut whole = full["request"].clone();
+        whole["object"] = serde_json::Value::Null;
+        assert_eq!(request, whole, "{condition}");
+    }
+    // No condition: nothing but the objects, and the bytes are still checked.
+    let none = MatchConditions::compile(&Environment::latest(), &[]).unwrap();
+    assert_eq!(
+        none.read_review_to_decide(bytes).unwrap(),
+        serde_json::json!({"object": null, "oldObject": null})
+    );
+    assert_eq!(
+        none.read_review_to_decide(br#"{"request": {"uid": [1, }}"#)
+            .unwrap_err()
+            .to_string(),
+        "invalid AdmissionReview: expected value at line 1 column 25"
     );
 }
 

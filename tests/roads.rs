@@ -290,6 +290,15 @@ fn every_road_gives_the_same_decision_outcomes_and_costs() {
                             Some(r) => explain(&set.conditions, r, policy).into_owned(),
                             None => {
                                 let pruned = set.conditions.read_review(bytes).unwrap();
+                                let to_decide =
+                                    set.conditions.read_review_to_decide(bytes).unwrap();
+                                let got = explain(&set.conditions, &to_decide, policy);
+                                assert_eq!(
+                                    got.into_owned(),
+                                    expected,
+                                    "{} on {name} ({variant}), only what is read",
+                                    set.name
+                                );
                                 explain(&set.conditions, &pruned, policy).into_owned()
                             }
                         };

@@ -213,6 +213,22 @@ impl Engine for MatchcondEngine {
             .with_per_call_limit(input.cost_limit.unwrap_or(PER_CALL_COST_LIMIT));
         let act = activation(input.request, input.authorizer)?;
         let report = compiled.explain(&act, policy(input.failure_policy)?);
+        // The road from a review's bytes, building only what the conditions read, explains
+        // the decision alike.
+        if let Some(request @ serde_json::Value::Object(_)) = input.request {
+            let bytes = serde_json::to_vec(&serde_json::json!({ "request": request }))
+                .map_err(|e| e.to_string())?;
+            let read = compiled
+                .read_review_to_decide(&bytes)
+                .map_err(|e| e.to_string())?;
+            let act = activation(Some(&read), input.authorizer)?;
+            let from_bytes = compiled.explain(&act, policy(input.failure_policy)?);
+            if from_bytes != report {
+                return Err(format!(
+                    "deciding from the review's bytes gives {from_bytes:?}, not {report:?}"
+                ));
+            }
+        }
         let cost = report.total_cost;
         Ok(outcome_of(report.decision, cost))
     }

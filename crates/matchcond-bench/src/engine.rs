@@ -71,7 +71,7 @@ impl EngineSet {
     /// `None` when the bytes are not an AdmissionReview.
     pub fn decide_raw(&self, raw: &[u8]) -> Option<Decision<'_>> {
         // The engine's own path from bytes: only what the conditions read is built.
-        let request = self.conditions.read_review(raw).ok()?;
+        let request = self.conditions.read_review_to_decide(raw).ok()?;
         Some(self.decide(&request))
     }
 

@@ -543,6 +543,9 @@ pub struct MatchConditions {
     budget: u64,
     /// What the conditions read of `object` and of `oldObject`.
     reads: [raw::Need; 2],
+    /// The members of the request other than the objects that the conditions (or the
+    /// authorizer they ask) read.
+    request_reads: raw::Need,
     /// Some condition reads `authorizer` or `authorizer.requestResource`.
     uses_authorizer: bool,
 }
@@ -753,22 +756,37 @@ impl MatchConditions {
                 program: env.compile_condition(&c.expression),
             })
             .collect::<Vec<Compiled>>();
+        use matchcond_runtime::activation::{
+            request_field_index, request_field_sources, SLOT_AUTHORIZER, SLOT_OBJECT,
+            SLOT_OLD_OBJECT, SLOT_REQUEST, SLOT_REQUEST_RESOURCE,
+        };
         let mut reads = [raw::Need::Nothing, raw::Need::Nothing];
+        let mut request_reads = raw::Need::Nothing;
         let mut uses_authorizer = false;
         for p in conditions.iter().filter_map(|c| c.program.as_ref().ok()) {
             for (slot, path) in p.read_paths() {
-                uses_authorizer |= matches!(
-                    *slot,
-                    matchcond_runtime::activation::SLOT_AUTHORIZER
-                        | matchcond_runtime::activation::SLOT_REQUEST_RESOURCE
-                );
-                let need = match *slot {
-                    matchcond_runtime::activation::SLOT_OBJECT => reads.get_mut(0),
-                    matchcond_runtime::activation::SLOT_OLD_OBJECT => reads.get_mut(1),
-                    _ => None,
-                };
-                if let Some(need) = need {
-                    need.add(path);
+                match *slot {
+                    SLOT_OBJECT | SLOT_OLD_OBJECT => {
+                        if let Some(need) = reads.get_mut(*slot - SLOT_OBJECT) {
+                            need.add(path);
+                        }
+                    }
+                    // A member read is built whole, with the other member it may be
+                    // read from; `request` itself (or a member unknown here), all of it.
+                    SLOT_REQUEST => match path.first().and_then(|m| request_field_index(m)) {
+                        Some(index) => {
+                            for member in request_field_sources(index).into_iter().flatten() {
+                                request_reads.add(&[member.into()]);
+                            }
+                        }
+                        None => request_reads.add(&[]),
+                    },
+                    // The authorizer reads the user and the resource: the whole request.
+                    SLOT_AUTHORIZER | SLOT_REQUEST_RESOURCE => {
+                        uses_authorizer = true;
+                        request_reads.add(&[]);
+                    }
+                    _ => {}
                 }
             }
         }
@@ -777,6 +795,7 @@ impl MatchConditions {
             per_call_limit: PER_CALL_COST_LIMIT,
             budget: MATCH_CONDITIONS_BUDGET,
             reads,
+            request_reads,
             uses_authorizer,
         }
     }
@@ -804,10 +823,36 @@ impl MatchConditions {
     /// result gives the decision on the whole request; bind it with
     /// [`Activation::from_request`] (and an authorizer if the conditions use one).
     pub fn read_review(&self, bytes: &[u8]) -> Result<serde_json::Value, ReviewError> {
+        self.read_review_as(bytes, &raw::Need::All)
+    }
+
+    /// Reads of an AdmissionReview given as JSON bytes only what these conditions read:
+    /// [`MatchConditions::read_review`]'s `object` and `oldObject`, and of the request's
+    /// other members those the conditions (or the authorizer they ask) read; the others
+    /// are absent (checked to be JSON but not built). For deciding with these conditions
+    /// (bind it with [`Activation::from_request`], and an authorizer if the conditions use
+    /// one): the decision on the result is the decision on the whole request. A host that
+    /// also needs other members of the request (its `uid`) uses
+    /// [`MatchConditions::read_review`].
+    pub fn read_review_to_decide(&self, bytes: &[u8]) -> Result<serde_json::Value, ReviewError> {
+        self.read_review_as(bytes, &self.request_reads)
+    }
+
+    /// The request of a review, its members other than the objects built as `request` says.
+    fn read_review_as(
+        &self,
+        bytes: &[u8],
+        request: &raw::Need,
+    ) -> Result<serde_json::Value, ReviewError> {
         use serde::de::DeserializeSeed;
         let [object, old_object] = &self.reads;
         let mut de = serde_json::Deserializer::from_slice(bytes);
-        let request = raw::ReviewSeed { object, old_object }.deserialize(&mut de)?;
+        let request = raw::ReviewSeed {
+            object,
+            old_object,
+            request,
+        }
+        .deserialize(&mut de)?;
         de.end()?;
         request.ok_or(ReviewError::NoRequest)
     }
@@ -834,7 +879,7 @@ impl MatchConditions {
         bytes: &[u8],
         policy: FailurePolicy,
     ) -> Result<Decision<'_>, ReviewError> {
-        let request = self.read_review(bytes)?;
+        let request = self.read_review_to_decide(bytes)?;
         Ok(self.decide(&Activation::from_request(&request), policy))
     }
 

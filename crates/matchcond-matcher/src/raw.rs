@@ -7,6 +7,7 @@
 //! built. The rest of the request (small: kind, resource, userInfo, options …) is built in
 //! full. The decision on the pruned request is the decision on the whole one.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -48,10 +49,12 @@ impl Need {
 }
 
 /// Reads an AdmissionReview's `request`, building `object` and `oldObject` as far as
-/// `object` and `old_object` say.
+/// `object` and `old_object` say and its other members as far as `request` says (a member
+/// it does not name is left out).
 pub(crate) struct ReviewSeed<'n> {
     pub(crate) object: &'n Need,
     pub(crate) old_object: &'n Need,
+    pub(crate) request: &'n Need,
 }
 
 impl<'de> DeserializeSeed<'de> for ReviewSeed<'_> {
@@ -68,11 +71,12 @@ impl<'de> Visitor<'de> for ReviewSeed<'_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut request = None;
-        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+        while let Some(key) = map.next_key_seed(Key)? {
             if key == "request" {
                 request = Some(map.next_value_seed(RequestSeed {
                     object: self.object,
                     old_object: self.old_object,
+                    request: self.request,
                 })?);
             } else {
                 map.next_value::<IgnoredAny>()?;
@@ -103,12 +107,13 @@ impl<'de> Visitor<'de> for EnvelopeSeed<'_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut out = Map::new();
-        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+        while let Some(key) = map.next_key_seed(Key)? {
             match key.as_ref() {
                 "request" => {
                     let request = map.next_value_seed(RequestSeed {
                         object: self.object,
                         old_object: self.old_object,
+                        request: &Need::All,
                     })?;
                     out.insert(key.into_owned(), request);
                 }
@@ -128,6 +133,8 @@ impl<'de> Visitor<'de> for EnvelopeSeed<'_> {
 struct RequestSeed<'n> {
     object: &'n Need,
     old_object: &'n Need,
+    /// The members other than the objects.
+    request: &'n Need,
 }
 
 impl<'de> DeserializeSeed<'de> for RequestSeed<'_> {
@@ -144,19 +151,57 @@ impl<'de> Visitor<'de> for RequestSeed<'_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
         let mut out = Map::new();
-        while let Some(key) = map.next_key::<String>()? {
-            let need = match key.as_str() {
-                "object" => self.object,
-                "oldObject" => self.old_object,
-                _ => &Need::All,
+        while let Some(key) = map.next_key_seed(Key)? {
+            let need = match key.as_ref() {
+                "object" => Some(self.object),
+                "oldObject" => Some(self.old_object),
+                other => match self.request {
+                    Need::All => Some(&Need::All),
+                    Need::Nothing => None,
+                    Need::Members(members) => members.get(other),
+                },
             };
-            let v = map.next_value_seed(Pruned(need))?;
-            out.insert(key, v);
+            match need {
+                Some(need) => {
+                    let v = map.next_value_seed(Pruned(need))?;
+                    out.insert(key.into_owned(), v);
+                }
+                None => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
         }
         Ok(Json::Object(out))
     }
     fn visit_unit<E>(self) -> Result<Json, E> {
         Ok(Json::Null)
+    }
+}
+
+/// A member's name, borrowed from the bytes when it has no escapes (serde's own
+/// `Cow<str>` always allocates): a member that is not built costs no allocation.
+struct Key;
+
+impl<'de> DeserializeSeed<'de> for Key {
+    type Value = Cow<'de, str>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Key {
+    type Value = Cow<'de, str>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a member name")
+    }
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(s))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(s.to_owned()))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(s))
     }
 }
 
@@ -187,7 +232,7 @@ impl<'de> Visitor<'de> for Pruned<'_> {
             return Err(serde::de::Error::custom("internal: members expected"));
         };
         let mut out = Map::new();
-        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+        while let Some(key) = map.next_key_seed(Key)? {
             match members.get(key.as_ref()) {
                 Some(need) => {
                     let v = map.next_value_seed(Pruned(need))?;
@@ -272,6 +317,7 @@ mod tests {
             ReviewSeed {
                 object: &object,
                 old_object: &old,
+                request: &Need::All,
             }
             .deserialize(&mut de)
             .unwrap()
@@ -328,6 +374,7 @@ mod tests {
         let err = ReviewSeed {
             object: &n,
             old_object: &n,
+            request: &n,
         }
         .deserialize(&mut de)
         .unwrap_err();

@@ -17,7 +17,9 @@ use crate::authz::{
     UserInfo,
 };
 use crate::request_view::json_member;
-pub use crate::request_view::{request_field_index, request_fields, RequestView, REQUEST_FIELDS};
+pub use crate::request_view::{
+    request_field_index, request_field_sources, request_fields, RequestView, REQUEST_FIELDS,
+};
 use crate::value::{Map, Value};
 
 /// The global variable slots of the matchConditions environment, in slot order.

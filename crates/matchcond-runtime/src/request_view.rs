@@ -216,6 +216,15 @@ fn sources(index: usize) -> (Option<&'static str>, Option<&'static str>) {
     }
 }
 
+/// The members of the request JSON that member `index` of the view is read from (see
+/// [`request_view_field`]): its own and, for what a converted request gives twice, the other
+/// one (`kind` and `requestKind`, `resource` and `requestResource`, the subresources). A
+/// reader that builds only some members of a request builds all of these for a member read.
+pub fn request_field_sources(index: usize) -> [Option<&'static str>; 2] {
+    let (first, second) = sources(index);
+    [first, second]
+}
+
 /// A member of an AdmissionRequest view by its [`REQUEST_FIELDS`] index,
 /// as the apiserver builds `request` for matchConditions (`CreateAdmissionRequest` from the
 /// admission attributes, converted to unstructured): `None` when the view has no such member.
