@@ -217,7 +217,7 @@ fn sources(index: usize) -> (Option<&'static str>, Option<&'static str>) {
 }
 
 /// The members of the request JSON that member `index` of the view is read from (see
-/// [`request_view_field`]): its own and, for what a converted request gives twice, the other
+/// [`RequestView::field`]): its own and, for what a converted request gives twice, the other
 /// one (`kind` and `requestKind`, `resource` and `requestResource`, the subresources). A
 /// reader that builds only some members of a request builds all of these for a member read.
 pub fn request_field_sources(index: usize) -> [Option<&'static str>; 2] {
