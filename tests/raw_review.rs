@@ -159,6 +159,41 @@ fn to_decide_only_the_members_read_are_built() {
 }
 
 #[test]
+fn a_presence_test_reads_no_value() {
+    let w = common::workload();
+    let bytes = &w.request("pod-create").unwrap().raw;
+    // The benchmark's label condition: `has()` and `in` ask whether a member is there;
+    // only the label compared is built.
+    let set = common::compile(&[(
+        "label",
+        "has(object.metadata.labels) && 'app' in object.metadata.labels && object.metadata.labels['app'] == 'web'",
+    )]);
+    let request = set.read_review_to_decide(bytes).unwrap();
+    assert_eq!(
+        request["object"],
+        serde_json::json!({"metadata": {"labels": {"app": "web"}}})
+    );
+    // A member only tested is there, as null; an absent one stays absent.
+    let set = common::compile(&[
+        ("spec", "has(object.spec)"),
+        ("status", "has(object.status)"),
+        ("key", "'team' in object.metadata.labels"),
+    ]);
+    let request = set.read_review_to_decide(bytes).unwrap();
+    assert_eq!(
+        request["object"],
+        serde_json::json!({"spec": null, "metadata": {"labels": {"team": null}}})
+    );
+    let whole: serde_json::Value = serde_json::from_slice(bytes).unwrap();
+    for policy in [FailurePolicy::Fail, FailurePolicy::Ignore] {
+        assert_eq!(
+            set.explain(&Activation::from_request(&request), policy),
+            set.explain(&Activation::from_request(&whole["request"]), policy)
+        );
+    }
+}
+
+#[test]
 fn unreadable_reviews_are_errors() {
     let set = common::compile(&[("a", "object != null")]);
     let err = set
@@ -179,6 +214,20 @@ fn unreadable_reviews_are_errors() {
     );
     let err = set.read_review(b"[1]").unwrap_err();
     assert_eq!(err.to_string(), "invalid AdmissionReview: invalid type: sequence, expected an AdmissionReview object at line 1 column 0");
+    // A name that is only compared is not checked as UTF-8, as a value skipped is not;
+    // a string built is.
+    let names = common::compile(&[("a", "has(object.metadata)")]);
+    let pruned = names
+        .read_review(b"{\"request\": {\"object\": {\"\xff\": \"\xff\"}}}")
+        .unwrap();
+    assert_eq!(pruned, serde_json::json!({"object": {}}));
+    let err = set
+        .read_review(b"{\"request\": {\"object\": {\"\xff\": 1}}}")
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid AdmissionReview: invalid unicode code point at line 1 column 26"
+    );
     let err = set.read_review(b"{\"request\": \"\xff\"}").unwrap_err();
     assert_eq!(
         err.to_string(),

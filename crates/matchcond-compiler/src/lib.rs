@@ -164,6 +164,8 @@ pub struct Program {
     memos: usize,
     fast: Option<matchcond_runtime::fast::Fast>,
     reads: Vec<(usize, Vec<Box<str>>)>,
+    /// See [`Program::pruning_paths`].
+    pruning: Vec<(usize, Vec<Box<str>>, bool)>,
     result_type: Type,
     globals: Arc<[String]>,
 }
@@ -292,6 +294,16 @@ impl Program {
     #[doc(hidden)]
     pub fn read_paths(&self) -> &[(usize, Vec<Box<str>>)] {
         &self.reads
+    }
+
+    /// What the program needs of its variables: each variable slot with the leading field
+    /// names an attribute selects, and whether only the presence of the last one is read
+    /// (the field `has()` tests, the constant key of a `'key' in` test); otherwise the
+    /// subtree the names reach is read whole. The program evaluates on values pruned to
+    /// these paths as on the whole values (what a reader may build of a review's bytes).
+    #[doc(hidden)]
+    pub fn pruning_paths(&self) -> &[(usize, Vec<Box<str>>, bool)] {
+        &self.pruning
     }
 
     /// How many shared attribute prefixes the program remembers during an evaluation.
@@ -579,6 +591,7 @@ impl Environment {
             None
         };
         let reads = memo::read_paths(&mut root);
+        let pruning = memo::pruning_paths(&mut root);
         Ok(Program {
             expression: expression.to_string(),
             root,
@@ -586,6 +599,7 @@ impl Environment {
             memos,
             fast,
             reads,
+            pruning,
             result_type,
             globals,
         })

@@ -129,19 +129,47 @@ pub(crate) fn read_paths(root: &mut Node) -> Vec<(usize, Vec<Box<str>>)> {
         let AttrRoot::Global(slot) = a.root else {
             return;
         };
-        let fields: Vec<Box<str>> = a
-            .quals
-            .iter()
-            .map_while(|q| match &q.kind {
-                QualKind::Field(f) => Some(f.clone()),
-                _ => None,
-            })
-            .collect();
+        let fields = leading_fields(a);
         if !out.iter().any(|(s, f)| *s == slot && *f == fields) {
             out.push((slot, fields));
         }
     });
     out
+}
+
+/// What a program needs of its variables to evaluate as it would on the whole of them:
+/// for every attribute rooted in a variable, the variable's slot, the leading field names
+/// it selects and whether only the presence of the last one is read (the field tested by
+/// `has()`, the constant key of a `'key' in` test of a plain chain); otherwise the subtree
+/// the names reach is read whole. A reader may leave out everything else.
+pub(crate) fn pruning_paths(root: &mut Node) -> Vec<(usize, Vec<Box<str>>, bool)> {
+    let mut out: Vec<(usize, Vec<Box<str>>, bool)> = Vec::new();
+    visit_attrs_with_keys(root, &mut |a, key| {
+        let (slot, names, presence) = chain(a, key);
+        let entry = if presence {
+            (slot, names, true)
+        } else {
+            let AttrRoot::Global(slot) = a.root else {
+                return;
+            };
+            (slot, leading_fields(a), false)
+        };
+        if entry.0 != usize::MAX && !out.contains(&entry) {
+            out.push(entry);
+        }
+    });
+    out
+}
+
+/// The leading field names an attribute selects, optionally or not.
+fn leading_fields(a: &Attr) -> Vec<Box<str>> {
+    a.quals
+        .iter()
+        .map_while(|q| match &q.kind {
+            QualKind::Field(f) => Some(f.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Calls `f` on every attribute of the tree, outermost first.

@@ -764,11 +764,15 @@ impl MatchConditions {
         let mut request_reads = raw::Need::Nothing;
         let mut uses_authorizer = false;
         for p in conditions.iter().filter_map(|c| c.program.as_ref().ok()) {
-            for (slot, path) in p.read_paths() {
+            for (slot, path, presence) in p.pruning_paths() {
                 match *slot {
                     SLOT_OBJECT | SLOT_OLD_OBJECT => {
                         if let Some(need) = reads.get_mut(*slot - SLOT_OBJECT) {
-                            need.add(path);
+                            if *presence {
+                                need.add_presence(path);
+                            } else {
+                                need.add(path);
+                            }
                         }
                     }
                     // A member read is built whole, with the other member it may be

@@ -48,6 +48,41 @@ impl Need {
     }
 }
 
+impl Need {
+    /// Adds a path of which only the last member's presence is read (`has()`, a `'key' in`
+    /// test): the members on the way are needed as far as the path goes, and the last one
+    /// is kept present (as null) without its value unless something else reads it.
+    pub(crate) fn add_presence(&mut self, path: &[Box<str>]) {
+        let Some((last, on_the_way)) = path.split_last() else {
+            *self = Need::All;
+            return;
+        };
+        let mut node = self;
+        for name in on_the_way {
+            node = match node {
+                Need::All => return,
+                Need::Nothing => {
+                    *node = Need::Members(BTreeMap::new());
+                    match node {
+                        Need::Members(m) => m.entry(name.clone()).or_default(),
+                        _ => return,
+                    }
+                }
+                Need::Members(m) => m.entry(name.clone()).or_default(),
+            };
+        }
+        match node {
+            Need::All => {}
+            Need::Nothing => {
+                *node = Need::Members(BTreeMap::from([(last.clone(), Need::Nothing)]));
+            }
+            Need::Members(m) => {
+                m.entry(last.clone()).or_default();
+            }
+        }
+    }
+}
+
 /// Reads an AdmissionReview's `request`, building `object` and `oldObject` as far as
 /// `object` and `old_object` say and its other members as far as `request` says (a member
 /// it does not name is left out).
@@ -151,20 +186,29 @@ impl<'de> Visitor<'de> for RequestSeed<'_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
         let mut out = Map::new();
-        while let Some(key) = map.next_key_seed(Key)? {
-            let need = match key.as_ref() {
-                "object" => Some(self.object),
-                "oldObject" => Some(self.old_object),
-                other => match self.request {
-                    Need::All => Some(&Need::All),
-                    Need::Nothing => None,
-                    Need::Members(members) => members.get(other),
-                },
+        if let Need::All = self.request {
+            // Every member is built, under its own name.
+            while let Some(key) = map.next_key_seed(Key)? {
+                let need = match key.as_ref() {
+                    "object" => self.object,
+                    "oldObject" => self.old_object,
+                    _ => &Need::All,
+                };
+                let v = map.next_value_seed(Pruned(need))?;
+                out.insert(key.into_owned(), v);
+            }
+            return Ok(Json::Object(out));
+        }
+        while let Some(key) = map.next_key_seed(KeyBytes)? {
+            let named = match key.as_ref() {
+                b"object" => Some(("object", self.object)),
+                b"oldObject" => Some(("oldObject", self.old_object)),
+                other => self.request.member(other),
             };
-            match need {
-                Some(need) => {
+            match named {
+                Some((name, need)) => {
                     let v = map.next_value_seed(Pruned(need))?;
-                    out.insert(key.into_owned(), v);
+                    out.insert(name.to_owned(), v);
                 }
                 None => {
                     map.next_value::<IgnoredAny>()?;
@@ -205,6 +249,63 @@ impl<'de> Visitor<'de> for Key {
     }
 }
 
+/// A member's name as bytes, escapes resolved (serde_json's raw string): a name is only
+/// compared with the names needed, and a member built takes the needed name, so names are
+/// not checked as UTF-8 — as the values skipped are not.
+struct KeyBytes;
+
+impl<'de> DeserializeSeed<'de> for KeyBytes {
+    type Value = Cow<'de, [u8]>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_bytes(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyBytes {
+    type Value = Cow<'de, [u8]>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a member name")
+    }
+    fn visit_borrowed_bytes<E>(self, b: &'de [u8]) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(b))
+    }
+    fn visit_bytes<E>(self, b: &[u8]) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(b.to_vec()))
+    }
+    fn visit_byte_buf<E>(self, b: Vec<u8>) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(b))
+    }
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(s.as_bytes()))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(s.as_bytes().to_vec()))
+    }
+}
+
+/// The needed member of this name, with the name: the members of a [`Need`] are a few,
+/// compared by length first.
+fn find_member<'n>(
+    members: &'n BTreeMap<Box<str>, Need>,
+    key: &[u8],
+) -> Option<(&'n str, &'n Need)> {
+    members
+        .iter()
+        .find(|(name, _)| name.len() == key.len() && name.as_bytes() == key)
+        .map(|(name, need)| (name.as_ref(), need))
+}
+
+impl Need {
+    /// The member of this name a request's [`Need`] keeps, with the name (none for
+    /// [`Need::Nothing`] or [`Need::All`], which the reader handles itself).
+    fn member(&self, key: &[u8]) -> Option<(&str, &Need)> {
+        match self {
+            Need::Members(members) => find_member(members, key),
+            Need::All | Need::Nothing => None,
+        }
+    }
+}
+
 /// Builds a value as far as a [`Need`] says.
 struct Pruned<'n>(&'n Need);
 
@@ -232,11 +333,11 @@ impl<'de> Visitor<'de> for Pruned<'_> {
             return Err(serde::de::Error::custom("internal: members expected"));
         };
         let mut out = Map::new();
-        while let Some(key) = map.next_key_seed(Key)? {
-            match members.get(key.as_ref()) {
-                Some(need) => {
+        while let Some(key) = map.next_key_seed(KeyBytes)? {
+            match find_member(members, &key) {
+                Some((name, need)) => {
                     let v = map.next_value_seed(Pruned(need))?;
-                    out.insert(key.into_owned(), v);
+                    out.insert(name.to_owned(), v);
                 }
                 None => {
                     map.next_value::<IgnoredAny>()?;
@@ -302,6 +403,37 @@ mod tests {
         assert_eq!(meta.len(), 2);
         n.add(&[]);
         assert_eq!(n, Need::All);
+    }
+
+    #[test]
+    fn a_presence_test_keeps_the_member_but_not_its_value() {
+        let members = |pairs: Vec<(&str, Need)>| {
+            Need::Members(pairs.into_iter().map(|(k, v)| (b(k), v)).collect())
+        };
+        let mut n = Need::Nothing;
+        n.add_presence(&[b("metadata"), b("labels")]);
+        assert_eq!(
+            n,
+            members(vec![("metadata", members(vec![("labels", Need::Nothing)]))])
+        );
+        // A value read below or at the tested member wins, in either order.
+        n.add(&[b("metadata"), b("labels"), b("app")]);
+        n.add_presence(&[b("metadata"), b("labels"), b("app")]);
+        n.add_presence(&[b("metadata"), b("annotations")]);
+        let labels = members(vec![("app", Need::All)]);
+        assert_eq!(
+            n,
+            members(vec![(
+                "metadata",
+                members(vec![("labels", labels), ("annotations", Need::Nothing)])
+            )])
+        );
+        n.add(&[b("metadata")]);
+        n.add_presence(&[b("metadata"), b("labels")]);
+        assert_eq!(n, members(vec![("metadata", Need::All)]));
+        let mut all = Need::All;
+        all.add_presence(&[b("spec")]);
+        assert_eq!(all, Need::All);
     }
 
     #[test]
