@@ -211,8 +211,9 @@ impl Engine for MatchcondEngine {
             .collect();
         let compiled = MatchConditions::compile_unbounded(&self.env, &conditions)
             .with_per_call_limit(input.cost_limit.unwrap_or(PER_CALL_COST_LIMIT));
+        let policy = policy(input.failure_policy)?;
         let act = activation(input.request, input.authorizer)?;
-        let report = compiled.explain(&act, policy(input.failure_policy)?);
+        let report = compiled.explain(&act, policy);
         // The road from a review's bytes, building only what the conditions read, explains
         // the decision alike.
         if let Some(request @ serde_json::Value::Object(_)) = input.request {
@@ -222,7 +223,7 @@ impl Engine for MatchcondEngine {
                 .read_review_to_decide(&bytes)
                 .map_err(|e| e.to_string())?;
             let act = activation(Some(&read), input.authorizer)?;
-            let from_bytes = compiled.explain(&act, policy(input.failure_policy)?);
+            let from_bytes = compiled.explain(&act, policy);
             if from_bytes != report {
                 return Err(format!(
                     "deciding from the review's bytes gives {from_bytes:?}, not {report:?}"

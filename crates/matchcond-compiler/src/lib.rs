@@ -47,6 +47,8 @@ use matchcond_runtime::{evaluate, Activation, Evaluation, Frame};
 
 pub use cache::{CacheStats, ProgramCache};
 pub use env::{match_condition_variables, EnvMode, Features, FormatValidation};
+#[doc(hidden)]
+pub use memo::ReadPath;
 pub use release::{Change, KubeVersion, Layer, Release, RELEASES};
 pub use version::{ClusterVersion, ParseKubeVersionError};
 
@@ -163,9 +165,7 @@ pub struct Program {
     locals: usize,
     memos: usize,
     fast: Option<matchcond_runtime::fast::Fast>,
-    reads: Vec<(usize, Vec<Box<str>>)>,
-    /// See [`Program::pruning_paths`].
-    pruning: Vec<(usize, Vec<Box<str>>, bool)>,
+    reads: Vec<ReadPath>,
     result_type: Type,
     globals: Arc<[String]>,
 }
@@ -289,21 +289,13 @@ impl Program {
     }
 
     /// The variable paths the program reads: each variable slot with the leading field
-    /// names an attribute selects. Everything the program can observe of a variable lies in
-    /// the subtrees these paths reach (what a reader may parse lazily).
+    /// names an attribute selects, and whether only the last one's presence is read.
+    /// Everything the program can observe of a variable lies in these paths: it evaluates
+    /// on values pruned to them as on the whole values (what a reader may build of a
+    /// review's bytes).
     #[doc(hidden)]
-    pub fn read_paths(&self) -> &[(usize, Vec<Box<str>>)] {
+    pub fn read_paths(&self) -> &[ReadPath] {
         &self.reads
-    }
-
-    /// What the program needs of its variables: each variable slot with the leading field
-    /// names an attribute selects, and whether only the presence of the last one is read
-    /// (the field `has()` tests, the constant key of a `'key' in` test); otherwise the
-    /// subtree the names reach is read whole. The program evaluates on values pruned to
-    /// these paths as on the whole values (what a reader may build of a review's bytes).
-    #[doc(hidden)]
-    pub fn pruning_paths(&self) -> &[(usize, Vec<Box<str>>, bool)] {
-        &self.pruning
     }
 
     /// How many shared attribute prefixes the program remembers during an evaluation.
@@ -591,7 +583,6 @@ impl Environment {
             None
         };
         let reads = memo::read_paths(&mut root);
-        let pruning = memo::pruning_paths(&mut root);
         Ok(Program {
             expression: expression.to_string(),
             root,
@@ -599,7 +590,6 @@ impl Environment {
             memos,
             fast,
             reads,
-            pruning,
             result_type,
             globals,
         })

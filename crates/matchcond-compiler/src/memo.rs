@@ -120,42 +120,41 @@ fn visit_attrs_with_keys(n: &mut Node, f: &mut impl FnMut(&mut Attr, Option<&str
     }
 }
 
-/// The variable paths a program reads: for every attribute rooted in a variable, the
-/// variable's slot and the leading field names it selects (optionally or not). Everything the
-/// program observes of a variable lies within the subtrees these paths reach.
-pub(crate) fn read_paths(root: &mut Node) -> Vec<(usize, Vec<Box<str>>)> {
-    let mut out: Vec<(usize, Vec<Box<str>>)> = Vec::new();
-    visit_attrs(root, &mut |a| {
+/// A path a program reads of one of its variables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadPath {
+    /// The variable's slot.
+    pub slot: usize,
+    /// The leading field names selected from it (optionally or not).
+    pub fields: Vec<Box<str>>,
+    /// Only the presence of the last field is read (the field `has()` tests, the constant
+    /// key of a `'key' in` test of a plain chain); otherwise the subtree the fields reach is
+    /// read whole.
+    pub presence_only: bool,
+}
+
+/// The variable paths a program reads, one for every attribute rooted in a variable.
+/// Everything the program observes of a variable lies within these paths: a value pruned to
+/// them (a member only tested for presence kept without its value) evaluates as the whole.
+pub(crate) fn read_paths(root: &mut Node) -> Vec<ReadPath> {
+    let mut out: Vec<ReadPath> = Vec::new();
+    visit_attrs_with_keys(root, &mut |a, key| {
         let AttrRoot::Global(slot) = a.root else {
             return;
         };
-        let fields = leading_fields(a);
-        if !out.iter().any(|(s, f)| *s == slot && *f == fields) {
-            out.push((slot, fields));
-        }
-    });
-    out
-}
-
-/// What a program needs of its variables to evaluate as it would on the whole of them:
-/// for every attribute rooted in a variable, the variable's slot, the leading field names
-/// it selects and whether only the presence of the last one is read (the field tested by
-/// `has()`, the constant key of a `'key' in` test of a plain chain); otherwise the subtree
-/// the names reach is read whole. A reader may leave out everything else.
-pub(crate) fn pruning_paths(root: &mut Node) -> Vec<(usize, Vec<Box<str>>, bool)> {
-    let mut out: Vec<(usize, Vec<Box<str>>, bool)> = Vec::new();
-    visit_attrs_with_keys(root, &mut |a, key| {
-        let (slot, names, presence) = chain(a, key);
-        let entry = if presence {
-            (slot, names, true)
+        let (_, tested, presence_only) = chain(a, key);
+        let fields = if presence_only {
+            tested
         } else {
-            let AttrRoot::Global(slot) = a.root else {
-                return;
-            };
-            (slot, leading_fields(a), false)
+            leading_fields(a)
         };
-        if entry.0 != usize::MAX && !out.contains(&entry) {
-            out.push(entry);
+        let path = ReadPath {
+            slot,
+            fields,
+            presence_only,
+        };
+        if !out.contains(&path) {
+            out.push(path);
         }
     });
     out

@@ -260,3 +260,35 @@ fn typical_conditions_have_a_fast_form() {
         );
     }
 }
+
+#[test]
+fn read_paths_mark_what_is_only_tested_for_presence() {
+    use matchcond_compiler::ReadPath;
+    let env = Environment::latest();
+    let path = |slot: usize, fields: &[&str], presence_only: bool| ReadPath {
+        slot,
+        fields: fields.iter().map(|f| Box::from(*f)).collect(),
+        presence_only,
+    };
+    let program = env
+        .compile_condition(
+            "has(object.metadata.labels) && 'app' in object.metadata.labels && object.metadata.labels['app'] == 'web' && request.namespace != 'x' && 'k' in object.spec[request.name]",
+        )
+        .unwrap();
+    let mut got = program.read_paths().to_vec();
+    got.sort_by(|a, b| {
+        (a.slot, &a.fields, a.presence_only).cmp(&(b.slot, &b.fields, b.presence_only))
+    });
+    assert_eq!(
+        got,
+        [
+            path(0, &["metadata", "labels"], true),
+            path(0, &["metadata", "labels", "app"], false),
+            path(0, &["metadata", "labels", "app"], true),
+            // The map indexed at run time is read whole.
+            path(0, &["spec"], false),
+            path(2, &["name"], false),
+            path(2, &["namespace"], false),
+        ]
+    );
+}

@@ -764,27 +764,29 @@ impl MatchConditions {
         let mut request_reads = raw::Need::Nothing;
         let mut uses_authorizer = false;
         for p in conditions.iter().filter_map(|c| c.program.as_ref().ok()) {
-            for (slot, path, presence) in p.pruning_paths() {
-                match *slot {
+            for path in p.read_paths() {
+                match path.slot {
                     SLOT_OBJECT | SLOT_OLD_OBJECT => {
-                        if let Some(need) = reads.get_mut(*slot - SLOT_OBJECT) {
-                            if *presence {
-                                need.add_presence(path);
+                        if let Some(need) = reads.get_mut(path.slot - SLOT_OBJECT) {
+                            if path.presence_only {
+                                need.add_presence(&path.fields);
                             } else {
-                                need.add(path);
+                                need.add(&path.fields);
                             }
                         }
                     }
                     // A member read is built whole, with the other member it may be
                     // read from; `request` itself (or a member unknown here), all of it.
-                    SLOT_REQUEST => match path.first().and_then(|m| request_field_index(m)) {
-                        Some(index) => {
-                            for member in request_field_sources(index).into_iter().flatten() {
-                                request_reads.add(&[member.into()]);
+                    SLOT_REQUEST => {
+                        match path.fields.first().and_then(|m| request_field_index(m)) {
+                            Some(index) => {
+                                for member in request_field_sources(index).into_iter().flatten() {
+                                    request_reads.add(&[member.into()]);
+                                }
                             }
+                            None => request_reads.add(&[]),
                         }
-                        None => request_reads.add(&[]),
-                    },
+                    }
                     // The authorizer reads the user and the resource: the whole request.
                     SLOT_AUTHORIZER | SLOT_REQUEST_RESOURCE => {
                         uses_authorizer = true;
@@ -804,11 +806,11 @@ impl MatchConditions {
         }
     }
 
-    /// What condition `index` reads: the variable paths of its program (the slot of each
-    /// variable and the leading fields read from it, see `Program::read_paths`); empty for a
-    /// condition that did not compile or an index out of range.
+    /// What condition `index` reads: the variable paths of its program (see
+    /// `Program::read_paths`); empty for a condition that did not compile or an index out
+    /// of range.
     #[doc(hidden)]
-    pub fn condition_read_paths(&self, index: usize) -> &[(usize, Vec<Box<str>>)] {
+    pub fn condition_read_paths(&self, index: usize) -> &[matchcond_compiler::ReadPath] {
         match self.conditions.get(index).map(|c| &c.program) {
             Some(Ok(p)) => p.read_paths(),
             _ => &[],

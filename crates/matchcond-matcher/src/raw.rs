@@ -1,11 +1,12 @@
 //! Deciding from the raw bytes of an AdmissionReview, parsing only what the conditions read.
 //!
-//! A compiled set of conditions knows every path it can read of `object` and `oldObject`
+//! A compiled set of conditions knows every path it can read of its variables
 //! ([`matchcond_compiler::Program::read_paths`]): everything it observes of them lies in the
-//! subtrees those paths reach. The reader builds the request with those subtrees only; every
-//! other member of the two objects is scanned (the bytes must still be valid JSON) but never
-//! built. The rest of the request (small: kind, resource, userInfo, options …) is built in
-//! full. The decision on the pruned request is the decision on the whole one.
+//! subtrees those paths reach, and of a member only tested for presence, that it is there.
+//! The reader builds `object` and `oldObject` with those subtrees only (a tested member as
+//! null); every other member of the two objects is scanned (the bytes must still be valid
+//! JSON) but never built. The rest of the request is built in full, or, to decide, only the
+//! members read. The decision on the pruned request is the decision on the whole one.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -34,52 +35,49 @@ impl Need {
             *self = Need::All;
             return;
         };
-        match self {
-            Need::All => {}
-            Need::Nothing => {
-                let mut members = BTreeMap::new();
-                let mut child = Need::Nothing;
-                child.add(rest);
-                members.insert(first.clone(), child);
-                *self = Need::Members(members);
-            }
-            Need::Members(m) => m.entry(first.clone()).or_default().add(rest),
+        if let Some(members) = self.members_mut() {
+            members.entry(first.clone()).or_default().add(rest);
         }
     }
-}
 
-impl Need {
     /// Adds a path of which only the last member's presence is read (`has()`, a `'key' in`
     /// test): the members on the way are needed as far as the path goes, and the last one
     /// is kept present (as null) without its value unless something else reads it.
     pub(crate) fn add_presence(&mut self, path: &[Box<str>]) {
-        let Some((last, on_the_way)) = path.split_last() else {
+        let Some((first, rest)) = path.split_first() else {
             *self = Need::All;
             return;
         };
-        let mut node = self;
-        for name in on_the_way {
-            node = match node {
-                Need::All => return,
-                Need::Nothing => {
-                    *node = Need::Members(BTreeMap::new());
-                    match node {
-                        Need::Members(m) => m.entry(name.clone()).or_default(),
-                        _ => return,
-                    }
-                }
-                Need::Members(m) => m.entry(name.clone()).or_default(),
-            };
-        }
-        match node {
-            Need::All => {}
-            Need::Nothing => {
-                *node = Need::Members(BTreeMap::from([(last.clone(), Need::Nothing)]));
-            }
-            Need::Members(m) => {
-                m.entry(last.clone()).or_default();
+        if let Some(members) = self.members_mut() {
+            let member = members.entry(first.clone()).or_default();
+            if !rest.is_empty() {
+                member.add_presence(rest);
             }
         }
+    }
+
+    /// The members needed, a value not needed yet now needing some; `None` when the whole
+    /// value is needed.
+    fn members_mut(&mut self) -> Option<&mut BTreeMap<Box<str>, Need>> {
+        if let Need::Nothing = self {
+            *self = Need::Members(BTreeMap::new());
+        }
+        match self {
+            Need::Members(members) => Some(members),
+            Need::All | Need::Nothing => None,
+        }
+    }
+
+    /// The needed member of this name, with the name (a few members, compared by length
+    /// first); none unless members are needed.
+    fn member(&self, key: &[u8]) -> Option<(&str, &Need)> {
+        let Need::Members(members) = self else {
+            return None;
+        };
+        members
+            .iter()
+            .find(|(name, _)| name.len() == key.len() && name.as_bytes() == key)
+            .map(|(name, need)| (name.as_ref(), need))
     }
 }
 
@@ -187,7 +185,7 @@ impl<'de> Visitor<'de> for RequestSeed<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
         let mut out = Map::new();
         if let Need::All = self.request {
-            // Every member is built, under its own name.
+            // Every member is built, under its own name (checked as UTF-8).
             while let Some(key) = map.next_key_seed(Key)? {
                 let need = match key.as_ref() {
                     "object" => self.object,
@@ -283,29 +281,6 @@ impl<'de> Visitor<'de> for KeyBytes {
     }
 }
 
-/// The needed member of this name, with the name: the members of a [`Need`] are a few,
-/// compared by length first.
-fn find_member<'n>(
-    members: &'n BTreeMap<Box<str>, Need>,
-    key: &[u8],
-) -> Option<(&'n str, &'n Need)> {
-    members
-        .iter()
-        .find(|(name, _)| name.len() == key.len() && name.as_bytes() == key)
-        .map(|(name, need)| (name.as_ref(), need))
-}
-
-impl Need {
-    /// The member of this name a request's [`Need`] keeps, with the name (none for
-    /// [`Need::Nothing`] or [`Need::All`], which the reader handles itself).
-    fn member(&self, key: &[u8]) -> Option<(&str, &Need)> {
-        match self {
-            Need::Members(members) => find_member(members, key),
-            Need::All | Need::Nothing => None,
-        }
-    }
-}
-
 /// Builds a value as far as a [`Need`] says.
 struct Pruned<'n>(&'n Need);
 
@@ -329,12 +304,9 @@ impl<'de> Visitor<'de> for Pruned<'_> {
         f.write_str("a JSON value")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
-        let Need::Members(members) = self.0 else {
-            return Err(serde::de::Error::custom("internal: members expected"));
-        };
         let mut out = Map::new();
         while let Some(key) = map.next_key_seed(KeyBytes)? {
-            match find_member(members, &key) {
+            match self.0.member(&key) {
                 Some((name, need)) => {
                     let v = map.next_value_seed(Pruned(need))?;
                     out.insert(name.to_owned(), v);

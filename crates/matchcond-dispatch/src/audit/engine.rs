@@ -149,12 +149,12 @@ fn condition_reads(h: &CompiledHook) -> Vec<Reads> {
     (0..h.conditions.len())
         .map(|i| {
             let mut r = Reads::default();
-            for (slot, path) in h.conditions.condition_read_paths(i) {
-                match *slot {
+            for path in h.conditions.condition_read_paths(i) {
+                match path.slot {
                     SLOT_OBJECT => r.object = true,
                     SLOT_OLD_OBJECT => r.old_object = true,
                     SLOT_AUTHORIZER | SLOT_REQUEST_RESOURCE => r.authorizer = true,
-                    SLOT_REQUEST => match path.first().map(|p| &**p) {
+                    SLOT_REQUEST => match path.fields.first().map(|p| &**p) {
                         Some("options") => r.options = true,
                         Some("kind" | "requestKind") => r.kind = true,
                         Some(_) => {}
