@@ -241,6 +241,18 @@ impl Program {
         )
     }
 
+    /// [`Program::evaluate_fast`] with the fast tier's state of a decision, made once for
+    /// all the programs it evaluates.
+    #[doc(hidden)]
+    #[inline]
+    pub fn evaluate_fast_with<'a, 'p>(
+        &'p self,
+        fast: &mut matchcond_runtime::fast::FastEval<'a, '_, 'p>,
+        cost_limit: Option<u64>,
+    ) -> Option<(Result<bool, matchcond_runtime::EvalError>, u64)> {
+        fast.evaluate(self.fast.as_ref()?, self.memos, cost_limit)
+    }
+
     /// True when the program has a fast-tier form (see [`matchcond_runtime::fast`]); it is
     /// tried first and the general evaluator decides whenever it gives up.
     #[doc(hidden)]

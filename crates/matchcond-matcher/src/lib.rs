@@ -51,6 +51,7 @@ use std::sync::{Arc, OnceLock};
 
 use matchcond_compiler::{CompileError, Environment, Program, PER_CALL_COST_LIMIT};
 use matchcond_runtime::activation::Lookups;
+use matchcond_runtime::fast::FastEval;
 use matchcond_runtime::{Activation, Evaluation, Value};
 
 /// The cost budget shared by all conditions of one webhook for one request
@@ -936,6 +937,7 @@ impl MatchConditions {
     ) -> bool {
         let mut remaining = self.budget;
         let lookups = Lookups::new();
+        let mut fast = FastEval::new(activation, &lookups);
         let limit = Some(self.per_call_limit);
         for (i, c) in self.conditions.iter().enumerate() {
             let p = match &c.program {
@@ -945,7 +947,7 @@ impl MatchConditions {
                     continue;
                 }
             };
-            if let Some((result, cost)) = p.evaluate_fast(activation, &lookups, limit) {
+            if let Some((result, cost)) = p.evaluate_fast_with(&mut fast, limit) {
                 if cost > remaining {
                     sink(i, Step::OutOfBudget(cost));
                     return false;
@@ -988,6 +990,7 @@ impl MatchConditions {
     /// of the conditions before the first false one, or of all when none is false; none
     /// when the shared budget ran out.
     #[doc(hidden)]
+    #[inline]
     pub fn decide_counting(
         &self,
         activation: &Activation<'_>,
@@ -1022,9 +1025,31 @@ impl MatchConditions {
         Cow::Borrowed(self.conditions.get(i).map_or("", |c| c.name.as_str()))
     }
 
-    /// The decision from the evaluation's results (the failure policy is applied here and
-    /// nowhere else).
+    /// The decision from the evaluation's results (the failure policy is applied in
+    /// [`MatchConditions::conclude_otherwise`] and nowhere else).
+    #[inline]
     fn conclude<'a>(
+        &'a self,
+        completed: bool,
+        first_false: Option<usize>,
+        errors: Errors<'a>,
+        policy: FailurePolicy,
+    ) -> Decision<'a> {
+        if completed {
+            if let Some(i) = first_false {
+                return Decision::Skip(Skip::Condition(self.name(i)));
+            }
+            if errors.failures.is_empty() {
+                return Decision::Call;
+            }
+        }
+        self.conclude_otherwise(completed, first_false, errors, policy)
+    }
+
+    /// [`MatchConditions::conclude`] when the budget ran out or a condition failed.
+    #[cold]
+    #[inline(never)]
+    fn conclude_otherwise<'a>(
         &'a self,
         completed: bool,
         first_false: Option<usize>,

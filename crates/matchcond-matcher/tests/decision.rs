@@ -286,3 +286,51 @@ fn more_than_64_conditions_is_an_error() {
     );
     assert!(MatchConditions::compile(&env, &conds[..64]).is_ok());
 }
+
+/// The conditions of a decision share its request lookups, but what one condition
+/// remembered of the paths it walked is not another's: each reads its own paths.
+#[test]
+fn conditions_of_one_decision_read_their_own_paths() {
+    let conds = [
+        (
+            "app",
+            "object.metadata.labels.app == 'web' && object.metadata.labels.app != 'db'",
+        ),
+        // `spec` is missing: the left side errs before reaching `tier`, the right side
+        // walks to it and errs too.
+        ("tier", "has(object.spec.tier) || object.spec.tier == 'web'"),
+    ];
+    let compiled = compile(&conds);
+    let req = serde_json::json!({
+        "uid": "u", "operation": "CREATE", "namespace": "default", "name": "web",
+        "kind": {"group": "", "version": "v1", "kind": "Pod"},
+        "resource": {"group": "", "version": "v1", "resource": "pods"},
+        "userInfo": {"username": "alice"},
+        "object": {"metadata": {"labels": {"app": "web"}}}
+    });
+    let act = Activation::from_request(&req);
+    let outcomes: Vec<_> = compiled
+        .explain(&act, FailurePolicy::Fail)
+        .conditions
+        .into_iter()
+        .map(|c| (c.outcome, c.cost))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            (ConditionOutcome::Value(true), 10),
+            (
+                ConditionOutcome::Error(
+                    "expression 'has(object.spec.tier) || object.spec.tier == 'web'' resulted in error: no such key: spec".into()
+                ),
+                4
+            ),
+        ]
+    );
+    // Each alone gives the same.
+    for (i, c) in conds.iter().enumerate() {
+        let alone = compile(&[*c]);
+        let r = alone.explain(&act, FailurePolicy::Fail).conditions;
+        assert_eq!((r[0].outcome.clone(), r[0].cost), outcomes[i], "{}", c.0);
+    }
+}

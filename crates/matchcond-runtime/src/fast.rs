@@ -456,28 +456,12 @@ pub fn evaluate_fast<'a>(
     lookups: &Lookups<'a>,
     cost_limit: Option<u64>,
 ) -> Option<(Result<bool, EvalError>, u64)> {
-    if memos > MAX_MEMOS {
-        return None;
-    }
-    let mut f = FastEval {
-        act: activation,
-        lookups,
-        memo: [None; MAX_MEMOS],
-        locals: SmallVec::new(),
-        cost: 0,
-        limit: cost_limit.unwrap_or(u64::MAX),
-        missing: "",
-        missing_at: 0,
-    };
-    let result = f.eval(fast)?;
-    if f.cost > cost_limit.unwrap_or(u64::MAX) {
-        return None;
-    }
-    let result = result.map_err(|Missing| EvalError::no_such_field_key(f.missing));
-    Some((result, f.cost))
+    FastEval::new(activation, lookups).evaluate(fast, memos, cost_limit)
 }
 
-struct FastEval<'a, 'v, 'f> {
+/// The fast tier's state for one decision: made once, then used by each program the
+/// decision evaluates (see [`FastEval::evaluate`]).
+pub struct FastEval<'a, 'v, 'f> {
     act: &'v Activation<'a>,
     lookups: &'v Lookups<'a>,
     memo: [Option<&'a Json>; MAX_MEMOS],
@@ -490,6 +474,46 @@ struct FastEval<'a, 'v, 'f> {
     missing: &'f str,
     /// Its position in its path (the qualifiers charged before it).
     missing_at: usize,
+}
+
+impl<'a, 'v, 'f> FastEval<'a, 'v, 'f> {
+    /// The state for the decisions on an activation, with its lookups.
+    pub fn new(activation: &'v Activation<'a>, lookups: &'v Lookups<'a>) -> Self {
+        FastEval {
+            act: activation,
+            lookups,
+            memo: [None; MAX_MEMOS],
+            locals: SmallVec::new(),
+            cost: 0,
+            limit: u64::MAX,
+            missing: "",
+            missing_at: 0,
+        }
+    }
+
+    /// Evaluates a fast-tier program with `memos` memo slots: the boolean result (or the
+    /// error it reproduces) and its cost, or `None` when the general evaluator must decide.
+    #[inline]
+    pub fn evaluate(
+        &mut self,
+        fast: &'f Fast,
+        memos: usize,
+        cost_limit: Option<u64>,
+    ) -> Option<(Result<bool, EvalError>, u64)> {
+        // What an earlier program remembered is not this one's.
+        self.memo.get_mut(..memos)?.fill(None);
+        self.locals.clear();
+        self.cost = 0;
+        self.limit = cost_limit.unwrap_or(u64::MAX);
+        let result = self.eval(fast)?;
+        if self.cost > self.limit {
+            return None;
+        }
+        match result {
+            Ok(b) => Some((Ok(b), self.cost)),
+            Err(Missing) => Some((Err(EvalError::no_such_field_key(self.missing)), self.cost)),
+        }
+    }
 }
 
 impl<'a, 'f> FastEval<'a, '_, 'f> {
