@@ -140,7 +140,9 @@ impl CallCost {
                 (Json::String(_), _) | (_, Value::String(_)) => {}
                 // Every other scalar has size 1: ceil(0.1) = 1.
                 (Json::Null | Json::Bool(_) | Json::Number(_), _) => return Some(1),
-                _ => {}
+                // A list or map beside a scalar of size 1: 0 when it is empty, else 1.
+                (Json::Array(items), _) => return Some(u64::from(!items.is_empty())),
+                (Json::Object(members), _) => return Some(u64::from(!members.is_empty())),
             }
         }
         None
@@ -550,7 +552,11 @@ impl<'a, 'f> FastEval<'a, '_, 'f> {
                 let same_type = match (reached, &t.constant) {
                     (Reached::Json(Json::String(x)), Value::String(y)) => Some(x == y.as_str()),
                     (Reached::Json(Json::Bool(x)), Value::Bool(y)) => Some(x == y),
-                    (Reached::Json(Json::Null), Value::Null) => Some(true),
+                    // `null` equals only `null`; a list or map equals no scalar.
+                    (Reached::Json(node), Value::Null) => Some(node.is_null()),
+                    (Reached::Json(Json::Null | Json::Array(_) | Json::Object(_)), _) => {
+                        Some(false)
+                    }
                     _ => None,
                 };
                 if let (Some(c), Some(eq)) = (quick, same_type) {
