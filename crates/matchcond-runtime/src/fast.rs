@@ -627,6 +627,10 @@ impl<'a, 'f> FastEval<'a, '_, 'f> {
                 Some(Ok(r))
             }
             Fast::InSet(p, set) => match self.node(p)? {
+                // A string equals only the set's strings.
+                Ok(Reached::Json(Json::String(x))) => Some(Ok(set
+                    .iter()
+                    .any(|s| matches!(s, Value::String(y) if y.as_str() == x)))),
                 Ok(reached) => {
                     let v = reached.value();
                     Some(Ok(set.iter().any(|s| values_equal(s, &v))))
