@@ -536,158 +536,13 @@ impl<'a, 'f> FastEval<'a, '_, 'f> {
             },
             Fast::And(l, r) => self.logic(l, r, false),
             Fast::Or(l, r) => self.logic(l, r, true),
-            Fast::Eq(t) => {
-                let reached = match self.node(&t.path)? {
-                    Ok(reached) => reached,
-                    Err(e) => {
-                        self.cost += t.cost.on_error;
-                        return Some(Err(e));
-                    }
-                };
-                let quick = match reached {
-                    Reached::Json(node) => t.cost.quick_equality(node, &t.constant),
-                    Reached::Key(_) => None,
-                };
-                // A scalar of the constant's own type is compared on the node itself.
-                let same_type = match (reached, &t.constant) {
-                    (Reached::Json(Json::String(x)), Value::String(y)) => Some(x == y.as_str()),
-                    (Reached::Json(Json::Bool(x)), Value::Bool(y)) => Some(x == y),
-                    // `null` equals only `null`; a list or map equals no scalar.
-                    (Reached::Json(node), Value::Null) => Some(node.is_null()),
-                    (Reached::Json(Json::Null | Json::Array(_) | Json::Object(_)), _) => {
-                        Some(false)
-                    }
-                    _ => None,
-                };
-                if let (Some(c), Some(eq)) = (quick, same_type) {
-                    self.cost += c;
-                    return Some(Ok(eq != t.negate));
-                }
-                let v = reached.value();
-                let k = borrow_const(&t.constant);
-                let r = values_equal(&v, &k) != t.negate;
-                self.cost += match quick {
-                    Some(c) => c,
-                    None if t.constant_first => t.cost.of(&[k, v], r),
-                    None => t.cost.of(&[v, k], r),
-                };
-                Some(Ok(r))
-            }
-            Fast::EqPaths(t) => {
-                // Both operands are evaluated, as the general evaluator does; the error is
-                // the left one's when both err.
-                let left = self.node(&t.left)?;
-                let left_missing = (self.missing, self.missing_at);
-                let right = self.node(&t.right)?;
-                match (left, right) {
-                    (Ok(l), Ok(r)) => {
-                        let (l, r) = (l.value(), r.value());
-                        let eq = values_equal(&l, &r) != t.negate;
-                        self.cost += t.cost.of(&[l, r], eq);
-                        Some(Ok(eq))
-                    }
-                    (left, right) => {
-                        if left.is_err() {
-                            (self.missing, self.missing_at) = left_missing;
-                        }
-                        let value = |side: Result<Reached<'a>, Missing>| {
-                            side.map_or(Value::Null, Reached::value)
-                        };
-                        self.cost += t.cost.of_error(&[value(left), value(right)]);
-                        Some(Err(Missing))
-                    }
-                }
-            }
+            Fast::Eq(t) => self.eq(t),
+            Fast::EqPaths(t) => self.eq_paths(t),
             Fast::Has(p) => self.has(p),
-            Fast::InKey(key, p, cost) => {
-                let node = match self.node(p)? {
-                    Ok(Reached::Json(node)) => node,
-                    Ok(Reached::Key(_)) => return None,
-                    Err(e) => {
-                        self.cost += cost.on_error;
-                        return Some(Err(e));
-                    }
-                };
-                let r = match node {
-                    Json::Object(m) => self.find(p, m, key).is_some(),
-                    Json::Array(items) => items
-                        .iter()
-                        .any(|e| matches!(e, Json::String(s) if s == &**key)),
-                    _ => return None,
-                };
-                self.cost += match (cost.kind, node) {
-                    (CostKind::Fixed(n), _) => n,
-                    // cel-go's default for `in` on a list: the list's size.
-                    (CostKind::Charge(Charge::InList), Json::Array(items)) => items.len() as u64,
-                    _ => cost.of(
-                        &[Value::String(Str::Borrowed(key)), Value::from_json(node)],
-                        r,
-                    ),
-                };
-                Some(Ok(r))
-            }
-            Fast::InSet(p, set) => match self.node(p)? {
-                // A string equals only the set's strings.
-                Ok(Reached::Json(Json::String(x))) => Some(Ok(set
-                    .iter()
-                    .any(|s| matches!(s, Value::String(y) if y.as_str() == x)))),
-                Ok(reached) => {
-                    let v = reached.value();
-                    Some(Ok(set.iter().any(|s| values_equal(s, &v))))
-                }
-                Err(e) => Some(Err(e)),
-            },
-            Fast::Str(p, op, arg, cost) => {
-                let s = match self.node(p)? {
-                    Ok(reached) => reached.as_str()?,
-                    Err(e) => {
-                        self.cost += cost.on_error;
-                        return Some(Err(e));
-                    }
-                };
-                let r = match op {
-                    StrOp::StartsWith => s.starts_with(&**arg),
-                    StrOp::EndsWith => s.ends_with(&**arg),
-                    StrOp::Contains => s.contains(&**arg),
-                };
-                self.cost += if matches!(cost.kind, CostKind::Charge(Charge::FirstTenth)) {
-                    // cel-go's default for startsWith/endsWith: ceil(size(receiver) * 0.1).
-                    cost::traversal_tenth(s.chars().count() as u64)
-                } else {
-                    cost.of(
-                        &[
-                            Value::String(Str::Borrowed(s)),
-                            Value::String(Str::Borrowed(arg)),
-                        ],
-                        r,
-                    )
-                };
-                Some(Ok(r))
-            }
-            Fast::Contains(p, needle, cost) => {
-                let s = match self.node(p)? {
-                    Ok(reached) => reached.as_str()?,
-                    Err(e) => {
-                        self.cost += cost.on_error;
-                        return Some(Err(e));
-                    }
-                };
-                let r = needle.finder.find(s.as_bytes()).is_some();
-                self.cost += if matches!(cost.kind, CostKind::Charge(Charge::Contains)) {
-                    // cel-go's default: ceil(size * 0.1) for both strings, multiplied.
-                    cost::traversal_tenth(s.chars().count() as u64)
-                        * cost::traversal_tenth(needle.chars)
-                } else {
-                    cost.of(
-                        &[
-                            Value::String(Str::Borrowed(s)),
-                            Value::String(Str::Borrowed(&needle.text)),
-                        ],
-                        r,
-                    )
-                };
-                Some(Ok(r))
-            }
+            Fast::InKey(key, p, cost) => self.in_key(key, p, cost),
+            Fast::InSet(p, set) => self.in_set(p, set),
+            Fast::Str(p, op, arg, cost) => self.str_op(p, *op, arg, cost),
+            Fast::Contains(p, needle, cost) => self.contains(p, needle, cost),
             Fast::NotStrictlyFalse(a, cost) => match self.eval(a)? {
                 Ok(r) => {
                     self.cost += cost
@@ -717,6 +572,173 @@ impl<'a, 'f> FastEval<'a, '_, 'f> {
         }
     }
 
+    /// `path == constant`, `path != constant`.
+    #[inline(never)]
+    fn eq(&mut self, t: &'f EqTest) -> Out {
+        let reached = match self.node(&t.path)? {
+            Ok(reached) => reached,
+            Err(e) => {
+                self.cost += t.cost.on_error;
+                return Some(Err(e));
+            }
+        };
+        let quick = match reached {
+            Reached::Json(node) => t.cost.quick_equality(node, &t.constant),
+            Reached::Key(_) => None,
+        };
+        // A scalar of the constant's own type is compared on the node itself.
+        let same_type = match (reached, &t.constant) {
+            (Reached::Json(Json::String(x)), Value::String(y)) => Some(x == y.as_str()),
+            (Reached::Json(Json::Bool(x)), Value::Bool(y)) => Some(x == y),
+            // `null` equals only `null`; a list or map equals no scalar.
+            (Reached::Json(node), Value::Null) => Some(node.is_null()),
+            (Reached::Json(Json::Null | Json::Array(_) | Json::Object(_)), _) => Some(false),
+            _ => None,
+        };
+        if let (Some(c), Some(eq)) = (quick, same_type) {
+            self.cost += c;
+            return Some(Ok(eq != t.negate));
+        }
+        let v = reached.value();
+        let k = borrow_const(&t.constant);
+        let r = values_equal(&v, &k) != t.negate;
+        self.cost += match quick {
+            Some(c) => c,
+            None if t.constant_first => t.cost.of(&[k, v], r),
+            None => t.cost.of(&[v, k], r),
+        };
+        Some(Ok(r))
+    }
+
+    /// `path == path`, `path != path`.
+    #[inline(never)]
+    fn eq_paths(&mut self, t: &'f EqPaths) -> Out {
+        // Both operands are evaluated, as the general evaluator does; the error is
+        // the left one's when both err.
+        let left = self.node(&t.left)?;
+        let left_missing = (self.missing, self.missing_at);
+        let right = self.node(&t.right)?;
+        match (left, right) {
+            (Ok(l), Ok(r)) => {
+                let (l, r) = (l.value(), r.value());
+                let eq = values_equal(&l, &r) != t.negate;
+                self.cost += t.cost.of(&[l, r], eq);
+                Some(Ok(eq))
+            }
+            (left, right) => {
+                if left.is_err() {
+                    (self.missing, self.missing_at) = left_missing;
+                }
+                let value =
+                    |side: Result<Reached<'a>, Missing>| side.map_or(Value::Null, Reached::value);
+                self.cost += t.cost.of_error(&[value(left), value(right)]);
+                Some(Err(Missing))
+            }
+        }
+    }
+
+    /// `'key' in path`.
+    #[inline(never)]
+    fn in_key(&mut self, key: &str, p: &'f Path, cost: &CallCost) -> Out {
+        let node = match self.node(p)? {
+            Ok(Reached::Json(node)) => node,
+            Ok(Reached::Key(_)) => return None,
+            Err(e) => {
+                self.cost += cost.on_error;
+                return Some(Err(e));
+            }
+        };
+        let r = match node {
+            Json::Object(m) => self.find(p, m, key).is_some(),
+            Json::Array(items) => items
+                .iter()
+                .any(|e| matches!(e, Json::String(s) if s == key)),
+            _ => return None,
+        };
+        self.cost += match (cost.kind, node) {
+            (CostKind::Fixed(n), _) => n,
+            // cel-go's default for `in` on a list: the list's size.
+            (CostKind::Charge(Charge::InList), Json::Array(items)) => items.len() as u64,
+            _ => cost.of(
+                &[Value::String(Str::Borrowed(key)), Value::from_json(node)],
+                r,
+            ),
+        };
+        Some(Ok(r))
+    }
+
+    /// `startsWith`, `endsWith`, `contains` of a path.
+    #[inline(never)]
+    fn str_op(&mut self, p: &'f Path, op: StrOp, arg: &str, cost: &CallCost) -> Out {
+        let s = match self.node(p)? {
+            Ok(reached) => reached.as_str()?,
+            Err(e) => {
+                self.cost += cost.on_error;
+                return Some(Err(e));
+            }
+        };
+        let r = match op {
+            StrOp::StartsWith => s.starts_with(arg),
+            StrOp::EndsWith => s.ends_with(arg),
+            StrOp::Contains => s.contains(arg),
+        };
+        self.cost += if matches!(cost.kind, CostKind::Charge(Charge::FirstTenth)) {
+            // cel-go's default for startsWith/endsWith: ceil(size(receiver) * 0.1).
+            cost::traversal_tenth(s.chars().count() as u64)
+        } else {
+            cost.of(
+                &[
+                    Value::String(Str::Borrowed(s)),
+                    Value::String(Str::Borrowed(arg)),
+                ],
+                r,
+            )
+        };
+        Some(Ok(r))
+    }
+
+    /// `contains` of a path, with the needle's searcher.
+    #[inline(never)]
+    fn contains(&mut self, p: &'f Path, needle: &Needle, cost: &CallCost) -> Out {
+        let s = match self.node(p)? {
+            Ok(reached) => reached.as_str()?,
+            Err(e) => {
+                self.cost += cost.on_error;
+                return Some(Err(e));
+            }
+        };
+        let r = needle.finder.find(s.as_bytes()).is_some();
+        self.cost += if matches!(cost.kind, CostKind::Charge(Charge::Contains)) {
+            // cel-go's default: ceil(size * 0.1) for both strings, multiplied.
+            cost::traversal_tenth(s.chars().count() as u64) * cost::traversal_tenth(needle.chars)
+        } else {
+            cost.of(
+                &[
+                    Value::String(Str::Borrowed(s)),
+                    Value::String(Str::Borrowed(&needle.text)),
+                ],
+                r,
+            )
+        };
+        Some(Ok(r))
+    }
+
+    /// `path in [constants]`.
+    #[inline(never)]
+    fn in_set(&mut self, p: &'f Path, set: &[Value<'static>]) -> Out {
+        match self.node(p)? {
+            // A string equals only the set's strings.
+            Ok(Reached::Json(Json::String(x))) => Some(Ok(set
+                .iter()
+                .any(|s| matches!(s, Value::String(y) if y.as_str() == x)))),
+            Ok(reached) => {
+                let v = reached.value();
+                Some(Ok(set.iter().any(|s| values_equal(s, &v))))
+            }
+            Err(e) => Some(Err(e)),
+        }
+    }
+
     /// `a && b` (`decisive` false) or `a || b` (true), as cel-go evaluates them: the
     /// decisive value of either side wins, else the left error, then the right.
     #[inline]
@@ -743,7 +765,7 @@ impl<'a, 'f> FastEval<'a, '_, 'f> {
     /// `has(path)`: the last field's presence. Charged a qualifier for each field of the
     /// path up to the last one tested (the presence test on `null` or a scalar is false),
     /// or up to the one whose selection erred.
-    #[inline]
+    #[inline(never)]
     fn has(&mut self, p: &'f Path) -> Out {
         let (last, prefix) = p.fields.split_last()?;
         let Root::Global(slot) = p.root else {
