@@ -60,10 +60,10 @@ pub enum JsonRoot<'a> {
 /// Variable values for one evaluation.
 #[derive(Clone, Debug)]
 pub struct Activation<'a> {
-    /// The matchConditions variables, by slot.
-    globals: [Option<Value<'a>>; MATCH_CONDITION_VARIABLES.len()],
-    /// Extra declared variables (slots after the matchConditions variables).
-    extra: Vec<Option<Value<'a>>>,
+    /// The values bound to slots; `None` until one is (an activation bound to a request
+    /// object reads its variables from the request, and is then built and dropped without
+    /// touching the table).
+    slots: Option<Box<Slots<'a>>>,
     /// The AdmissionRequest the variables were bound from (the zero request for
     /// [`Activation::empty`]); the authorizer's principal and preset resource come from it.
     request: &'a Json,
@@ -76,6 +76,18 @@ pub struct Activation<'a> {
     /// `object`/`oldObject` slots (a bit each) whose value is unknown: reading them is an
     /// evaluation error (see [`Activation::unbind`]).
     unknown: u8,
+}
+
+/// The number of matchConditions variables' slots.
+const GLOBALS: usize = MATCH_CONDITION_VARIABLES.len();
+
+/// The values bound to an activation's slots.
+#[derive(Clone, Debug, Default)]
+struct Slots<'a> {
+    /// The matchConditions variables, by slot.
+    globals: [Option<Value<'a>>; GLOBALS],
+    /// Extra declared variables (slots after the matchConditions variables).
+    extra: Vec<Option<Value<'a>>>,
 }
 
 /// `authorizer` and `authorizer.requestResource`, each built on first use (the preset
@@ -214,9 +226,9 @@ impl<'a> Activation<'a> {
     pub fn from_request_with_kind(request: &'a Json, kind: Option<&'a Json>) -> Activation<'a> {
         // Bound to a request object, the unset `object`, `oldObject`, `request` and
         // `namespaceObject` slots mean the request's members, the request view and null.
-        let (globals, index) = match request {
+        let (slots, index) = match request {
             Json::Object(m) => (
-                Default::default(),
+                None,
                 Some(BoundRequest {
                     map: m,
                     kind,
@@ -224,20 +236,22 @@ impl<'a> Activation<'a> {
                 }),
             ),
             other => (
-                [
-                    Some(Value::Null),
-                    Some(Value::Null),
-                    Some(Value::from_json(other)),
-                    Some(Value::Null),
-                    None,
-                    None,
-                ],
+                Some(Box::new(Slots {
+                    globals: [
+                        Some(Value::Null),
+                        Some(Value::Null),
+                        Some(Value::from_json(other)),
+                        Some(Value::Null),
+                        None,
+                        None,
+                    ],
+                    extra: Vec::new(),
+                })),
                 None,
             ),
         };
         Activation {
-            globals,
-            extra: Vec::new(),
+            slots,
             request,
             index,
             lazy_authorizer: None,
@@ -260,9 +274,7 @@ impl<'a> Activation<'a> {
     /// `authorizer.requestResource`, so binding costs nothing for conditions that do not.
     pub fn bind_authorizer(&mut self, authorizer: Arc<dyn Authorizer>) {
         for slot in [SLOT_AUTHORIZER, SLOT_REQUEST_RESOURCE] {
-            if let Some(g) = self.globals.get_mut(slot) {
-                *g = None;
-            }
+            self.clear(slot);
         }
         self.lazy_authorizer = Some(LazyAuthorizer {
             authorizer,
@@ -279,9 +291,7 @@ impl<'a> Activation<'a> {
     /// place, while `authorizer` is bound lazily to the request (see
     /// [`Activation::bind_authorizer`]): a check can ask it without building the value.
     pub(crate) fn lazy_authorizer(&self) -> Option<(&dyn Authorizer, User<'a>)> {
-        if self.is_unknown(SLOT_AUTHORIZER)
-            || !matches!(self.globals.get(SLOT_AUTHORIZER), Some(None))
-        {
+        if self.is_unknown(SLOT_AUTHORIZER) || !matches!(self.global(SLOT_AUTHORIZER), Some(None)) {
             return None;
         }
         let lazy = self.lazy_authorizer.as_ref()?;
@@ -343,7 +353,7 @@ impl<'a> Activation<'a> {
     /// The number of global slots.
     #[doc(hidden)]
     pub fn len(&self) -> usize {
-        self.globals.len() + self.extra.len()
+        GLOBALS + self.slots.as_ref().map_or(0, |s| s.extra.len())
     }
 
     /// True when there are no slots.
@@ -362,8 +372,8 @@ impl<'a> Activation<'a> {
     /// slot with [`Activation::set`] makes it known again; other slots are left as they are.
     #[doc(hidden)]
     pub fn unbind(&mut self, slot: usize) {
-        if let (SLOT_OBJECT | SLOT_OLD_OBJECT, Some(g)) = (slot, self.globals.get_mut(slot)) {
-            *g = None;
+        if let SLOT_OBJECT | SLOT_OLD_OBJECT = slot {
+            self.clear(slot);
             self.unknown |= 1 << slot;
         }
     }
@@ -388,7 +398,7 @@ impl<'a> Activation<'a> {
                 };
                 let keep = self.authorizer_value(other);
                 self.lazy_authorizer = None;
-                if let (Some(v), Some(g)) = (keep, self.globals.get_mut(other)) {
+                if let (Some(v), Some(g)) = (keep, self.slots_mut().globals.get_mut(other)) {
                     *g = Some(v);
                 }
             }
@@ -398,16 +408,38 @@ impl<'a> Activation<'a> {
                 i.fields_valid = false;
             }
         }
-        if let Some(g) = self.globals.get_mut(slot) {
+        let slots = self.slots_mut();
+        if let Some(g) = slots.globals.get_mut(slot) {
             *g = Some(value);
             return;
         }
-        let i = slot - self.globals.len();
-        if self.extra.len() <= i {
-            self.extra.resize(i + 1, None);
+        let i = slot - GLOBALS;
+        if slots.extra.len() <= i {
+            slots.extra.resize(i + 1, None);
         }
-        if let Some(g) = self.extra.get_mut(i) {
+        if let Some(g) = slots.extra.get_mut(i) {
             *g = Some(value);
+        }
+    }
+
+    /// The slot table, made when first needed.
+    fn slots_mut(&mut self) -> &mut Slots<'a> {
+        self.slots.get_or_insert_with(Box::default)
+    }
+
+    /// Unbinds a matchConditions variable's slot (nothing to do when no slot is bound).
+    fn clear(&mut self, slot: usize) {
+        if let Some(g) = self.slots.as_mut().and_then(|s| s.globals.get_mut(slot)) {
+            *g = None;
+        }
+    }
+
+    /// A matchConditions variable's slot: `None` past them, `Some(None)` when unbound.
+    #[inline]
+    fn global(&self, slot: usize) -> Option<&Option<Value<'a>>> {
+        match &self.slots {
+            Some(s) => s.globals.get(slot),
+            None => (slot < GLOBALS).then_some(&None),
         }
     }
 
@@ -450,7 +482,7 @@ impl<'a> Activation<'a> {
         if self.is_unknown(slot) {
             return None;
         }
-        match (self.globals.get(slot), slot, self.index.as_ref()) {
+        match (self.global(slot), slot, self.index.as_ref()) {
             (Some(None), SLOT_OBJECT | SLOT_OLD_OBJECT, Some(bound)) => Some(
                 lookups
                     .get(bound.view(), REQUEST_FIELDS.len() + slot)
@@ -467,7 +499,7 @@ impl<'a> Activation<'a> {
         if self.is_unknown(slot) {
             return None;
         }
-        match (self.globals.get(slot)?, slot) {
+        match (self.global(slot)?, slot) {
             (None, SLOT_OBJECT | SLOT_OLD_OBJECT) => match self.index.as_ref() {
                 Some(bound) => Some(
                     lookups
@@ -486,7 +518,7 @@ impl<'a> Activation<'a> {
         if self.is_unknown(slot) {
             return None;
         }
-        match (self.globals.get(slot)?, slot) {
+        match (self.global(slot)?, slot) {
             (None, SLOT_OBJECT | SLOT_OLD_OBJECT) => match self.json_node_in(lookups, slot)? {
                 Json::Object(m) => Some(JsonRoot::Object(m)),
                 _ => None,
@@ -509,7 +541,7 @@ impl<'a> Activation<'a> {
         if self.is_unknown(slot) {
             return None;
         }
-        match self.globals.get(slot)? {
+        match self.global(slot)? {
             Some(Value::Map(Map::Json(m))) => Some(JsonRoot::Object(m)),
             Some(Value::Map(Map::Request(m))) => Some(JsonRoot::Request(*m)),
             Some(_) => None,
@@ -529,7 +561,7 @@ impl<'a> Activation<'a> {
         if self.is_unknown(slot) {
             return None;
         }
-        match self.globals.get(slot)? {
+        match self.global(slot)? {
             Some(Value::Null) => Some(&NULL),
             Some(_) => None,
             None => {
@@ -551,7 +583,7 @@ impl<'a> Activation<'a> {
         if self.is_unknown(slot) {
             return None;
         }
-        match self.globals.get(slot) {
+        match self.global(slot) {
             Some(Some(v)) => Some(v.clone()),
             Some(None) => match slot {
                 SLOT_OBJECT | SLOT_OLD_OBJECT => {
@@ -567,8 +599,10 @@ impl<'a> Activation<'a> {
                 _ => None,
             },
             None => self
+                .slots
+                .as_ref()?
                 .extra
-                .get(slot - self.globals.len())
+                .get(slot - GLOBALS)
                 .and_then(Option::as_ref)
                 .cloned(),
         }
@@ -579,6 +613,37 @@ impl<'a> Activation<'a> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
     use super::*;
+
+    /// An activation bound to a request object reads its variables from the request and
+    /// makes its slot table only when a slot is set; unbinding needs none.
+    #[test]
+    fn a_request_bound_activation_makes_its_slots_when_one_is_set() {
+        let req = serde_json::json!({"object": {"a": 1}, "oldObject": {"a": 0}});
+        let mut act = Activation::from_request(&req);
+        assert!(act.slots.is_none());
+        assert_eq!(act.len(), GLOBALS);
+        assert_eq!(act.json_node(SLOT_OBJECT), req.get("object"));
+        act.unbind(SLOT_OLD_OBJECT);
+        assert!(act.slots.is_none());
+        assert_eq!(act.get(SLOT_OLD_OBJECT), None);
+        assert_eq!(act.get(GLOBALS), None);
+        act.set(GLOBALS + 1, Value::Int(3));
+        assert!(act.slots.is_some());
+        assert_eq!(act.len(), GLOBALS + 2);
+        assert_eq!(act.get(GLOBALS + 1), Some(Value::Int(3)));
+        assert_eq!(act.get(GLOBALS), None);
+        assert_eq!(act.get(GLOBALS + 5), None);
+        // The other variables still come from the request.
+        assert_eq!(act.json_node(SLOT_OBJECT), req.get("object"));
+        assert_eq!(act.get(SLOT_OLD_OBJECT), None);
+        act.set(SLOT_OLD_OBJECT, Value::Null);
+        assert_eq!(act.get(SLOT_OLD_OBJECT), Some(Value::Null));
+        // A request that is not an object binds every variable at once.
+        let scalar = serde_json::json!("x");
+        let act = Activation::from_request(&scalar);
+        assert!(act.slots.is_some());
+        assert_eq!(act.get(SLOT_OBJECT), Some(Value::Null));
+    }
 
     #[test]
     fn request_field_indexes_follow_the_field_list() {
