@@ -232,11 +232,8 @@ impl Program {
         lookups: &Lookups<'a>,
         cost_limit: Option<u64>,
     ) -> Option<(Result<bool, matchcond_runtime::EvalError>, u64)> {
-        matchcond_runtime::fast::evaluate_fast(
-            self.fast.as_ref()?,
-            self.memos,
-            activation,
-            lookups,
+        self.evaluate_fast_with(
+            &mut matchcond_runtime::fast::FastEval::new(activation, lookups),
             cost_limit,
         )
     }

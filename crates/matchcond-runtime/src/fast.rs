@@ -19,7 +19,7 @@ use crate::error::EvalError;
 use crate::interp::borrow_const;
 use crate::plan::{Attr, AttrRoot, MemoPoint, Node, QualKind};
 use crate::request_view::{json_member, request_field};
-use crate::value::{values_equal, Str, Value};
+use crate::value::{json_equals_scalar, values_equal, Str, Value};
 
 /// The most memo slots a program in the fast tier may have (more: the general evaluator
 /// runs it).
@@ -449,18 +449,6 @@ pub fn lower(n: &Node) -> Option<Fast> {
     }
 }
 
-/// Evaluates a fast-tier program: the boolean result (or the error it reproduces) and its
-/// cost, or `None` when the general evaluator must decide.
-pub fn evaluate_fast<'a>(
-    fast: &Fast,
-    memos: usize,
-    activation: &Activation<'a>,
-    lookups: &Lookups<'a>,
-    cost_limit: Option<u64>,
-) -> Option<(Result<bool, EvalError>, u64)> {
-    FastEval::new(activation, lookups).evaluate(fast, memos, cost_limit)
-}
-
 /// The fast tier's state for one decision: made once, then used by each program the
 /// decision evaluates (see [`FastEval::evaluate`]).
 pub struct FastEval<'a, 'v, 'f> {
@@ -586,14 +574,9 @@ impl<'a, 'f> FastEval<'a, '_, 'f> {
             Reached::Json(node) => t.cost.quick_equality(node, &t.constant),
             Reached::Key(_) => None,
         };
-        // A scalar of the constant's own type is compared on the node itself.
-        let same_type = match (reached, &t.constant) {
-            (Reached::Json(Json::String(x)), Value::String(y)) => Some(x == y.as_str()),
-            (Reached::Json(Json::Bool(x)), Value::Bool(y)) => Some(x == y),
-            // `null` equals only `null`; a list or map equals no scalar.
-            (Reached::Json(node), Value::Null) => Some(node.is_null()),
-            (Reached::Json(Json::Null | Json::Array(_) | Json::Object(_)), _) => Some(false),
-            _ => None,
+        let same_type = match reached {
+            Reached::Json(node) => json_equals_scalar(node, &t.constant),
+            Reached::Key(_) => None,
         };
         if let (Some(c), Some(eq)) = (quick, same_type) {
             self.cost += c;
@@ -727,10 +710,10 @@ impl<'a, 'f> FastEval<'a, '_, 'f> {
     #[inline(never)]
     fn in_set(&mut self, p: &'f Path, set: &[Value<'static>]) -> Out {
         match self.node(p)? {
-            // A string equals only the set's strings.
-            Ok(Reached::Json(Json::String(x))) => Some(Ok(set
-                .iter()
-                .any(|s| matches!(s, Value::String(y) if y.as_str() == x)))),
+            Ok(Reached::Json(node)) => Some(Ok(set.iter().any(|s| {
+                json_equals_scalar(node, s)
+                    .unwrap_or_else(|| values_equal(s, &Value::from_json(node)))
+            }))),
             Ok(reached) => {
                 let v = reached.value();
                 Some(Ok(set.iter().any(|s| values_equal(s, &v))))

@@ -990,6 +990,25 @@ fn cmp_uint_double(u: u64, d: f64) -> Option<Ordering> {
     }
 }
 
+/// [`values_equal`] of a JSON node and a scalar (a constant of a program), decided on the
+/// node itself where the types tell without building a value: a string or a bool beside
+/// one of its own type, `null` (equal only to `null`), and a list or map (equal to no
+/// scalar). `None` where [`values_equal`] must decide (numbers, mixed scalar types, a
+/// value that is not a scalar).
+#[inline]
+pub fn json_equals_scalar(node: &Json, scalar: &Value<'_>) -> Option<bool> {
+    match (node, scalar) {
+        (Json::String(x), Value::String(y)) => Some(x == y.as_str()),
+        (Json::Bool(x), Value::Bool(y)) => Some(x == y),
+        (node, Value::Null) => Some(node.is_null()),
+        (
+            Json::Null | Json::Array(_) | Json::Object(_),
+            Value::Bool(_) | Value::Int(_) | Value::Uint(_) | Value::Double(_) | Value::String(_),
+        ) => Some(false),
+        _ => None,
+    }
+}
+
 /// CEL equality (`==`) for values of any types: numbers compare by numeric value across
 /// int, uint and double (as cel-go does, see [`cel_numeric_cmp`]); lists element-wise; maps
 /// by keys and values; values of different types are unequal. NaN is unequal to everything.
@@ -1278,6 +1297,55 @@ impl EvalError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Where the equality of a node and a scalar is decided on the node, it is
+    /// [`values_equal`]'s answer, whichever the types.
+    #[test]
+    fn a_node_beside_a_scalar_is_equal_as_values_are() {
+        use serde_json::json;
+        let nodes = [
+            json!(null),
+            json!(true),
+            json!(false),
+            json!(0),
+            json!(1),
+            json!(1.5),
+            json!(""),
+            json!("a"),
+            json!("1"),
+            json!([]),
+            json!([1]),
+            json!({}),
+            json!({"a": 1}),
+        ];
+        let list = [Value::Int(1)];
+        let values = [
+            Value::Null,
+            Value::Bool(true),
+            Value::Bool(false),
+            Value::Int(1),
+            Value::Uint(1),
+            Value::Double(1.0),
+            Value::String(Str::Borrowed("")),
+            Value::String(Str::Borrowed("a")),
+            Value::String(Str::Borrowed("1")),
+            Value::List(List::Borrowed(&list)),
+        ];
+        let mut decided = 0;
+        for node in &nodes {
+            for v in &values {
+                if let Some(eq) = json_equals_scalar(node, v) {
+                    assert_eq!(eq, values_equal(&Value::from_json(node), v), "{node} {v:?}");
+                    decided += 1;
+                }
+            }
+        }
+        // Strings and bools beside their own types, `null` beside anything, lists and
+        // maps beside every scalar (not beside the list).
+        assert_eq!(decided, 9 + 4 + nodes.len() + 4 * 8 + 8);
+        // A list or map beside a list or map is left to `values_equal`.
+        assert_eq!(json_equals_scalar(&json!([1]), &values[9]), None);
+    }
 
     #[test]
     fn json_equality_is_the_equality_of_the_views() {
