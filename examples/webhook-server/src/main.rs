@@ -25,6 +25,11 @@ use matchcond_webhook_server::{
     certified_key, serve, server_config_with, App, CertStore, Limits, ServeOptions, Webhooks,
 };
 
+/// mimalloc: each request's short-lived allocations (the review's members, the response,
+/// the TLS records) served from per-thread pages instead of the system allocator's arenas.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum LogLevel {
     Error,
