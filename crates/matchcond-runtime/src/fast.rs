@@ -19,7 +19,7 @@ use crate::error::EvalError;
 use crate::interp::borrow_const;
 use crate::plan::{Attr, AttrRoot, MemoPoint, Node, QualKind};
 use crate::request_view::{json_member, request_field};
-use crate::value::{json_equals_scalar, values_equal, Str, Value};
+use crate::value::{json_equals_scalar, same_bytes, values_equal, Str, Value};
 
 /// The most memo slots a program in the fast tier may have (more: the general evaluator
 /// runs it).
@@ -491,7 +491,12 @@ impl<'a, 'v, 'f> FastEval<'a, 'v, 'f> {
         cost_limit: Option<u64>,
     ) -> Option<(Result<bool, EvalError>, u64)> {
         // What an earlier program remembered is not this one's.
-        self.memo.get_mut(..memos)?.fill(None);
+        if memos > MAX_MEMOS {
+            return None;
+        }
+        if memos > 0 {
+            self.memo = [None; MAX_MEMOS];
+        }
         self.locals.clear();
         self.cost = 0;
         self.limit = cost_limit.unwrap_or(u64::MAX);
@@ -635,7 +640,7 @@ impl<'a, 'f> FastEval<'a, '_, 'f> {
             Json::Object(m) => self.find(p, m, key).is_some(),
             Json::Array(items) => items
                 .iter()
-                .any(|e| matches!(e, Json::String(s) if s == key)),
+                .any(|e| matches!(e, Json::String(s) if same_bytes(s.as_bytes(), key.as_bytes()))),
             _ => return None,
         };
         self.cost += match (cost.kind, node) {

@@ -148,8 +148,14 @@ pub fn json_member<'m>(map: &'m serde_json::Map<String, Json>, name: &str) -> Op
     }
     let wanted = name.as_bytes();
     map.iter()
-        .find(|(k, _)| k.len() == wanted.len() && k.as_bytes() == wanted)
+        .find(|(k, _)| k.len() == wanted.len() && same_name(k.as_bytes(), wanted))
         .map(|(_, v)| v)
+}
+
+/// [`crate::value::same_bytes`] out of line: the scan's loop stays small.
+#[inline(never)]
+fn same_name(a: &[u8], b: &[u8]) -> bool {
+    crate::value::same_bytes(a, b)
 }
 
 /// `null`, the zero of `dyn`.
