@@ -10,6 +10,7 @@
 //! evaluator then runs the program from the start (evaluation has no side effects, so
 //! running it again is exact).
 
+use memchr::arch::all::is_equal;
 use serde_json::Value as Json;
 use smallvec::SmallVec;
 
@@ -19,7 +20,7 @@ use crate::error::EvalError;
 use crate::interp::borrow_const;
 use crate::plan::{Attr, AttrRoot, MemoPoint, Node, QualKind};
 use crate::request_view::{json_member, request_field};
-use crate::value::{json_equals_scalar, same_bytes, values_equal, Str, Value};
+use crate::value::{json_equals_scalar, values_equal, Str, Value};
 
 /// The most memo slots a program in the fast tier may have (more: the general evaluator
 /// runs it).
@@ -576,17 +577,16 @@ impl<'a, 'f> FastEval<'a, '_, 'f> {
             }
         };
         let quick = match reached {
-            Reached::Json(node) => t.cost.quick_equality(node, &t.constant),
+            Reached::Json(node) => {
+                let quick = t.cost.quick_equality(node, &t.constant);
+                if let (Some(c), Some(eq)) = (quick, json_equals_scalar(node, &t.constant)) {
+                    self.cost += c;
+                    return Some(Ok(eq != t.negate));
+                }
+                quick
+            }
             Reached::Key(_) => None,
         };
-        let same_type = match reached {
-            Reached::Json(node) => json_equals_scalar(node, &t.constant),
-            Reached::Key(_) => None,
-        };
-        if let (Some(c), Some(eq)) = (quick, same_type) {
-            self.cost += c;
-            return Some(Ok(eq != t.negate));
-        }
         let v = reached.value();
         let k = borrow_const(&t.constant);
         let r = values_equal(&v, &k) != t.negate;
@@ -640,7 +640,7 @@ impl<'a, 'f> FastEval<'a, '_, 'f> {
             Json::Object(m) => self.find(p, m, key).is_some(),
             Json::Array(items) => items
                 .iter()
-                .any(|e| matches!(e, Json::String(s) if same_bytes(s.as_bytes(), key.as_bytes()))),
+                .any(|e| matches!(e, Json::String(s) if is_equal(s.as_bytes(), key.as_bytes()))),
             _ => return None,
         };
         self.cost += match (cost.kind, node) {

@@ -152,10 +152,11 @@ pub fn json_member<'m>(map: &'m serde_json::Map<String, Json>, name: &str) -> Op
         .map(|(_, v)| v)
 }
 
-/// [`crate::value::same_bytes`] out of line: the scan's loop stays small.
+/// `memchr`'s comparison of short strings (no call to `memcmp`), out of line: inlined,
+/// the scan's loop compiles larger and slower.
 #[inline(never)]
 fn same_name(a: &[u8], b: &[u8]) -> bool {
-    crate::value::same_bytes(a, b)
+    memchr::arch::all::is_equal(a, b)
 }
 
 /// `null`, the zero of `dyn`.

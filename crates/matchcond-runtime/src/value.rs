@@ -15,6 +15,7 @@ use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 use std::sync::Arc;
 
+use memchr::arch::all::is_equal;
 use serde_json::Value as Json;
 use smallvec::SmallVec;
 
@@ -990,39 +991,6 @@ fn cmp_uint_double(u: u64, d: f64) -> Option<Ordering> {
     }
 }
 
-/// Equality of two byte strings, compared in place for the short ones (member names and
-/// the constants conditions compare them with), where a call to `memcmp` costs more than
-/// the comparison itself.
-#[inline]
-pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    match n {
-        0..=3 => a.iter().zip(b).all(|(x, y)| x == y),
-        4..=7 => word4(a, 0) == word4(b, 0) && word4(a, n - 4) == word4(b, n - 4),
-        8..=16 => word8(a, 0) == word8(b, 0) && word8(a, n - 8) == word8(b, n - 8),
-        _ => a == b,
-    }
-}
-
-/// The four bytes of `s` from `at` (`s` holds them: see [`same_bytes`]).
-#[inline]
-fn word4(s: &[u8], at: usize) -> u32 {
-    s.get(at..at + 4)
-        .and_then(|w| <[u8; 4]>::try_from(w).ok())
-        .map_or(0, u32::from_ne_bytes)
-}
-
-/// The eight bytes of `s` from `at` (`s` holds them: see [`same_bytes`]).
-#[inline]
-fn word8(s: &[u8], at: usize) -> u64 {
-    s.get(at..at + 8)
-        .and_then(|w| <[u8; 8]>::try_from(w).ok())
-        .map_or(0, u64::from_ne_bytes)
-}
-
 /// [`values_equal`] of a JSON node and a scalar (a constant of a program), decided on the
 /// node itself where the types tell without building a value: a string or a bool beside
 /// one of its own type, `null` (equal only to `null`), and a list or map (equal to no
@@ -1031,7 +999,7 @@ fn word8(s: &[u8], at: usize) -> u64 {
 #[inline]
 pub fn json_equals_scalar(node: &Json, scalar: &Value<'_>) -> Option<bool> {
     match (node, scalar) {
-        (Json::String(x), Value::String(y)) => Some(same_bytes(x.as_bytes(), y.as_bytes())),
+        (Json::String(x), Value::String(y)) => Some(is_equal(x.as_bytes(), y.as_bytes())),
         (Json::Bool(x), Value::Bool(y)) => Some(x == y),
         (node, Value::Null) => Some(node.is_null()),
         (
@@ -1331,21 +1299,26 @@ impl EvalError {
 mod tests {
     use super::*;
 
+    /// A string node beside a string constant is compared byte for byte, whatever the
+    /// length (short ones are compared in place, not through `memcmp`).
     #[test]
-    fn same_bytes_is_byte_equality() {
+    fn a_string_node_is_equal_to_a_constant_byte_for_byte() {
+        let text = |b: &[u8]| String::from_utf8(b.to_vec()).unwrap();
+        let same = |a: &[u8], b: &[u8]| {
+            let b = text(b);
+            json_equals_scalar(&Json::String(text(a)), &Value::String(Str::Borrowed(&b)))
+                == Some(true)
+        };
         let base: Vec<u8> = (0u8..40).map(|i| b'a' + i % 26).collect();
         for n in 0..=base.len() {
             let a = &base[..n];
-            assert!(same_bytes(a, a), "{n}");
-            assert!(
-                !same_bytes(a, &base[..n.saturating_sub(1)]) || n == 0,
-                "{n}"
-            );
+            assert!(same(a, a), "{n}");
+            assert!(!same(a, &base[..n.saturating_sub(1)]) || n == 0, "{n}");
             for at in 0..n {
                 let mut b = a.to_vec();
                 b[at] ^= 0x20;
-                assert!(!same_bytes(a, &b), "{n} bytes, differing at {at}");
-                assert!(!same_bytes(&b, a), "{n} bytes, differing at {at}");
+                assert!(!same(a, &b), "{n} bytes, differing at {at}");
+                assert!(!same(&b, a), "{n} bytes, differing at {at}");
             }
         }
     }
