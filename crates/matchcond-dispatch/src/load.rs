@@ -735,7 +735,7 @@ webhooks:
                 "invalidType 6:19: webhooks[0].timeoutSeconds: invalid type: string \"ten\", expected an integer (int32)",
                 "invalidType 7:24: webhooks[0].rules[0].operations: invalid type: string \"CREATE\", expected a list of strings",
                 "invalidValue 8:34: webhooks[0].clientConfig.service.port: invalid value: integer 99999999999 is not an int32",
-                "invalidValue 8:58: webhooks[0].clientConfig.caBundle: invalid value: not base64: Invalid symbol 37, offset 0.",
+                "invalidValue 8:58: webhooks[0].clientConfig.caBundle: invalid value: illegal base64 data at input byte 0",
                 "invalidType 10:12: webhooks[0].matchConditions[0].name: invalid type: integer 1, expected a string",
                 "invalidType 10:27: webhooks[0].matchConditions[0].expression: invalid type: boolean true, expected a string",
             ]
@@ -745,6 +745,31 @@ webhooks:
             .configuration
             .is_none());
         assert_eq!(loaded.configurations().count(), 0);
+    }
+
+    /// `caBundle` is read as Go's JSON decoder reads a `[]byte`: newlines skipped, the
+    /// unused bits of the last digit ignored, and a bad one blamed where Go blames it.
+    #[test]
+    fn ca_bundles_are_base64_as_go_reads_it() {
+        let bundle = |b: &str| {
+            format!("{HEAD}webhooks:\n- name: a.b.c\n  sideEffects: None\n  admissionReviewVersions: [v1]\n  clientConfig: {{url: 'https://x.example.com', caBundle: {b}}}\n")
+        };
+        assert!(messages(&bundle("'YR=='")).is_empty());
+        assert!(messages(&bundle("\"YWJj\\nZA==\\n\"")).is_empty());
+        let loaded = load_text(&bundle("'YR=='"));
+        let configuration = loaded.documents[0].configurations[0].configuration.as_ref();
+        let hook = &configuration.unwrap().webhooks[0];
+        assert_eq!(
+            hook.client_config
+                .ca_bundle
+                .as_ref()
+                .map(|b| b.0.as_slice()),
+            Some(&b"a"[..])
+        );
+        assert_eq!(
+            messages(&bundle("'AA='")),
+            ["invalidValue 8:58: webhooks[0].clientConfig.caBundle: invalid value: illegal base64 data at input byte 3"]
+        );
     }
 
     #[test]

@@ -292,23 +292,22 @@ pub(crate) fn check(node: &Node, shape: Shape, path: &str, out: &mut Vec<FieldPr
             }
         }
         Bytes => match &node.value {
-            Value::String(s) => {
-                let cleaned: String = s.chars().filter(|c| *c != '\r' && *c != '\n').collect();
-                match base64::engine::general_purpose::STANDARD.decode(cleaned.as_bytes()) {
-                    Ok(_) => Json::String(cleaned),
-                    Err(e) => {
-                        out.push(FieldProblem {
-                            path: path.to_owned(),
-                            position: node.start,
-                            problem: Problem::Value {
-                                detail: format!("not base64: {e}"),
-                            },
-                            found: node.describe(),
-                        });
-                        Json::Null
-                    }
+            // As Go's JSON decoder reads a `[]byte`: the standard encoding, newlines
+            // skipped; the stored value is what the apiserver would encode back.
+            Value::String(s) => match matchcond_gocompat::base64::decode_std(s.as_bytes()) {
+                Ok(bytes) => Json::String(base64::engine::general_purpose::STANDARD.encode(bytes)),
+                Err(e) => {
+                    out.push(FieldProblem {
+                        path: path.to_owned(),
+                        position: node.start,
+                        problem: Problem::Value {
+                            detail: e.to_string(),
+                        },
+                        found: node.describe(),
+                    });
+                    Json::Null
                 }
-            }
+            },
             _ => type_problem("a base64 string"),
         },
         Time => match &node.value {

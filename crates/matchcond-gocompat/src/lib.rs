@@ -8,6 +8,7 @@
 //!
 //! | module | reproduces | used by |
 //! | --- | --- | --- |
+//! | [`base64`] | Go's `encoding/base64` standard encoding as `encoding/json` decodes a `[]byte`, with Go's error offsets and text | configuration validation (`caBundle`) |
 //! | [`regexp`] | Go's `regexp/syntax` (RE2) translated to the `regex` crate, with Go's errors; the size limits and a per-thread cache | `matches`, the Kubernetes regex and format libraries |
 //! | [`strconv`] | Go's `strconv` (`ParseInt`, `ParseFloat`, `Quote`, `FormatFloat`, …) and `unicode.IsPrint` | CEL conversions, every message that quotes a value |
 //! | [`fmt`] | Go's `strconv` digit generation, `%g` of a float64 and `time.Duration.String()` | `string.format`, messages |
@@ -30,6 +31,7 @@
 //! `matchcond` crate (the facade at the root of the workspace), whose API is the one kept
 //! stable.
 
+pub mod base64;
 pub mod fmt;
 pub mod netip;
 pub mod quantity;
