@@ -13,6 +13,7 @@
 
 use serde_json::{Map, Value as Json};
 
+use super::connect;
 use super::event::{Event, Level};
 use crate::dispatch::{insert_attributes, Attributes};
 use crate::request::catalog::{Catalog, Operation};
@@ -95,7 +96,7 @@ pub fn passage(event: &Event<'_>, catalog: &Catalog) -> Passage {
 #[non_exhaustive]
 pub struct Missing {
     /// `object`: not recorded (level `Metadata`, a patch whose body is the patch, the
-    /// options of a CONNECT).
+    /// options of a CONNECT whose URL does not give them).
     pub object: bool,
     /// `oldObject`: the stored object before an UPDATE or DELETE (no level records it).
     pub old_object: bool,
@@ -216,7 +217,8 @@ pub fn attributes(event: &Event<'_>, catalog: &Catalog) -> Result<(Attributes, b
         name: r.name.to_string(),
         namespace,
         operation: op.as_str().to_owned(),
-        dry_run: query_values(&event.request_uri, "dryRun").next().is_some(),
+        // A CONNECT is admitted as no dry run, whatever the query says.
+        dry_run: op != Operation::Connect && !query_values(&event.request_uri, "dryRun").is_empty(),
     };
     Ok((attrs, kind_known))
 }
@@ -299,8 +301,10 @@ pub(crate) fn parts(
             (None, None, options)
         }
         _ => {
-            missing.object = true;
-            (None, None, None)
+            // CONNECT: the connecter's options, decoded from the URL.
+            let object = connect::connect_object(&event.request_uri, &attrs.kind);
+            missing.object = object.is_none();
+            (object, None, None)
         }
     };
     Ok((object, old_object, options, missing))
@@ -338,7 +342,10 @@ fn options_from_query(event: &Event<'_>, kind: &str) -> Json {
         "apiVersion".into(),
         Json::String("meta.k8s.io/v1".to_owned()),
     );
-    let dry: Vec<Json> = query_values(uri, "dryRun").map(Json::String).collect();
+    let dry: Vec<Json> = query_values(uri, "dryRun")
+        .into_iter()
+        .map(Json::String)
+        .collect();
     if !dry.is_empty() {
         m.insert("dryRun".into(), Json::Array(dry));
     }
@@ -348,12 +355,13 @@ fn options_from_query(event: &Event<'_>, kind: &str) -> Json {
         &["fieldManager", "fieldValidation"]
     };
     for name in names {
-        if let Some(v) = query_values(uri, name).next() {
+        if let Some(v) = query_values(uri, name).into_iter().next() {
             m.insert((*name).to_owned(), Json::String(v));
         }
     }
     if kind == "DeleteOptions" {
         if let Some(n) = query_values(uri, "gracePeriodSeconds")
+            .into_iter()
             .next()
             .and_then(|v| v.parse::<i64>().ok())
         {
@@ -363,38 +371,20 @@ fn options_from_query(event: &Event<'_>, kind: &str) -> Json {
     Json::Object(m)
 }
 
-/// The values of a query parameter of a request URI, percent-decoded.
-pub(crate) fn query_values<'u>(uri: &'u str, key: &'u str) -> impl Iterator<Item = String> + 'u {
-    let query = uri.split_once('?').map_or("", |(_, q)| q);
-    let query = query.split_once('#').map_or(query, |(q, _)| q);
-    query.split('&').filter_map(move |pair| {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        (percent_decode(k) == key).then(|| percent_decode(v))
-    })
-}
-
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b'+' => out.push(b' '),
-            b'%' => {
-                let hex = bytes
-                    .get(i + 1..i + 3)
-                    .and_then(|h| std::str::from_utf8(h).ok())
-                    .and_then(|h| u8::from_str_radix(h, 16).ok());
-                if let Some(v) = hex {
-                    out.push(v);
-                    i += 3;
-                    continue;
-                }
-                out.push(b);
-            }
-            _ => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+/// The values of a query parameter of a request URI, as Go's `URL.Query()` decodes them
+/// (a pair with a malformed escape or a `;` is dropped); none when the URI does not parse.
+pub(crate) fn query_values(uri: &str, key: &str) -> Vec<String> {
+    let Ok(url) = matchcond_gocompat::url::Url::parse_request_uri(uri) else {
+        return Vec::new();
+    };
+    url.query()
+        .into_iter()
+        .find(|(k, _)| k.as_slice() == key.as_bytes())
+        .map(|(_, values)| {
+            values
+                .iter()
+                .map(|v| String::from_utf8_lossy(v).into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
 }

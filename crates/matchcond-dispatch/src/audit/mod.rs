@@ -5,13 +5,15 @@
 //!   object per line), read without copying.
 //! * [`admission`]: which events pass through admission ([`passage`]) and the
 //!   AdmissionRequest the apiserver built for one ([`admission_request`]), with the members
-//!   the event could not carry ([`Missing`]).
+//!   the event could not carry ([`Missing`]); a CONNECT's options are rebuilt from its
+//!   request URI.
 //! * [`engine`]: every webhook's decision for an event, three-valued: a decision that
 //!   depends on what the event lacks is [`Verdict::Undetermined`], never guessed.
 //! * [`replay`]: the streaming replay over many files on every core ([`Replay`]), with its
 //!   [`ReplayReport`].
 
 pub mod admission;
+pub(crate) mod connect;
 pub mod engine;
 pub mod event;
 pub mod replay;

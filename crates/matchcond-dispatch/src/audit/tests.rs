@@ -248,6 +248,49 @@ fn the_admission_request_holds_what_the_event_recorded() {
     );
 }
 
+/// A CONNECT's object is the connecter's options, rebuilt from the request URI (recorded
+/// at every level); it is never a dry run and has no options.
+#[test]
+fn a_connect_request_is_rebuilt_from_its_url() {
+    let request = |sub: &str, uri: &str| {
+        let line = event(
+            "create",
+            "pods",
+            sub,
+            "Metadata",
+            json!({"requestURI": uri, "responseStatus": {"metadata": {}, "code": 101}}),
+        );
+        admission_request(
+            &Event::from_line(line.as_bytes()).unwrap(),
+            &Catalog::builtin(),
+        )
+        .unwrap()
+    };
+    let r = request(
+        "exec",
+        "/api/v1/namespaces/shop/pods/web-0/exec?command=sh&command=-c&container=web&stdin=true&tty=true&dryRun=All",
+    );
+    assert!(r.missing.is_empty(), "{:?}", r.missing);
+    assert_eq!(r.request["operation"], "CONNECT");
+    assert_eq!(r.request["kind"]["kind"], "PodExecOptions");
+    assert_eq!(r.request["dryRun"], false);
+    assert_eq!(r.request.get("options"), None);
+    assert_eq!(
+        r.request["object"],
+        json!({"kind": "PodExecOptions", "apiVersion": "v1", "command": ["sh", "-c"],
+               "container": "web", "stdin": true, "tty": true})
+    );
+    // A port the handler refuses (400 before admission): nothing to rebuild.
+    let r = request(
+        "portforward",
+        "/api/v1/namespaces/shop/pods/web-0/portforward?ports=99999",
+    );
+    assert_eq!(r.missing.names(), ["object"]);
+    let r = request("proxy", "/api/v1/namespaces/shop/pods/web-0/proxy/metrics");
+    assert!(r.missing.is_empty(), "{:?}", r.missing);
+    assert_eq!(r.request["object"]["path"], "/metrics");
+}
+
 const CONFIG: &str = r#"
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingWebhookConfiguration

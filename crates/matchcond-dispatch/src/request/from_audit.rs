@@ -49,7 +49,7 @@ pub fn review_from_audit_event(
                 event.level.as_str()
             ),
             ("object", _) => {
-                "not in the audit event (the body recorded is not the object: a patch, or connect options): read as null".to_owned()
+                "not in the audit event (the body recorded is not the object: a patch; or connect options the URL does not give): read as null".to_owned()
             }
             ("options", _) => format!(
                 "not in the audit event (level {} records no request body)",

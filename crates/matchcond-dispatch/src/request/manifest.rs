@@ -276,7 +276,8 @@ fn subresource_object(parent: &Json, sub: &ApiSubresource, id: &Identity<'_>) ->
         json!(api_version(&sub.kind.group, &sub.kind.version)),
     );
     if sub.operations.contains(&Operation::Connect) {
-        return Json::Object(m);
+        // The options of a connect that names none (`command` of exec is not omitempty).
+        return crate::audit::connect::zero_options(&sub.kind).unwrap_or(Json::Object(m));
     }
     let mut meta = Map::new();
     if let Some(Json::Object(pm)) = parent.get("metadata") {
@@ -998,7 +999,7 @@ mod tests {
         assert_eq!(req["requestSubResource"], "exec");
         assert_eq!(
             req["object"],
-            json!({"kind": "PodExecOptions", "apiVersion": "v1"})
+            json!({"kind": "PodExecOptions", "apiVersion": "v1", "command": null})
         );
         assert_eq!(req["options"], Json::Null);
         // An operation the subresource does not take.
