@@ -88,11 +88,14 @@ pub enum DiagnosticKind {
     InvalidType,
     /// A value of the right type that cannot be decoded (error).
     InvalidValue,
+    /// A plain `yes`, `no`, `on`, `off`, `y` or `n` where a string is expected: kubectl's
+    /// YAML 1.1 decoder sends a boolean, which the apiserver refuses (warning).
+    Yaml11Boolean,
 }
 
 impl DiagnosticKind {
     /// Every kind, in a stable order.
-    pub const ALL: [DiagnosticKind; 10] = [
+    pub const ALL: [DiagnosticKind; 11] = [
         DiagnosticKind::Syntax,
         DiagnosticKind::NoConfiguration,
         DiagnosticKind::NotAnObject,
@@ -103,6 +106,7 @@ impl DiagnosticKind {
         DiagnosticKind::DuplicateField,
         DiagnosticKind::InvalidType,
         DiagnosticKind::InvalidValue,
+        DiagnosticKind::Yaml11Boolean,
     ];
 
     /// The diagnostic's code: `syntax`, `unknownField` …
@@ -118,6 +122,7 @@ impl DiagnosticKind {
             DiagnosticKind::DuplicateField => "duplicateField",
             DiagnosticKind::InvalidType => "invalidType",
             DiagnosticKind::InvalidValue => "invalidValue",
+            DiagnosticKind::Yaml11Boolean => "yaml11Boolean",
         }
     }
 
@@ -125,7 +130,7 @@ impl DiagnosticKind {
     pub fn severity(self) -> Severity {
         match self {
             DiagnosticKind::SkippedKind => Severity::Note,
-            DiagnosticKind::MissingApiVersion => Severity::Warning,
+            DiagnosticKind::MissingApiVersion | DiagnosticKind::Yaml11Boolean => Severity::Warning,
             _ => Severity::Error,
         }
     }
@@ -321,6 +326,9 @@ fn load_configuration(node: &Node, kind: HookKind, item: Option<usize>) -> Loade
                     format!("invalid value: {detail}"),
                 )
             }
+            Problem::Yaml11Boolean(b) => {
+                (DiagnosticKind::Yaml11Boolean, yaml11_message(&p.found, b))
+            }
         };
         diagnostics.push(Diagnostic::new(kind, &p.path, p.position, message));
     }
@@ -356,6 +364,13 @@ fn load_configuration(node: &Node, kind: HookKind, item: Option<usize>) -> Loade
         configuration,
         diagnostics,
     }
+}
+
+/// The message of [`DiagnosticKind::Yaml11Boolean`] for a scalar (`string "yes"`) read as `b`.
+fn yaml11_message(found: &str, b: bool) -> String {
+    format!(
+        "{found} is the boolean {b} in YAML 1.1: kubectl apply sends {b}, which the apiserver refuses where a string is expected (quote it)"
+    )
 }
 
 fn without_api_version(mut json: Json) -> Json {
@@ -396,6 +411,7 @@ fn load_list(node: &Node, item_kind: Option<HookKind>, doc: &mut LoadedDocument)
                 Problem::Duplicate => DiagnosticKind::DuplicateField,
                 Problem::Type { .. } => DiagnosticKind::InvalidType,
                 Problem::Value { .. } => DiagnosticKind::InvalidValue,
+                Problem::Yaml11Boolean(_) => DiagnosticKind::Yaml11Boolean,
             },
             &p.path,
             p.position,
@@ -404,6 +420,7 @@ fn load_list(node: &Node, item_kind: Option<HookKind>, doc: &mut LoadedDocument)
                     format!("invalid type: {}, expected {expected}", p.found)
                 }
                 Problem::Value { detail } => format!("invalid value: {detail}"),
+                Problem::Yaml11Boolean(b) => yaml11_message(&p.found, b),
                 _ => "unknown field".to_owned(),
             },
         ));
@@ -772,9 +789,38 @@ webhooks:
         );
     }
 
+    /// A plain `yes`/`no`/`on`/`off`/`y`/`n` where a string is expected is a string here
+    /// (YAML 1.2) and a boolean for kubectl (YAML 1.1): a warning; quoted, block or JSON
+    /// strings and other words are not.
+    #[test]
+    fn yaml_1_1_booleans_in_strings_are_warned_about() {
+        let text = format!(
+            "{HEAD}webhooks:\n- name: a.b.c\n  sideEffects: None\n  admissionReviewVersions: [v1]\n  clientConfig: {{url: 'https://x.example.com'}}\n  namespaceSelector:\n    matchLabels: {{a: yes, b: 'no', c: \"on\", d: Off, e: n, f: yess, g: true}}\n    matchExpressions: [{{key: k, operator: In, values: [Y, |-\n        N\n      ]}}]\n"
+        );
+        let m = |key: &str, col: u32, shown: &str, b: bool| {
+            format!("yaml11Boolean 10:{col}: webhooks[0].namespaceSelector.{key}: string \"{shown}\" is the boolean {b} in YAML 1.1: kubectl apply sends {b}, which the apiserver refuses where a string is expected (quote it)")
+        };
+        assert_eq!(
+            messages(&text),
+            [
+                m("matchLabels[a]", 22, "yes", true),
+                m("matchLabels[d]", 48, "Off", false),
+                m("matchLabels[e]", 56, "n", false),
+                "invalidType 10:71: webhooks[0].namespaceSelector.matchLabels[g]: invalid type: boolean true, expected a string".to_owned(),
+                "yaml11Boolean 11:56: webhooks[0].namespaceSelector.matchExpressions[0].values[0]: string \"Y\" is the boolean true in YAML 1.1: kubectl apply sends true, which the apiserver refuses where a string is expected (quote it)".to_owned(),
+            ]
+        );
+        assert_eq!(DiagnosticKind::Yaml11Boolean.severity(), Severity::Warning);
+        // A warning does not keep the configuration from decoding.
+        let loaded = load_text(&text.replace(", g: true", ""));
+        assert!(loaded.documents[0].configurations[0]
+            .configuration
+            .is_some());
+    }
+
     #[test]
     fn duplicates_labels_and_times() {
-        let text = "apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: x\n  name: y\n  labels: {enabled: true, a: b, a: c}\n  creationTimestamp: null\n  deletionTimestamp: soon\n";
+        let text = "apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: x\n  name: z\n  labels: {enabled: true, a: b, a: c}\n  creationTimestamp: null\n  deletionTimestamp: soon\n";
         assert_eq!(
             messages(text),
             [

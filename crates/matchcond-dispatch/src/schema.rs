@@ -6,7 +6,7 @@
 use base64::Engine;
 use serde_json::Value as Json;
 
-use crate::yaml::{Node, Position, Value};
+use crate::yaml::{Node, Position, Style, Value};
 
 /// The JSON type of a field.
 #[derive(Clone, Copy, Debug)]
@@ -212,6 +212,20 @@ pub(crate) enum Problem {
     Type { expected: &'static str },
     /// A value of the right type that does not decode (base64, times, integer range).
     Value { detail: String },
+    /// A plain scalar that YAML 1.2 reads as the string expected but YAML 1.1 (kubectl's
+    /// YAML decoder) as this boolean.
+    Yaml11Boolean(bool),
+}
+
+/// The boolean YAML 1.1 reads a plain scalar as, where YAML 1.2 reads a string: `y`,
+/// `yes`, `on` and `n`, `no`, `off` in the three cases go-yaml v2 resolves (`yes`, `Yes`,
+/// `YES`).
+pub(crate) fn yaml11_boolean(plain: &str) -> Option<bool> {
+    match plain {
+        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => Some(true),
+        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => Some(false),
+        _ => None,
+    }
 }
 
 /// A problem at a field path.
@@ -249,7 +263,17 @@ pub(crate) fn check(node: &Node, shape: Shape, path: &str, out: &mut Vec<FieldPr
     }
     match shape {
         Str => match &node.value {
-            Value::String(s) => Json::String(s.clone()),
+            Value::String(s) => {
+                if let (Style::Plain, Some(b)) = (node.style, yaml11_boolean(s)) {
+                    out.push(FieldProblem {
+                        path: path.to_owned(),
+                        position: node.start,
+                        problem: Problem::Yaml11Boolean(b),
+                        found: node.describe(),
+                    });
+                }
+                Json::String(s.clone())
+            }
             _ => type_problem("a string"),
         },
         Bool => match &node.value {

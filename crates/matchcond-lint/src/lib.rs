@@ -23,6 +23,7 @@
 //! | `syntax`, `noConfiguration`, `notAnObject` | error | the text is not YAML/JSON, holds no webhook configuration, or a document is not an object |
 //! | `unknownField`, `duplicateField`, `invalidType`, `invalidValue`, `unsupportedApiVersion` | error | strict field validation |
 //! | `missingApiVersion` | warning | kubectl refuses an object without `apiVersion` |
+//! | `yaml11Boolean` | warning | a plain `yes`, `no`, `on`, `off`, `y` or `n` where a string is expected: kubectl's YAML 1.1 decoder sends a boolean, which the apiserver refuses |
 //! | `skippedKind` | note | a document of another kind |
 //! | `validation` | error | the apiserver's validation, with its message |
 //! | `objectOnDelete`, `oldObjectOnCreate` | warning | `object` read where DELETE makes it null, `oldObject` where CREATE or CONNECT do (also behind key-presence tests, which read the object themselves) |

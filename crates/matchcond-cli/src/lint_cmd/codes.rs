@@ -37,6 +37,7 @@ pub fn describe(code: &str) -> (&'static str, &'static str) {
         "duplicateField" => ("A duplicate field (strict field validation refuses it)", "Keep one of the fields."),
         "invalidType" => ("A field of the wrong type", "Give the field the type the API defines."),
         "invalidValue" => ("A value the API does not accept", "Use one of the values the API defines."),
+        "yaml11Boolean" => ("A plain yes, no, on, off, y or n where a string is expected", "Quote the value: kubectl's YAML decoder (YAML 1.1) reads it as a boolean, which the apiserver refuses for a string."),
         "validation" => ("The apiserver's validation refuses the configuration", "Fix the field the message names; the apiserver refuses the configuration as it is."),
         "objectOnDelete" => ("object read where DELETE makes it null", "Guard the read with request.operation != 'DELETE' or object != null, or read it optionally (object.?field)."),
         "oldObjectOnCreate" => ("oldObject read where CREATE or CONNECT make it null", "Guard the read with request.operation == 'UPDATE' or oldObject != null, or read it optionally."),
