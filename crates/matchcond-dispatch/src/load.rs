@@ -32,7 +32,7 @@ use std::fmt;
 use serde_json::Value as Json;
 
 use crate::error::LoadError;
-use crate::schema::{self, Problem, Shape};
+use crate::schema::{self, FieldProblem, Problem, Shape};
 use crate::types::{Configuration, HookKind, API_VERSION};
 use crate::yaml::{read_documents, Node, Position, Value};
 
@@ -301,37 +301,11 @@ fn load_configuration(node: &Node, kind: HookKind, item: Option<usize>) -> Loade
     };
     let mut problems = Vec::new();
     let json = schema::check(node, shape, "", &mut problems);
-    let mut decodable = true;
-    for p in problems {
-        let (kind, message) = match p.problem {
-            Problem::Unknown { suggestion } => (
-                DiagnosticKind::UnknownField,
-                match suggestion {
-                    Some(s) => format!("unknown field (did you mean {s}?)"),
-                    None => "unknown field".to_owned(),
-                },
-            ),
-            Problem::Duplicate => (DiagnosticKind::DuplicateField, "duplicate field".to_owned()),
-            Problem::Type { expected } => {
-                decodable = false;
-                (
-                    DiagnosticKind::InvalidType,
-                    format!("invalid type: {}, expected {expected}", p.found),
-                )
-            }
-            Problem::Value { detail } => {
-                decodable = false;
-                (
-                    DiagnosticKind::InvalidValue,
-                    format!("invalid value: {detail}"),
-                )
-            }
-            Problem::Yaml11Boolean(b) => {
-                (DiagnosticKind::Yaml11Boolean, yaml11_message(&p.found, b))
-            }
-        };
-        diagnostics.push(Diagnostic::new(kind, &p.path, p.position, message));
-    }
+    // A mistyped or undecodable value keeps the configuration from decoding.
+    let decodable = !problems
+        .iter()
+        .any(|p| matches!(p.problem, Problem::Type { .. } | Problem::Value { .. }));
+    diagnostics.extend(problems.into_iter().map(field_diagnostic));
     let name = node
         .at_path("metadata.name")
         .and_then(Node::as_str)
@@ -366,11 +340,32 @@ fn load_configuration(node: &Node, kind: HookKind, item: Option<usize>) -> Loade
     }
 }
 
-/// The message of [`DiagnosticKind::Yaml11Boolean`] for a scalar (`string "yes"`) read as `b`.
-fn yaml11_message(found: &str, b: bool) -> String {
-    format!(
-        "{found} is the boolean {b} in YAML 1.1: kubectl apply sends {b}, which the apiserver refuses where a string is expected (quote it)"
-    )
+/// The diagnostic of a problem the schema check found.
+fn field_diagnostic(p: FieldProblem) -> Diagnostic {
+    let found = &p.found;
+    let (kind, message) = match p.problem {
+        Problem::Unknown { suggestion } => (
+            DiagnosticKind::UnknownField,
+            match suggestion {
+                Some(s) => format!("unknown field (did you mean {s}?)"),
+                None => "unknown field".to_owned(),
+            },
+        ),
+        Problem::Duplicate => (DiagnosticKind::DuplicateField, "duplicate field".to_owned()),
+        Problem::Type { expected } => (
+            DiagnosticKind::InvalidType,
+            format!("invalid type: {found}, expected {expected}"),
+        ),
+        Problem::Value { detail } => (
+            DiagnosticKind::InvalidValue,
+            format!("invalid value: {detail}"),
+        ),
+        Problem::Yaml11Boolean(b) => (
+            DiagnosticKind::Yaml11Boolean,
+            format!("{found} is the boolean {b} in YAML 1.1: kubectl apply sends {b}, which the apiserver refuses where a string is expected (quote it)"),
+        ),
+    };
+    Diagnostic::new(kind, &p.path, p.position, message)
 }
 
 fn without_api_version(mut json: Json) -> Json {
@@ -404,27 +399,8 @@ fn load_list(node: &Node, item_kind: Option<HookKind>, doc: &mut LoadedDocument)
             }
         }
     }
-    for p in problems {
-        doc.diagnostics.push(Diagnostic::new(
-            match p.problem {
-                Problem::Unknown { .. } => DiagnosticKind::UnknownField,
-                Problem::Duplicate => DiagnosticKind::DuplicateField,
-                Problem::Type { .. } => DiagnosticKind::InvalidType,
-                Problem::Value { .. } => DiagnosticKind::InvalidValue,
-                Problem::Yaml11Boolean(_) => DiagnosticKind::Yaml11Boolean,
-            },
-            &p.path,
-            p.position,
-            match p.problem {
-                Problem::Type { expected } => {
-                    format!("invalid type: {}, expected {expected}", p.found)
-                }
-                Problem::Value { detail } => format!("invalid value: {detail}"),
-                Problem::Yaml11Boolean(b) => yaml11_message(&p.found, b),
-                _ => "unknown field".to_owned(),
-            },
-        ));
-    }
+    doc.diagnostics
+        .extend(problems.into_iter().map(field_diagnostic));
     let items = match node.get("items") {
         None => return,
         Some(n) => match &n.value {
@@ -816,6 +792,20 @@ webhooks:
         assert!(loaded.documents[0].configurations[0]
             .configuration
             .is_some());
+    }
+
+    /// A list's own metadata is checked as an object's: each problem with its own message.
+    #[test]
+    fn a_lists_metadata_problems_have_their_own_messages() {
+        let text = "apiVersion: v1\nkind: List\nmetadata:\n  resourceVersion: '1'\n  resourceVersion: '2'\n  colour: red\nitems: []\n";
+        assert_eq!(
+            messages(text),
+            [
+                "duplicateField 5:3: metadata.resourceVersion: duplicate field",
+                "unknownField 6:3: metadata.colour: unknown field",
+                "noConfiguration 1:1: no ValidatingWebhookConfiguration or MutatingWebhookConfiguration found",
+            ]
+        );
     }
 
     #[test]

@@ -220,7 +220,7 @@ pub(crate) enum Problem {
 /// The boolean YAML 1.1 reads a plain scalar as, where YAML 1.2 reads a string: `y`,
 /// `yes`, `on` and `n`, `no`, `off` in the three cases go-yaml v2 resolves (`yes`, `Yes`,
 /// `YES`).
-pub(crate) fn yaml11_boolean(plain: &str) -> Option<bool> {
+fn yaml11_boolean(plain: &str) -> Option<bool> {
     match plain {
         "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => Some(true),
         "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => Some(false),

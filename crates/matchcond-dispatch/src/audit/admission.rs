@@ -15,6 +15,7 @@ use serde_json::{Map, Value as Json};
 
 use super::connect;
 use super::event::{Event, Level};
+use super::uri::RequestUri;
 use crate::dispatch::{insert_attributes, Attributes};
 use crate::request::catalog::{Catalog, Operation};
 use crate::types::{Gvk, Gvr};
@@ -218,7 +219,10 @@ pub fn attributes(event: &Event<'_>, catalog: &Catalog) -> Result<(Attributes, b
         namespace,
         operation: op.as_str().to_owned(),
         // A CONNECT is admitted as no dry run, whatever the query says.
-        dry_run: op != Operation::Connect && !query_values(&event.request_uri, "dryRun").is_empty(),
+        dry_run: op != Operation::Connect
+            && !RequestUri::parse(&event.request_uri)
+                .values("dryRun")
+                .is_empty(),
     };
     Ok((attrs, kind_known))
 }
@@ -252,6 +256,7 @@ pub(crate) fn parts(
     attrs: &Attributes,
 ) -> Result<(Option<Json>, Option<Json>, Option<Json>, Missing), NotAdmitted> {
     let mut missing = Missing::default();
+    let uri = RequestUri::parse(&event.request_uri);
     let body =
         if event.level >= Level::Request {
             match event.request_object {
@@ -273,7 +278,7 @@ pub(crate) fn parts(
             (
                 object,
                 None,
-                Some(options_from_query(event, "CreateOptions")),
+                Some(options_from_query(&uri, "CreateOptions")),
             )
         }
         "UPDATE" => {
@@ -283,7 +288,7 @@ pub(crate) fn parts(
             (
                 object,
                 None,
-                Some(options_from_query(event, "UpdateOptions")),
+                Some(options_from_query(&uri, "UpdateOptions")),
             )
         }
         "DELETE" => {
@@ -291,7 +296,7 @@ pub(crate) fn parts(
             let options = match body {
                 Some(b) => Some(b),
                 None if event.level >= Level::Request => {
-                    Some(options_from_query(event, "DeleteOptions"))
+                    Some(options_from_query(&uri, "DeleteOptions"))
                 }
                 None => {
                     missing.options = true;
@@ -302,7 +307,7 @@ pub(crate) fn parts(
         }
         _ => {
             // CONNECT: the connecter's options, decoded from the URL.
-            let object = connect::connect_object(&event.request_uri, &attrs.kind);
+            let object = connect::connect_object(&uri, &attrs.kind);
             missing.object = object.is_none();
             (object, None, None)
         }
@@ -334,17 +339,17 @@ pub(crate) fn user_info(event: &Event<'_>) -> Result<Json, NotAdmitted> {
 /// The options of a create, update or delete as the handler decodes them from the query
 /// (`dryRun`, `fieldManager`, `fieldValidation`; `gracePeriodSeconds` and
 /// `propagationPolicy` of a delete), with their `apiVersion` and `kind`.
-fn options_from_query(event: &Event<'_>, kind: &str) -> Json {
-    let uri = &*event.request_uri;
+fn options_from_query(uri: &RequestUri, kind: &str) -> Json {
     let mut m = Map::new();
     m.insert("kind".into(), Json::String(kind.to_owned()));
     m.insert(
         "apiVersion".into(),
         Json::String("meta.k8s.io/v1".to_owned()),
     );
-    let dry: Vec<Json> = query_values(uri, "dryRun")
-        .into_iter()
-        .map(Json::String)
+    let dry: Vec<Json> = uri
+        .values("dryRun")
+        .iter()
+        .map(|v| Json::String(String::from_utf8_lossy(v).into_owned()))
         .collect();
     if !dry.is_empty() {
         m.insert("dryRun".into(), Json::Array(dry));
@@ -355,36 +360,17 @@ fn options_from_query(event: &Event<'_>, kind: &str) -> Json {
         &["fieldManager", "fieldValidation"]
     };
     for name in names {
-        if let Some(v) = query_values(uri, name).into_iter().next() {
+        if let Some(v) = uri.first(name) {
             m.insert((*name).to_owned(), Json::String(v));
         }
     }
     if kind == "DeleteOptions" {
-        if let Some(n) = query_values(uri, "gracePeriodSeconds")
-            .into_iter()
-            .next()
+        if let Some(n) = uri
+            .first("gracePeriodSeconds")
             .and_then(|v| v.parse::<i64>().ok())
         {
             m.insert("gracePeriodSeconds".into(), Json::from(n));
         }
     }
     Json::Object(m)
-}
-
-/// The values of a query parameter of a request URI, as Go's `URL.Query()` decodes them
-/// (a pair with a malformed escape or a `;` is dropped); none when the URI does not parse.
-pub(crate) fn query_values(uri: &str, key: &str) -> Vec<String> {
-    let Ok(url) = matchcond_gocompat::url::Url::parse_request_uri(uri) else {
-        return Vec::new();
-    };
-    url.query()
-        .into_iter()
-        .find(|(k, _)| k.as_slice() == key.as_bytes())
-        .map(|(_, values)| {
-            values
-                .iter()
-                .map(|v| String::from_utf8_lossy(v).into_owned())
-                .collect()
-        })
-        .unwrap_or_default()
 }

@@ -12,39 +12,33 @@
 //! that is not a 16-bit number ends the request with 400 before admission) and a URI that
 //! does not parse.
 
-use matchcond_gocompat::url::Url;
 use serde_json::{Map, Value as Json};
+
+use super::uri::RequestUri;
 
 use crate::request::catalog::api_version;
 use crate::types::Gvk;
 
 /// The options object admission sees for a CONNECT whose request kind is `kind` (the
 /// connect subresource's kind), from the request URI; `None` when the URI does not tell.
-pub(crate) fn connect_object(uri: &str, kind: &Gvk) -> Option<Json> {
-    let url = Url::parse_request_uri(uri).ok()?;
-    options(kind, &url.query(), || proxy_subpath(url.path()))
+pub(crate) fn connect_object(uri: &RequestUri, kind: &Gvk) -> Option<Json> {
+    let path = uri.path()?;
+    options(kind, uri, || proxy_subpath(path))
 }
 
 /// The options object of a CONNECT that gives no options (no query, no path after the
 /// subresource): what admission sees for `kind` when the request names nothing more.
 pub(crate) fn zero_options(kind: &Gvk) -> Option<Json> {
-    options(kind, &[], || Some(String::new()))
+    options(kind, &RequestUri::default(), || Some(String::new()))
 }
 
-/// The options of `kind` from a decoded query (`URL.Query()`) and, for a proxy, its path.
-fn options(
-    kind: &Gvk,
-    query: &[(Vec<u8>, Vec<Vec<u8>>)],
-    path: impl FnOnce() -> Option<String>,
-) -> Option<Json> {
+/// The options of `kind` from the URI's query and, for a proxy, its path.
+fn options(kind: &Gvk, uri: &RequestUri, path: impl FnOnce() -> Option<String>) -> Option<Json> {
+    if !kind.group.is_empty() || kind.version != "v1" {
+        return None;
+    }
     // `url.Values[key]`, when given at least once.
-    let values = |key: &str| {
-        query
-            .iter()
-            .find(|(k, _)| k.as_slice() == key.as_bytes())
-            .map(|(_, v)| v.as_slice())
-            .filter(|v| !v.is_empty())
-    };
+    let values = |key: &str| Some(uri.values(key)).filter(|v| !v.is_empty());
     let text = |b: &Vec<u8>| Json::String(String::from_utf8_lossy(b).into_owned());
     let mut m = Map::new();
     m.insert("kind".into(), Json::String(kind.kind.clone()));
@@ -52,9 +46,6 @@ fn options(
         "apiVersion".into(),
         Json::String(api_version(&kind.group, &kind.version)),
     );
-    if !kind.group.is_empty() || kind.version != "v1" {
-        return None;
-    }
     match kind.kind.as_str() {
         "PodExecOptions" | "PodAttachOptions" => {
             for key in ["stdin", "stdout", "stderr", "tty"] {
@@ -175,7 +166,7 @@ mod tests {
     use serde_json::json;
 
     fn object(uri: &str, kind: &str) -> Option<Json> {
-        connect_object(uri, &Gvk::new("", "v1", kind))
+        connect_object(&RequestUri::parse(uri), &Gvk::new("", "v1", kind))
     }
 
     #[test]

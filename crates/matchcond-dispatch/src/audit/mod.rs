@@ -17,6 +17,7 @@ pub(crate) mod connect;
 pub mod engine;
 pub mod event;
 pub mod replay;
+mod uri;
 
 pub use admission::{admission_request, passage, AuditRequest, Missing, NotAdmitted, Passage};
 pub use engine::{DecisionClass, HookResult, Selection, Side, Verdict};

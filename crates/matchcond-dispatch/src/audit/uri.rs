@@ -1,0 +1,42 @@
+//! An event's request URI as Go's HTTP server hands it to the apiserver: the decoded path
+//! and the decoded query (`URL.Query()`), parsed once for everything read from them.
+
+use matchcond_gocompat::url::Url;
+
+/// A request URI, parsed (`url.ParseRequestURI`); a URI that does not parse (and the
+/// default) has no path and no query.
+#[derive(Default)]
+pub(crate) struct RequestUri {
+    url: Option<Url>,
+    query: Vec<(Vec<u8>, Vec<Vec<u8>>)>,
+}
+
+impl RequestUri {
+    /// Parses a URI as the event records it (`requestURI`).
+    pub(crate) fn parse(uri: &str) -> RequestUri {
+        let url = Url::parse_request_uri(uri).ok();
+        let query = url.as_ref().map(Url::query).unwrap_or_default();
+        RequestUri { url, query }
+    }
+
+    /// The values of a query parameter (a pair with a malformed escape or a `;` dropped,
+    /// as Go drops it).
+    pub(crate) fn values(&self, key: &str) -> &[Vec<u8>] {
+        self.query
+            .iter()
+            .find(|(k, _)| k.as_slice() == key.as_bytes())
+            .map_or(&[], |(_, v)| v.as_slice())
+    }
+
+    /// The first value of a query parameter, as text.
+    pub(crate) fn first(&self, key: &str) -> Option<String> {
+        self.values(key)
+            .first()
+            .map(|v| String::from_utf8_lossy(v).into_owned())
+    }
+
+    /// The decoded path.
+    pub(crate) fn path(&self) -> Option<&[u8]> {
+        self.url.as_ref().map(Url::path)
+    }
+}
