@@ -220,6 +220,7 @@ pub fn attributes(event: &Event<'_>, catalog: &Catalog) -> Result<(Attributes, b
         operation: op.as_str().to_owned(),
         // A CONNECT is admitted as no dry run, whatever the query says.
         dry_run: op != Operation::Connect
+            && RequestUri::may_have(&event.request_uri, "dryRun")
             && !RequestUri::parse(&event.request_uri)
                 .values("dryRun")
                 .is_empty(),
