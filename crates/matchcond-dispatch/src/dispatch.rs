@@ -99,29 +99,41 @@ pub struct Attributes {
     pub dry_run: bool,
 }
 
-fn string_field(m: &Map<String, Json>, key: &str, path: &str) -> Result<String, RequestError> {
+/// A string member of a request (`""` when absent or null); `path` names it in the error
+/// (formatted only then).
+fn str_field<'a>(
+    m: &'a Map<String, Json>,
+    key: &str,
+    path: impl FnOnce() -> String,
+) -> Result<&'a str, RequestError> {
     match m.get(key) {
-        None | Some(Json::Null) => Ok(String::new()),
-        Some(Json::String(s)) => Ok(s.clone()),
+        None | Some(Json::Null) => Ok(""),
+        Some(Json::String(s)) => Ok(s),
         Some(_) => Err(RequestError::WrongType {
-            field: path.to_owned(),
+            field: path(),
             expected: "a string",
         }),
     }
 }
 
-fn triple(
-    m: &Map<String, Json>,
+fn string_field(m: &Map<String, Json>, key: &str) -> Result<String, RequestError> {
+    str_field(m, key, || key.to_owned()).map(str::to_owned)
+}
+
+/// A group, version and `last` of a request member (`kind`, `resource`, …); `None` when
+/// absent or null.
+fn triple<'a>(
+    m: &'a Map<String, Json>,
     key: &str,
     last: &str,
-) -> Result<Option<(String, String, String)>, RequestError> {
+) -> Result<Option<[&'a str; 3]>, RequestError> {
     match m.get(key) {
         None | Some(Json::Null) => Ok(None),
-        Some(Json::Object(o)) => Ok(Some((
-            string_field(o, "group", &format!("{key}.group"))?,
-            string_field(o, "version", &format!("{key}.version"))?,
-            string_field(o, last, &format!("{key}.{last}"))?,
-        ))),
+        Some(Json::Object(o)) => Ok(Some([
+            str_field(o, "group", || format!("{key}.group"))?,
+            str_field(o, "version", || format!("{key}.version"))?,
+            str_field(o, last, || format!("{key}.{last}"))?,
+        ])),
         Some(_) => Err(RequestError::WrongType {
             field: key.to_owned(),
             expected: "an object",
@@ -139,13 +151,10 @@ impl Attributes {
             return Err(RequestError::NotAnObject);
         };
         let (resource, subresource) = match triple(m, "requestResource", "resource")? {
-            Some(r) => (
-                r,
-                string_field(m, "requestSubResource", "requestSubResource")?,
-            ),
+            Some(r) => (r, string_field(m, "requestSubResource")?),
             None => (
                 triple(m, "resource", "resource")?.unwrap_or_default(),
-                string_field(m, "subResource", "subResource")?,
+                string_field(m, "subResource")?,
             ),
         };
         let kind = match triple(m, "requestKind", "kind")? {
@@ -163,12 +172,12 @@ impl Attributes {
             }
         };
         Ok(Attributes {
-            kind: Gvk::new(&kind.0, &kind.1, &kind.2),
-            resource: Gvr::new(&resource.0, &resource.1, &resource.2),
+            kind: Gvk::new(kind[0], kind[1], kind[2]),
+            resource: Gvr::new(resource[0], resource[1], resource[2]),
             subresource,
-            name: string_field(m, "name", "name")?,
-            namespace: string_field(m, "namespace", "namespace")?,
-            operation: string_field(m, "operation", "operation")?,
+            name: string_field(m, "name")?,
+            namespace: string_field(m, "namespace")?,
+            operation: string_field(m, "operation")?,
             dry_run,
         })
     }

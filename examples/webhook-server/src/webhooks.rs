@@ -44,6 +44,8 @@ pub struct Webhook {
     conditions: MatchConditions,
     /// Its series of the apiserver's matchConditions metrics.
     metrics: WebhookMetrics,
+    /// The status message of a call (the same for every request: written once).
+    called: Arc<str>,
 }
 
 impl fmt::Debug for Webhook {
@@ -199,7 +201,7 @@ pub struct Answer {
     /// The decision.
     pub outcome: Outcome,
     /// The status message of the response.
-    pub message: String,
+    pub message: Arc<str>,
     /// How long the conditions took to evaluate (binding the request included).
     pub evaluation: Duration,
 }
@@ -286,7 +288,9 @@ impl Webhooks {
                     .collect();
                 let conditions = MatchConditions::compile(&env, &conditions)
                     .map_err(|e| ConfigError(format!("webhook {:?}: {e}", spec.name)))?;
+                let called = called_message(&spec.name, conditions.len());
                 let mut hook = Webhook {
+                    called,
                     name: spec.name.clone(),
                     configuration: config.name().to_owned(),
                     kind: config.hook_kind(),
@@ -752,6 +756,16 @@ fn write_response(
 }
 
 /// Writes the response to a decision into `out`; gives the outcome and the status message.
+/// The status message of a call of the webhook `name` with `conditions` matchConditions.
+fn called_message(name: &str, conditions: usize) -> Arc<str> {
+    let why = match conditions {
+        0 => "it has no matchConditions".to_owned(),
+        1 => "its only matchCondition is true".to_owned(),
+        n => format!("all {n} of its matchConditions are true"),
+    };
+    format!("webhook {name:?} is called: {why}").into()
+}
+
 fn respond(
     out: &mut Vec<u8>,
     hook: &Webhook,
@@ -759,17 +773,16 @@ fn respond(
     attributes: &Attributes,
     decision: &Decision<'_>,
     warnings: &[String],
-) -> (Outcome, String) {
+) -> (Outcome, Arc<str>) {
     let (allowed, outcome, message, code, reason, status) = match decision {
-        Decision::Call => {
-            let why = match hook.conditions.len() {
-                0 => "it has no matchConditions".to_owned(),
-                1 => "its only matchCondition is true".to_owned(),
-                n => format!("all {n} of its matchConditions are true"),
-            };
-            let message = format!("webhook {:?} is called: {why}", hook.name);
-            (true, Outcome::Call, message, 200, None, "Success")
-        }
+        Decision::Call => (
+            true,
+            Outcome::Call,
+            hook.called.clone(),
+            200,
+            None,
+            "Success",
+        ),
         Decision::Skip(skip) => {
             let why = match skip {
                 Skip::Ignored(e) => format!(
@@ -782,7 +795,7 @@ fn respond(
                 "webhook {:?} is not called (the apiserver would skip it): {why}",
                 hook.name
             );
-            (true, Outcome::Skip, message, 200, None, "Success")
+            (true, Outcome::Skip, message.into(), 200, None, "Success")
         }
         Decision::Reject { message } => {
             let rejection = Rejection::forbidden(&attributes.resource, &attributes.name, message);
@@ -793,7 +806,7 @@ fn respond(
             (
                 false,
                 Outcome::Reject,
-                message,
+                message.into(),
                 rejection.code,
                 Some(rejection.reason),
                 "Failure",
@@ -910,7 +923,10 @@ webhooks:
             assert_eq!(answer.outcome, Outcome::Call);
             assert_eq!(answer.uid, "u\"1\\é\n\u{1}");
             assert_eq!(answer.operation, Operation::Create);
-            assert_eq!(answer.message, format!("webhook {name:?} is called: {why}"));
+            assert_eq!(
+                &*answer.message,
+                format!("webhook {name:?} is called: {why}")
+            );
         }
         // No conditions: no warnings, even when asked for.
         let status = r#"{"code":200,"message":"webhook \"none.example.com\" is called: it has no matchConditions","status":"Success"}"#;
@@ -966,7 +982,7 @@ webhooks:
         );
         let answer = answer(false, "/reject");
         assert_eq!(answer.outcome, Outcome::Reject);
-        assert_eq!(answer.message, message.replace("\\\"", "\""));
+        assert_eq!(&*answer.message, message.replace("\\\"", "\""));
     }
 
     #[test]

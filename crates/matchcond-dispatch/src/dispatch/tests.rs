@@ -825,6 +825,61 @@ fn attributes_prefer_the_original_request() {
 }
 
 #[test]
+fn attributes_name_the_field_of_the_wrong_type() {
+    let wrong = |request: Json| Attributes::from_request(&request).unwrap_err().to_string();
+    let field = |path: &str, expected: &str| {
+        format!("the admission request's field {path} must be {expected}")
+    };
+    let resource = json!({"group": "", "version": "v1", "resource": "pods"});
+    assert_eq!(
+        wrong(json!({"requestResource": {"group": "", "version": 1, "resource": "pods"}})),
+        field("requestResource.version", "a string")
+    );
+    assert_eq!(
+        wrong(json!({"resource": {"group": "", "version": "v1", "resource": ["pods"]}})),
+        field("resource.resource", "a string")
+    );
+    assert_eq!(
+        wrong(json!({"resource": resource, "requestKind": {"group": true}})),
+        field("requestKind.group", "a string")
+    );
+    assert_eq!(
+        wrong(json!({"resource": resource, "kind": {"group": "", "version": "v1", "kind": 3}})),
+        field("kind.kind", "a string")
+    );
+    assert_eq!(
+        wrong(json!({"resource": "pods"})),
+        field("resource", "an object")
+    );
+    assert_eq!(
+        wrong(json!({"requestResource": resource, "requestSubResource": 0})),
+        field("requestSubResource", "a string")
+    );
+    assert_eq!(
+        wrong(json!({"resource": resource, "subResource": {}})),
+        field("subResource", "a string")
+    );
+    for member in ["name", "namespace", "operation"] {
+        assert_eq!(
+            wrong(json!({"resource": resource, member: 1})),
+            field(member, "a string")
+        );
+    }
+    assert_eq!(
+        wrong(json!({"resource": resource, "dryRun": "true"})),
+        field("dryRun", "a boolean")
+    );
+    assert_eq!(
+        wrong(json!([])),
+        "the admission request must be a JSON object"
+    );
+    // Absent and null members are empty.
+    let a = Attributes::from_request(&json!({"resource": null, "name": null})).unwrap();
+    assert_eq!(a.resource, Gvr::new("", "", ""));
+    assert_eq!((a.name.as_str(), a.dry_run), ("", false));
+}
+
+#[test]
 fn equivalent_builtin_resources() {
     let text = format!(
         "kind: ValidatingWebhookConfiguration\nmetadata: {{name: c}}\nwebhooks:\n{}",
