@@ -615,3 +615,177 @@ fn unix_minutes_follow_the_calendar() {
     assert_eq!(replay::unix_minute("2024-13-01T00:00:00Z"), None);
     assert_eq!(replay::unix_minute("garbage"), None);
 }
+
+/// The URI of a request on a resource of the catalog: its collection (CREATE) or the named
+/// object, and the subresource.
+fn resource_uri(r: &crate::request::catalog::ApiResource, name: &str, sub: &str) -> String {
+    let mut uri = if r.group.is_empty() {
+        format!("/api/{}", r.version)
+    } else {
+        format!("/apis/{}/{}", r.group, r.version)
+    };
+    if r.namespaced {
+        uri.push_str("/namespaces/shop");
+    }
+    uri.push('/');
+    uri.push_str(&r.plural);
+    if !name.is_empty() {
+        uri.push('/');
+        uri.push_str(name);
+    }
+    if !sub.is_empty() {
+        uri.push('/');
+        uri.push_str(sub);
+    }
+    uri
+}
+
+/// Every resource and subresource of the newest release's catalog, created, updated and
+/// deleted, by an audit event and from manifests: the two roads give the same request, but
+/// for what an audit event cannot hold (the old object) and the uid. A subresource whose
+/// kind several take (a `Scale`) is built from its parent's manifest; the event then
+/// records the object the manifests gave.
+#[test]
+fn an_audit_event_and_manifests_give_the_same_request() {
+    use crate::request::manifest::{build_review, RequestOptions};
+    use crate::yaml::read_documents;
+    use matchcond_runtime::authz::UserInfo;
+
+    let catalog = Catalog::builtin_for(KubeVersion::LATEST);
+    let node = |v: &serde_json::Value| {
+        read_documents(&v.to_string())
+            .documents
+            .remove(0)
+            .root
+            .unwrap()
+    };
+    let (mut compared, mut failures) = (0, Vec::new());
+    for r in catalog.iter() {
+        let mut targets: Vec<(&str, crate::types::Gvk, &[Operation])> =
+            vec![("", r.gvk(), r.operations.as_slice())];
+        for s in &r.subresources {
+            targets.push((s.name.as_str(), s.kind.clone(), s.operations.as_slice()));
+        }
+        for (sub, kind, operations) in targets {
+            for &op in operations {
+                if op == Operation::Connect {
+                    continue;
+                }
+                for dry in [false, true] {
+                    let mut meta = json!({"name": "web-0", "labels": {"app": "web"}});
+                    if r.namespaced {
+                        meta["namespace"] = json!("shop");
+                    }
+                    let object = json!({
+                        "apiVersion": crate::request::catalog::api_version(&kind.group, &kind.version),
+                        "kind": kind.kind, "metadata": meta, "spec": {"x": 1},
+                    });
+                    let main = json!({
+                        "apiVersion": r.api_version(), "kind": r.kind,
+                        "metadata": object["metadata"], "spec": {"x": 0},
+                    });
+                    // The manifests: the object and, for an update or delete, the stored one.
+                    let (new, old) = match op {
+                        Operation::Create => (Some(node(&object)), None),
+                        Operation::Update => (Some(node(&object)), Some(node(&main))),
+                        _ => (None, Some(node(&main))),
+                    };
+                    let options = RequestOptions {
+                        operation: Some(op),
+                        subresource: Some(sub.to_owned()),
+                        user: UserInfo::new("alice").with_groups(["devs"]),
+                        dry_run: dry,
+                        ..RequestOptions::default()
+                    };
+                    let mut built = build_review(&catalog, new.as_ref(), old.as_ref(), &options);
+                    if matches!(&built, Err(e) if e.to_string().contains("give the parent")) {
+                        let parent = json!({
+                            "apiVersion": r.api_version(), "kind": r.kind,
+                            "metadata": object["metadata"], "spec": {"x": 1},
+                        });
+                        built =
+                            build_review(&catalog, Some(&node(&parent)), old.as_ref(), &options);
+                    }
+                    let built = match built {
+                        Ok(b) => b,
+                        Err(e) => {
+                            failures.push(format!(
+                                "{} {}/{sub} {op:?}: manifests refused: {e}",
+                                r.plural,
+                                r.api_version()
+                            ));
+                            continue;
+                        }
+                    };
+                    // The audit event of the same request.
+                    let recorded = built.request()["object"].clone();
+                    let (verb, body, name) = match op {
+                        Operation::Create if sub.is_empty() => ("create", Some(&recorded), ""),
+                        Operation::Create => ("create", Some(&recorded), "web-0"),
+                        Operation::Update => ("update", Some(&recorded), "web-0"),
+                        _ => ("delete", None, "web-0"),
+                    };
+                    let mut uri = resource_uri(r, name, sub);
+                    if dry {
+                        uri.push_str("?dryRun=All");
+                    }
+                    let mut extra = json!({
+                        "requestURI": uri,
+                        "user": {"username": "alice", "groups": ["devs", "system:authenticated"]},
+                        "objectRef": {"resource": r.plural, "name": "web-0",
+                                      "apiGroup": r.group, "apiVersion": r.version,
+                                      "subresource": sub},
+                        "responseStatus": {"metadata": {}, "code": if verb == "create" { 201 } else { 200 }},
+                    });
+                    if r.namespaced {
+                        extra["objectRef"]["namespace"] = json!("shop");
+                    }
+                    if let Some(body) = body {
+                        extra["requestObject"] = body.clone();
+                    }
+                    let line = event(verb, &r.plural, sub, "RequestResponse", extra);
+                    let e = Event::from_line(line.as_bytes()).unwrap();
+                    let audit = match admission_request(&e, &catalog) {
+                        Ok(a) => a,
+                        Err(err) => {
+                            failures.push(format!(
+                                "{} {}/{sub} {op:?}: not admitted from the event: {err}",
+                                r.plural,
+                                r.api_version()
+                            ));
+                            continue;
+                        }
+                    };
+                    let mut from_manifests = built.request().clone();
+                    let mut from_event = audit.request.clone();
+                    for m in [&mut from_manifests, &mut from_event] {
+                        let m = m.as_object_mut().unwrap();
+                        m.remove("uid");
+                        m.remove("oldObject");
+                    }
+                    // A delete without a body records no options.
+                    if op == Operation::Delete {
+                        from_manifests.as_object_mut().unwrap().remove("options");
+                        from_event.as_object_mut().unwrap().remove("options");
+                    }
+                    compared += 1;
+                    if from_manifests != from_event {
+                        failures.push(format!(
+                            "{} {}/{sub} {op:?} dry {dry}:\n  manifests {from_manifests}\n  event     {from_event}\n  missing {:?}",
+                            r.plural,
+                            r.api_version(),
+                            audit.missing.names()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {compared}:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(compared > 400, "{compared}");
+}

@@ -178,30 +178,17 @@ fn resolve<'c>(
     subresource: &str,
     role: Role,
 ) -> Result<(&'c ApiResource, Option<&'c ApiSubresource>), BuildError> {
-    if let Some(r) = catalog.by_api_version_kind(id.api_version, id.kind) {
+    let resource = catalog.by_api_version_kind(id.api_version, id.kind);
+    if let Some(r) = resource {
         if subresource.is_empty() {
             return Ok((r, None));
         }
         if let Some(s) = r.subresource(subresource) {
             return Ok((r, Some(s)));
         }
-        let known: Vec<&str> = r.subresources.iter().map(|s| s.name.as_str()).collect();
-        return Err(conflict(
-            Role::Options,
-            None,
-            "",
-            format!(
-                "{} has no subresource {subresource:?} ({})",
-                r.plural,
-                if known.is_empty() {
-                    "it has none".to_owned()
-                } else {
-                    format!("it has {}", known.join(", "))
-                }
-            ),
-        ));
     }
-    // A subresource's own kind (an Eviction, a Scale, a TokenRequest…).
+    // A subresource's own kind (an Eviction, a Scale, a TokenRequest; a Binding, which is a
+    // resource of its own too).
     let (group, version) = crate::request::catalog::split_api_version(id.api_version);
     let own = Gvk::new(group, version, id.kind);
     if !subresource.is_empty() {
@@ -233,6 +220,23 @@ fn resolve<'c>(
                 ));
             }
         }
+    }
+    if let Some(r) = resource {
+        let known: Vec<&str> = r.subresources.iter().map(|s| s.name.as_str()).collect();
+        return Err(conflict(
+            Role::Options,
+            None,
+            "",
+            format!(
+                "{} has no subresource {subresource:?} ({})",
+                r.plural,
+                if known.is_empty() {
+                    "it has none".to_owned()
+                } else {
+                    format!("it has {}", known.join(", "))
+                }
+            ),
+        ));
     }
     Err(BuildError {
         role,
@@ -503,11 +507,9 @@ pub fn build_review(
                 Some(DEFAULT_NAMESPACE.to_owned())
             }
         }
-    } else if resource.group.is_empty()
-        && resource.plural == "namespaces"
-        && !(operation == Operation::Create && sub.is_none())
-    {
-        // A request on /namespaces/{name}[/subresource] is in that namespace.
+    } else if resource.group.is_empty() && resource.plural == "namespaces" {
+        // A request on /namespaces/{name}[/subresource] is in that namespace, and the create
+        // handler puts the creation of a Namespace in the namespace it creates.
         target.name.map(str::to_owned)
     } else {
         None
@@ -977,11 +979,13 @@ mod tests {
         let r = build_review(&c, Some(&node_obj), None, &alice()).unwrap();
         assert_eq!(r.request().get("namespace"), None);
         assert_eq!(r.request()["object"]["metadata"].get("namespace"), None);
-        // A Namespace is in itself, except on CREATE.
+        // A Namespace is in itself, created, updated or deleted.
         let ns = node("apiVersion: v1\nkind: Namespace\nmetadata: {name: team}\n");
         let r = build_review(&c, Some(&ns), None, &alice()).unwrap();
-        assert_eq!(r.request().get("namespace"), None);
+        assert_eq!(r.request()["namespace"], "team");
         let r = build_review(&c, Some(&ns), Some(&ns), &alice()).unwrap();
+        assert_eq!(r.request()["namespace"], "team");
+        let r = build_review(&c, None, Some(&ns), &alice()).unwrap();
         assert_eq!(r.request()["namespace"], "team");
     }
 
