@@ -671,8 +671,16 @@ fn an_audit_event_and_manifests_give_the_same_request() {
                 if op == Operation::Connect {
                     continue;
                 }
-                for dry in [false, true] {
-                    let mut meta = json!({"name": "web-0", "labels": {"app": "web"}});
+                // A generated name: only a CREATE of the resource itself can leave it out.
+                let generated = [false, true]
+                    .into_iter()
+                    .filter(|&g| !g || (op == Operation::Create && sub.is_empty()));
+                for (dry, generated) in generated.flat_map(|g| [(false, g), (true, g)]) {
+                    let mut meta = if generated {
+                        json!({"generateName": "web-", "labels": {"app": "web"}})
+                    } else {
+                        json!({"name": "web-0", "labels": {"app": "web"}})
+                    };
                     if r.namespaced {
                         meta["namespace"] = json!("shop");
                     }
@@ -732,7 +740,8 @@ fn an_audit_event_and_manifests_give_the_same_request() {
                     let mut extra = json!({
                         "requestURI": uri,
                         "user": {"username": "alice", "groups": ["devs", "system:authenticated"]},
-                        "objectRef": {"resource": r.plural, "name": "web-0",
+                        "objectRef": {"resource": r.plural,
+                                      "name": if generated { "" } else { "web-0" },
                                       "apiGroup": r.group, "apiVersion": r.version,
                                       "subresource": sub},
                         "responseStatus": {"metadata": {}, "code": if verb == "create" { 201 } else { 200 }},
@@ -771,7 +780,7 @@ fn an_audit_event_and_manifests_give_the_same_request() {
                     compared += 1;
                     if from_manifests != from_event {
                         failures.push(format!(
-                            "{} {}/{sub} {op:?} dry {dry}:\n  manifests {from_manifests}\n  event     {from_event}\n  missing {:?}",
+                            "{} {}/{sub} {op:?} dry {dry} generated {generated}:\n  manifests {from_manifests}\n  event     {from_event}\n  missing {:?}",
                             r.plural,
                             r.api_version(),
                             audit.missing.names()
