@@ -640,8 +640,8 @@ fn resource_uri(r: &crate::request::catalog::ApiResource, name: &str, sub: &str)
     uri
 }
 
-/// Every resource and subresource of the newest release's catalog, created, updated and
-/// deleted, by an audit event and from manifests: the two roads give the same request, but
+/// Every resource and subresource of the newest release's catalog and of two custom
+/// resources, created, updated and deleted, by an audit event and from manifests: the two roads give the same request, but
 /// for what an audit event cannot hold (the old object) and the uid. A subresource whose
 /// kind several take (a `Scale`) is built from its parent's manifest; the event then
 /// records the object the manifests gave.
@@ -651,7 +651,15 @@ fn an_audit_event_and_manifests_give_the_same_request() {
     use crate::yaml::read_documents;
     use matchcond_runtime::authz::UserInfo;
 
-    let catalog = Catalog::builtin_for(KubeVersion::LATEST);
+    let mut catalog = Catalog::builtin_for(KubeVersion::LATEST);
+    let (crds, errors) = crate::request::crd::load_crds(
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: example.com\n  names: {kind: Widget, plural: widgets}\n  scope: Namespaced\n  versions:\n  - {name: v1, served: true, subresources: {status: {}, scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}}}\n  - {name: v1beta1, served: true}\n  - {name: v1alpha1, served: false}\n---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: example.com\n  names: {kind: Gadget, plural: gadgets}\n  scope: Cluster\n  versions: [{name: v2, served: true, subresources: {status: {}}}]\n",
+    );
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(crds.len(), 2);
+    for crd in &crds {
+        catalog.add_crd(crd);
+    }
     let node = |v: &serde_json::Value| {
         read_documents(&v.to_string())
             .documents
