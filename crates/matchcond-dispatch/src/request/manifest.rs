@@ -876,6 +876,15 @@ pub fn check_request(request: &Json, catalog: &Catalog) -> Vec<ReviewWarning> {
                     format!("{r} are cluster-scoped: the apiserver sends no namespace"),
                 );
             }
+            let name = m.get("name").and_then(Json::as_str).unwrap_or("");
+            if g.is_empty() && r == "namespaces" && ns_empty && !name.is_empty() {
+                warn(
+                    "namespace",
+                    format!(
+                        "missing: a request on a Namespace (its creation too) is in the namespace it names: the apiserver sends {name:?}"
+                    ),
+                );
+            }
         }
     }
     out
@@ -983,6 +992,16 @@ mod tests {
         let ns = node("apiVersion: v1\nkind: Namespace\nmetadata: {name: team}\n");
         let r = build_review(&c, Some(&ns), None, &alice()).unwrap();
         assert_eq!(r.request()["namespace"], "team");
+        assert!(check_request(r.request(), &c).is_empty());
+        let mut hand_written = r.request().clone();
+        hand_written.as_object_mut().unwrap().remove("namespace");
+        assert_eq!(
+            check_request(&hand_written, &c)
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>(),
+            ["request.namespace: missing: a request on a Namespace (its creation too) is in the namespace it names: the apiserver sends \"team\""]
+        );
         let r = build_review(&c, Some(&ns), Some(&ns), &alice()).unwrap();
         assert_eq!(r.request()["namespace"], "team");
         let r = build_review(&c, None, Some(&ns), &alice()).unwrap();
