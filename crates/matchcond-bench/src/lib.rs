@@ -2,7 +2,8 @@
 //! compiled in, the same files as the shared copy `../shared/bench`): loading it, a generator of
 //! realistic audit logs for the replay benchmark ([`audit_log`]), the engine's side ([`engine`]), a hand-written Rust floor doing the same
 //! checks ([`floor`]), the `cel` crate as a baseline ([`celcrate`]), the workload's mock
-//! authorizer ([`authz`]) and the timing harness behind `matchcond bench` ([`harness`]).
+//! authorizer ([`authz`]), the timing harness behind `matchcond bench` ([`harness`]) and
+//! the seeded generator of the generated tests ([`rng`]).
 //!
 //! # Should I be using this crate?
 //!
@@ -20,6 +21,7 @@ pub mod celcrate;
 pub mod engine;
 pub mod floor;
 pub mod harness;
+pub mod rng;
 pub mod workload;
 
 pub use workload::{

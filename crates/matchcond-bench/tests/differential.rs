@@ -28,32 +28,11 @@ use std::io::Write as _;
 use std::sync::Arc;
 
 use matchcond::{Activation, CompileOptions, Environment, Value};
+use matchcond_bench::rng::Rng;
 use serde_json::{json, Value as Json};
 
 // ---------------------------------------------------------------------------------------
 // Generation
-
-/// SplitMix64: a small deterministic generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-    fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
-        &xs[self.below(xs.len() as u64) as usize]
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ty {
@@ -112,7 +91,7 @@ fn gen_string(rng: &mut Rng) -> String {
 fn gen_int(rng: &mut Rng) -> i64 {
     match rng.below(10) {
         0 => *rng.pick(&[i64::MAX, i64::MIN, i64::MAX - 1, i64::MIN + 1]),
-        1 => rng.next() as i64,
+        1 => rng.next_u64() as i64,
         _ => rng.below(11) as i64 - 5,
     }
 }
@@ -120,7 +99,7 @@ fn gen_int(rng: &mut Rng) -> i64 {
 fn gen_uint(rng: &mut Rng) -> u64 {
     match rng.below(10) {
         0 => *rng.pick(&[u64::MAX, u64::MAX - 1, 1 << 63]),
-        1 => rng.next(),
+        1 => rng.next_u64(),
         _ => rng.below(6),
     }
 }
@@ -1030,7 +1009,7 @@ fn seed() -> u64 {
 fn engine_agrees_with_the_cel_crate() {
     quiet_cel_crate_panics();
     let engines = Engines::new();
-    let mut rng = Rng(seed());
+    let mut rng = Rng::new(seed());
     let mut counts = Counts::default();
     let mut failures = String::new();
     let n = cases();

@@ -755,7 +755,6 @@ fn write_response(
     out.extend_from_slice(b"}}");
 }
 
-/// Writes the response to a decision into `out`; gives the outcome and the status message.
 /// The status message of a call of the webhook `name` with `conditions` matchConditions.
 fn called_message(name: &str, conditions: usize) -> Arc<str> {
     let why = match conditions {
@@ -766,6 +765,7 @@ fn called_message(name: &str, conditions: usize) -> Arc<str> {
     format!("webhook {name:?} is called: {why}").into()
 }
 
+/// Writes the response to a decision into `out`; gives the outcome and the status message.
 fn respond(
     out: &mut Vec<u8>,
     hook: &Webhook,

@@ -17,7 +17,7 @@ use super::connect;
 use super::event::{Event, Level};
 use super::uri::RequestUri;
 use crate::dispatch::{insert_attributes, Attributes};
-use crate::request::catalog::{Catalog, Operation};
+use crate::request::catalog::{admitted_namespace, Catalog, Operation};
 use crate::types::{Gvk, Gvr};
 
 /// Whether an event's request passes through admission.
@@ -205,25 +205,16 @@ pub fn attributes(event: &Event<'_>, catalog: &Catalog) -> Result<(Attributes, b
         kind = event.request_object.and_then(|o| object_kind(o.get()));
     }
     let kind_known = kind.is_some();
-    let namespace =
-        if r.namespace.is_empty() && r.api_group.is_empty() && r.resource == "namespaces" {
-            r.name.to_string()
-        } else {
-            r.namespace.to_string()
-        };
+    let namespace = admitted_namespace(&r.api_group, &r.resource, &r.namespace, &r.name);
     let attrs = Attributes {
         kind: kind.unwrap_or_default(),
         resource,
         subresource: r.subresource.to_string(),
         name: r.name.to_string(),
-        namespace,
+        namespace: namespace.to_owned(),
         operation: op.as_str().to_owned(),
         // A CONNECT is admitted as no dry run, whatever the query says.
-        dry_run: op != Operation::Connect
-            && RequestUri::may_have(&event.request_uri, "dryRun")
-            && !RequestUri::parse(&event.request_uri)
-                .values("dryRun")
-                .is_empty(),
+        dry_run: op != Operation::Connect && RequestUri::gives(&event.request_uri, "dryRun"),
     };
     Ok((attrs, kind_known))
 }

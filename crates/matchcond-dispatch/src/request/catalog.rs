@@ -85,6 +85,22 @@ pub fn api_version(group: &str, version: &str) -> String {
     }
 }
 
+/// The namespace admission sees for a request on `group`/`resource` named `name` whose URL
+/// gives `namespace`: that, or, for a request on a Namespace (its creation included, which
+/// the create handler puts in the namespace it creates), the Namespace's name.
+pub(crate) fn admitted_namespace<'a>(
+    group: &str,
+    resource: &str,
+    namespace: &'a str,
+    name: &'a str,
+) -> &'a str {
+    if namespace.is_empty() && group.is_empty() && resource == "namespaces" {
+        name
+    } else {
+        namespace
+    }
+}
+
 /// Splits an `apiVersion` into group and version (`v1` is the core group's).
 pub fn split_api_version(api_version: &str) -> (&str, &str) {
     match api_version.rsplit_once('/') {

@@ -7,7 +7,9 @@
 use matchcond_runtime::authz::UserInfo;
 use serde_json::{json, Map, Value as Json};
 
-use crate::request::catalog::{api_version, ApiResource, ApiSubresource, Catalog, Operation};
+use crate::request::catalog::{
+    admitted_namespace, api_version, ApiResource, ApiSubresource, Catalog, Operation,
+};
 use crate::request::{opt_map, opt_str, ManifestError, ManifestErrorKind};
 use crate::types::Gvk;
 use crate::yaml::{Node, Value};
@@ -507,12 +509,17 @@ pub fn build_review(
                 Some(DEFAULT_NAMESPACE.to_owned())
             }
         }
-    } else if resource.group.is_empty() && resource.plural == "namespaces" {
-        // A request on /namespaces/{name}[/subresource] is in that namespace, and the create
-        // handler puts the creation of a Namespace in the namespace it creates.
-        target.name.map(str::to_owned)
     } else {
-        None
+        // Cluster-scoped: in no namespace, unless it is a Namespace (in itself).
+        let name = target.name.unwrap_or("");
+        Some(admitted_namespace(
+            &resource.group,
+            &resource.plural,
+            "",
+            name,
+        ))
+        .filter(|ns| !ns.is_empty())
+        .map(str::to_owned)
     };
     // The name.
     let name = match (target.name, operation) {
@@ -870,18 +877,19 @@ pub fn check_request(request: &Json, catalog: &Catalog) -> Vec<ReviewWarning> {
                     ),
                 );
             }
-            if !res.namespaced && !ns_empty && r != "namespaces" {
+            let name = m.get("name").and_then(Json::as_str).unwrap_or("");
+            let own = admitted_namespace(&g, &r, "", name);
+            if !res.namespaced && !ns_empty && own.is_empty() {
                 warn(
                     "namespace",
                     format!("{r} are cluster-scoped: the apiserver sends no namespace"),
                 );
             }
-            let name = m.get("name").and_then(Json::as_str).unwrap_or("");
-            if g.is_empty() && r == "namespaces" && ns_empty && !name.is_empty() {
+            if ns_empty && !own.is_empty() {
                 warn(
                     "namespace",
                     format!(
-                        "missing: a request on a Namespace (its creation too) is in the namespace it names: the apiserver sends {name:?}"
+                        "missing: a request on a Namespace (its creation too) is in the namespace it names: the apiserver sends {own:?}"
                     ),
                 );
             }
