@@ -675,6 +675,17 @@ impl<'a> Errors<'a> {
     }
 }
 
+/// What a decision's conditions gave (see [`MatchConditions::decide_counting`]).
+struct Outcomes<'a> {
+    /// False when the shared budget ran out.
+    completed: bool,
+    /// The first condition that was false.
+    first_false: Option<usize>,
+    errors: Errors<'a>,
+    /// The errors the apiserver counts.
+    counted: usize,
+}
+
 /// One condition's outcome in [`MatchConditions::run`].
 enum Step<'a> {
     /// A boolean, with the cost.
@@ -982,7 +993,16 @@ impl MatchConditions {
     /// Under `failurePolicy: Ignore`, a skip caused by errors carries them
     /// ([`Skip::Ignored`]): which condition erred first and the apiserver's text.
     pub fn decide(&self, activation: &Activation<'_>, policy: FailurePolicy) -> Decision<'_> {
-        self.decide_counting(activation, policy).0
+        let Outcomes {
+            completed,
+            first_false,
+            errors,
+            ..
+        } = self.outcomes(activation);
+        // Concluded here, not through `decide_counting`'s pair: the decision is written
+        // once, where the caller reads it (moved out of a pair, it was copied back in wider
+        // loads than it was written with, and waited for its own stores).
+        self.conclude(completed, first_false, errors, policy)
     }
 
     /// [`MatchConditions::decide`], with the number of condition errors the apiserver
@@ -996,6 +1016,21 @@ impl MatchConditions {
         activation: &Activation<'_>,
         policy: FailurePolicy,
     ) -> (Decision<'_>, usize) {
+        let Outcomes {
+            completed,
+            first_false,
+            errors,
+            counted,
+        } = self.outcomes(activation);
+        (
+            self.conclude(completed, first_false, errors, policy),
+            counted,
+        )
+    }
+
+    /// What the conditions gave on an activation, gathered for a decision.
+    #[inline(always)]
+    fn outcomes(&self, activation: &Activation<'_>) -> Outcomes<'_> {
         let mut first_false: Option<usize> = None;
         let mut errors = Errors::default();
         let mut counted = 0usize;
@@ -1015,10 +1050,12 @@ impl MatchConditions {
         if !completed {
             counted = 0;
         }
-        (
-            self.conclude(completed, first_false, errors, policy),
+        Outcomes {
+            completed,
+            first_false,
+            errors,
             counted,
-        )
+        }
     }
 
     fn name(&self, i: usize) -> Cow<'_, str> {
