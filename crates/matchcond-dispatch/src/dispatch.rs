@@ -1158,6 +1158,12 @@ pub(crate) fn call_time_check(h: &CompiledHook, attrs: &Attributes) -> Option<De
     if !attrs.dry_run {
         return None;
     }
+    dry_run_check(h)
+}
+
+/// What [`call_time_check`] gives for a dry run: `None` when the webhook declares no side
+/// effects (`None`, `NoneOnDryRun`).
+pub(crate) fn dry_run_check(h: &CompiledHook) -> Option<Detail> {
     match h.spec.side_effects.as_deref() {
         None => Some(if h.policy == Policy::Known(FailurePolicy::Ignore) {
             Detail::Skip(Skip::SideEffectsUnsetIgnored)

@@ -103,6 +103,9 @@ pub struct Missing {
     pub old_object: bool,
     /// `options`: a DELETE's options at level `Metadata` (its body is not recorded).
     pub options: bool,
+    /// `dryRun`: a DELETE's at level `Metadata` (it is its options', which a client sends in
+    /// the body: the query tells only when no body was sent, which the level does not show).
+    pub dry_run: bool,
     /// `kind` and `requestKind`: the resource is in no catalog and the event records no
     /// object that names its kind.
     pub kind: bool,
@@ -122,6 +125,7 @@ impl Missing {
             (self.object, "object"),
             (self.old_object, "oldObject"),
             (self.options, "options"),
+            (self.dry_run, "dryRun"),
         ] {
             if set {
                 out.push(name);
@@ -213,10 +217,41 @@ pub fn attributes(event: &Event<'_>, catalog: &Catalog) -> Result<(Attributes, b
         name: r.name.to_string(),
         namespace: namespace.to_owned(),
         operation: op.as_str().to_owned(),
-        // A CONNECT is admitted as no dry run, whatever the query says.
-        dry_run: op != Operation::Connect && RequestUri::gives(&event.request_uri, "dryRun"),
+        dry_run: dry_run(event, op).unwrap_or(false),
     };
     Ok((attrs, kind_known))
+}
+
+/// Whether admission sees a dry run (`dryrun.IsDryRun` of the options' `dryRun`), `None`
+/// when the event cannot tell. A CONNECT is never one, whatever the query says. A DELETE's
+/// options are its body's when it sent one (client-go always does) and the query's only
+/// when not, so a DELETE recorded at level `Metadata`, which records no body, does not
+/// tell. Any other request's options are the query's.
+pub(crate) fn dry_run(event: &Event<'_>, op: Operation) -> Option<bool> {
+    let query = || RequestUri::gives(&event.request_uri, "dryRun");
+    match op {
+        Operation::Connect => Some(false),
+        Operation::Delete if event.level < Level::Request => None,
+        Operation::Delete => Some(match event.request_object {
+            Some(raw) => body_dry_run(raw.get()),
+            None => query(),
+        }),
+        _ => Some(query()),
+    }
+}
+
+/// True when a DELETE's body gives `dryRun` values (false when it is not DeleteOptions'
+/// JSON: such a body is reported when the options are built).
+fn body_dry_run(raw: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Body {
+        #[serde(default, rename = "dryRun")]
+        dry_run: Option<Vec<serde::de::IgnoredAny>>,
+    }
+    serde_json::from_str::<Body>(raw)
+        .ok()
+        .and_then(|b| b.dry_run)
+        .is_some_and(|d| !d.is_empty())
 }
 
 /// The `apiVersion` and `kind` an object names.
@@ -286,12 +321,13 @@ pub(crate) fn parts(
         "DELETE" => {
             missing.old_object = true;
             let options = match body {
-                Some(b) => Some(b),
+                Some(b) => Some(delete_options(b)),
                 None if event.level >= Level::Request => {
                     Some(options_from_query(&uri, "DeleteOptions"))
                 }
                 None => {
                     missing.options = true;
+                    missing.dry_run = true;
                     None
                 }
             };
@@ -326,6 +362,51 @@ pub(crate) fn user_info(event: &Event<'_>) -> Result<Json, NotAdmitted> {
         }
         None => Ok(Json::Object(Map::new())),
     }
+}
+
+/// The members of `meta/v1` DeleteOptions besides its type (without
+/// `ignoreStoreReadErrorWithClusterBreakingPotential`: see [`delete_options`]).
+const DELETE_OPTIONS_MEMBERS: [&str; 5] = [
+    "dryRun",
+    "gracePeriodSeconds",
+    "orphanDependents",
+    "preconditions",
+    "propagationPolicy",
+];
+
+/// The options of a DELETE that sent a body, as the delete handlers admit them: the body
+/// decoded into `meta/v1` DeleteOptions (its members only; a `null` member, an empty
+/// `dryRun` and a `null` precondition dropped, as `omitempty` drops a nil pointer or an
+/// empty list) and typed `meta.k8s.io/v1` `DeleteOptions` whatever version the body named
+/// (a log records the body in the version the client sent, `v1` for older clients).
+/// `ignoreStoreReadErrorWithClusterBreakingPotential` is cleared, as it is while the
+/// `AllowUnsafeMalformedObjectDeletion` feature is off (its default). A body that is not an
+/// object is kept as it is.
+fn delete_options(body: Json) -> Json {
+    let Json::Object(given) = body else {
+        return body;
+    };
+    let mut m = Map::new();
+    m.insert("kind".into(), Json::String("DeleteOptions".to_owned()));
+    m.insert(
+        "apiVersion".into(),
+        Json::String("meta.k8s.io/v1".to_owned()),
+    );
+    for (k, v) in given {
+        if !DELETE_OPTIONS_MEMBERS.contains(&k.as_str()) {
+            continue;
+        }
+        let v = match v {
+            Json::Null => continue,
+            Json::Array(a) if a.is_empty() && k == "dryRun" => continue,
+            Json::Object(p) if k == "preconditions" => {
+                Json::Object(p.into_iter().filter(|(_, v)| !v.is_null()).collect())
+            }
+            v => v,
+        };
+        m.insert(k, v);
+    }
+    Json::Object(m)
 }
 
 /// The options of a create, update or delete as the handler decodes them from the query

@@ -28,8 +28,8 @@ use serde_json::{Map, Value as Json};
 use super::admission::{self, Missing, NotAdmitted};
 use super::event::Event;
 use crate::dispatch::{
-    call_time_check, insert_attributes, match_namespace, object_labels, Attributes, CelRequest,
-    CelRequests, CompiledHook, Detail, Dispatcher, Policy,
+    call_time_check, dry_run_check, insert_attributes, match_namespace, object_labels, Attributes,
+    CelRequest, CelRequests, CompiledHook, Detail, Dispatcher, Policy,
 };
 use crate::namespaces::NamespaceLister;
 use crate::request::catalog::Catalog;
@@ -143,6 +143,7 @@ struct Reads {
     authorizer: bool,
     options: bool,
     kind: bool,
+    dry_run: bool,
 }
 
 fn condition_reads(h: &CompiledHook) -> Vec<Reads> {
@@ -157,10 +158,12 @@ fn condition_reads(h: &CompiledHook) -> Vec<Reads> {
                     SLOT_REQUEST => match path.fields.first().map(|p| &**p) {
                         Some("options") => r.options = true,
                         Some("kind" | "requestKind") => r.kind = true,
+                        Some("dryRun") => r.dry_run = true,
                         Some(_) => {}
                         None => {
                             r.options = true;
                             r.kind = true;
+                            r.dry_run = true;
                         }
                     },
                     _ => {}
@@ -209,6 +212,8 @@ pub(crate) struct Prepared<'e, 'a> {
     event: &'e Event<'a>,
     pub(crate) attrs: Attributes,
     kind_known: bool,
+    /// The event does not tell whether the request was a dry run (`attrs.dry_run` is false).
+    dry_run_unknown: bool,
     built: Option<Built>,
     /// The `request` of the matchConditions, by invocation kind (shared by the webhooks).
     cel_requests: CelRequests,
@@ -218,10 +223,13 @@ impl<'e, 'a> Prepared<'e, 'a> {
     /// The event's attributes; an error when it does not pass through admission.
     pub(crate) fn new(event: &'e Event<'a>, catalog: &Catalog) -> Result<Self, NotAdmitted> {
         let (attrs, kind_known) = admission::attributes(event, catalog)?;
+        let dry_run_unknown = attrs.operation == "DELETE"
+            && admission::dry_run(event, crate::request::catalog::Operation::Delete).is_none();
         Ok(Prepared {
             event,
             attrs,
             kind_known,
+            dry_run_unknown,
             built: None,
             cel_requests: CelRequests::default(),
         })
@@ -325,6 +333,10 @@ impl Side {
         if result.verdict == Verdict::Called && unknown_selection {
             result.verdict = Verdict::Undetermined;
         }
+        if result.verdict == Verdict::Called && p.dry_run_unknown && dry_run_check(h).is_some() {
+            // A dry run would not call it, and the event does not tell whether it was one.
+            result.verdict = Verdict::Undetermined;
+        }
         if result.verdict == Verdict::Called {
             match call_time_check(h, &p.attrs) {
                 Some(Detail::Reject(_)) => result.verdict = Verdict::Rejected,
@@ -373,7 +385,9 @@ impl Side {
             let depends = (r.object && missing.object)
                 || (r.old_object && missing.old_object)
                 || (r.authorizer && authorizer.is_none());
-            let by_reads = (r.options && missing.options) || (r.kind && missing.kind);
+            let by_reads = (r.options && missing.options)
+                || (r.kind && missing.kind)
+                || (r.dry_run && missing.dry_run);
             depends_any |= depends || by_reads;
             match &c.outcome {
                 ConditionOutcome::Value(_) | ConditionOutcome::Error(_) if by_reads => {

@@ -221,7 +221,7 @@ fn the_admission_request_holds_what_the_event_recorded() {
         &Catalog::builtin(),
     )
     .unwrap();
-    assert_eq!(r.missing.names(), ["oldObject", "options"]);
+    assert_eq!(r.missing.names(), ["oldObject", "options", "dryRun"]);
     // A patch's body is the patch, not the object; an unknown resource has no kind.
     let line = event(
         "patch",
@@ -250,6 +250,133 @@ fn the_admission_request_holds_what_the_event_recorded() {
 
 /// A CONNECT's object is the connecter's options, rebuilt from the request URI (recorded
 /// at every level); it is never a dry run and has no options.
+/// The request of a DELETE whose event is `level` with `extra` members, at `uri`.
+fn delete_request(level: &str, uri: &str, extra: Json) -> AuditRequest {
+    let mut line: Json = serde_json::from_str(&event("delete", "pods", "", level, extra)).unwrap();
+    line["requestURI"] = json!(uri);
+    admission_request(
+        &Event::from_line(line.to_string().as_bytes()).unwrap(),
+        &Catalog::builtin(),
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_delete_takes_its_options_and_dry_run_from_its_body() {
+    // The body as a log records it, in the version the client sent: decoded into meta/v1
+    // DeleteOptions (what it does not have dropped, nulls and an empty list omitted), the
+    // unsafe-delete option cleared, the query not read.
+    let body = json!({
+        "kind": "DeleteOptions", "apiVersion": "v1", "dryRun": ["All"],
+        "gracePeriodSeconds": null, "propagationPolicy": "Background",
+        "ignoreStoreReadErrorWithClusterBreakingPotential": true,
+        "preconditions": {"uid": "u-1", "resourceVersion": null}, "extra": 1
+    });
+    let r = delete_request(
+        "Request",
+        "/api/v1/namespaces/shop/pods/web-0",
+        json!({"requestObject": body}),
+    );
+    assert_eq!(
+        r.request["options"],
+        json!({
+            "kind": "DeleteOptions", "apiVersion": "meta.k8s.io/v1", "dryRun": ["All"],
+            "propagationPolicy": "Background", "preconditions": {"uid": "u-1"}
+        })
+    );
+    assert_eq!(r.request["dryRun"], json!(true));
+    assert_eq!(r.missing.names(), ["oldObject"]);
+    // A body without dryRun is no dry run, whatever the query says.
+    let r = delete_request(
+        "RequestResponse",
+        "/api/v1/namespaces/shop/pods/web-0?dryRun=All",
+        json!({"requestObject": {"kind": "DeleteOptions", "apiVersion": "meta.k8s.io/v1", "dryRun": []}}),
+    );
+    assert_eq!(
+        r.request["options"],
+        json!({"kind": "DeleteOptions", "apiVersion": "meta.k8s.io/v1"})
+    );
+    assert_eq!(r.request["dryRun"], json!(false));
+    // No body (nothing recorded at level Request): the query's.
+    let r = delete_request(
+        "Request",
+        "/api/v1/namespaces/shop/pods/web-0?dryRun=All&gracePeriodSeconds=5",
+        json!({}),
+    );
+    assert_eq!(
+        r.request["options"],
+        json!({
+            "kind": "DeleteOptions", "apiVersion": "meta.k8s.io/v1", "dryRun": ["All"],
+            "gracePeriodSeconds": 5
+        })
+    );
+    assert_eq!(r.request["dryRun"], json!(true));
+    // Level Metadata records neither body nor whether one was sent.
+    let r = delete_request(
+        "Metadata",
+        "/api/v1/namespaces/shop/pods/web-0?dryRun=All",
+        json!({}),
+    );
+    assert_eq!(r.missing.names(), ["oldObject", "options", "dryRun"]);
+}
+
+#[test]
+fn a_dry_run_the_event_does_not_tell_leaves_what_depends_on_it_undetermined() {
+    let s = side(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: deletes}
+webhooks:
+- name: not-dry-run.example.com
+  clientConfig: {url: "https://example.com"}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  rules: [{operations: [DELETE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]
+  matchConditions:
+  - {name: not-dry-run, expression: "!request.dryRun"}
+- name: name.example.com
+  clientConfig: {url: "https://example.com"}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  rules: [{operations: [DELETE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]
+  matchConditions:
+  - {name: web, expression: "request.name == 'web-0'"}
+- name: side-effects.example.com
+  clientConfig: {url: "https://example.com"}
+  sideEffects: Some
+  admissionReviewVersions: [v1]
+  rules: [{operations: [DELETE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]
+"#,
+    );
+    let at = |level: &str, extra: Json| {
+        let mut line: Json =
+            serde_json::from_str(&event("delete", "pods", "", level, extra)).unwrap();
+        line["requestURI"] = json!("/api/v1/namespaces/shop/pods/web-0");
+        decide(&s, &line.to_string(), None)
+    };
+    // Level Metadata: what reads dryRun, and a webhook a dry run would not call.
+    assert_eq!(
+        at("Metadata", json!({})),
+        [
+            Verdict::Undetermined,
+            Verdict::Called,
+            Verdict::Undetermined
+        ]
+    );
+    let dry =
+        json!({"requestObject": {"kind": "DeleteOptions", "apiVersion": "v1", "dryRun": ["All"]}});
+    assert_eq!(
+        at("Request", dry),
+        [Verdict::Skipped(0), Verdict::Called, Verdict::Rejected]
+    );
+    let wet = json!({"requestObject": {"kind": "DeleteOptions", "apiVersion": "v1"}});
+    assert_eq!(
+        at("Request", wet),
+        [Verdict::Called, Verdict::Called, Verdict::Called]
+    );
+}
+
 #[test]
 fn a_connect_request_is_rebuilt_from_its_url() {
     let request = |sub: &str, uri: &str| {

@@ -55,6 +55,10 @@ pub fn review_from_audit_event(
                 "not in the audit event (level {} records no request body)",
                 event.level.as_str()
             ),
+            ("dryRun", _) => format!(
+                "not in the audit event (a DELETE's is its options', sent in the body, which level {} does not record): read as false",
+                event.level.as_str()
+            ),
             _ => "not in the audit event (the kind is in no catalog and no recorded object names it)"
                 .to_owned(),
         }
