@@ -410,8 +410,8 @@ fn delete_options(body: Json) -> Json {
 }
 
 /// The options of a create, update or delete as the handler decodes them from the query
-/// (`dryRun`, `fieldManager`, `fieldValidation`; `gracePeriodSeconds` and
-/// `propagationPolicy` of a delete), with their `apiVersion` and `kind`.
+/// (`dryRun`, `fieldManager`, `fieldValidation`; `gracePeriodSeconds`, `orphanDependents`
+/// and `propagationPolicy` of a delete), with their `apiVersion` and `kind`.
 fn options_from_query(uri: &RequestUri, kind: &str) -> Json {
     let mut m = Map::new();
     m.insert("kind".into(), Json::String(kind.to_owned()));
@@ -443,6 +443,14 @@ fn options_from_query(uri: &RequestUri, kind: &str) -> Json {
             .and_then(|v| v.parse::<i64>().ok())
         {
             m.insert("gracePeriodSeconds".into(), Json::from(n));
+        }
+        // Any value but `0` and `false` (in any case) is true, as the query conversions read
+        // a boolean.
+        if let Some(v) = uri.values("orphanDependents").first() {
+            m.insert(
+                "orphanDependents".into(),
+                Json::Bool(connect::query_true(v)),
+            );
         }
     }
     Json::Object(m)

@@ -94,7 +94,7 @@ fn options(kind: &Gvk, uri: &RequestUri, path: impl FnOnce() -> Option<String>) 
 /// apimachinery's `Convert_Slice_string_To_bool` of a first value: false for `0` and for
 /// `false` in any case (Go's `strings.EqualFold`, where `ſ` folds to `s`), true otherwise
 /// (the empty string included).
-fn query_true(v: &[u8]) -> bool {
+pub(crate) fn query_true(v: &[u8]) -> bool {
     if v == b"0" {
         return false;
     }

@@ -300,14 +300,14 @@ fn a_delete_takes_its_options_and_dry_run_from_its_body() {
     // No body (nothing recorded at level Request): the query's.
     let r = delete_request(
         "Request",
-        "/api/v1/namespaces/shop/pods/web-0?dryRun=All&gracePeriodSeconds=5",
+        "/api/v1/namespaces/shop/pods/web-0?dryRun=All&gracePeriodSeconds=5&orphanDependents=FALSE",
         json!({}),
     );
     assert_eq!(
         r.request["options"],
         json!({
             "kind": "DeleteOptions", "apiVersion": "meta.k8s.io/v1", "dryRun": ["All"],
-            "gracePeriodSeconds": 5
+            "gracePeriodSeconds": 5, "orphanDependents": false
         })
     );
     assert_eq!(r.request["dryRun"], json!(true));
