@@ -71,11 +71,12 @@ pub struct ReplayArgs {
 /// `--help`'s epilogue.
 pub const HELP: &str = concat!(
     "Only requests that pass through admission count (create, update, patch, delete,\n",
-    "deletecollection, connect), one per auditID; reads and requests refused by\n",
-    "authentication or authorization are left out. A decision that depends on what the\n",
-    "events do not record (the object at level Metadata, the old object at any level, a\n",
-    "DELETE's options and dry run at level Metadata, namespace labels or an authorizer not\n",
-    "given) is counted as undetermined, never guessed.\n",
+    "deletecollection, connect), one per auditID; reads, requests refused by authentication\n",
+    "or authorization, and updates, patches, deletes and creates answered 404 (no such\n",
+    "object or namespace: refused before admission) are left out. A decision that depends\n",
+    "on what the events do not record (the object at level Metadata, the old object at any\n",
+    "level, a DELETE's options and dry run at level Metadata, namespace labels or an\n",
+    "authorizer not given) is counted as undetermined, never guessed.\n",
     "Lines that cannot be read are reported with file and line; the replay goes on.\n\n",
     "Exit codes:\n  0  replayed; no request is rejected (with --baseline: no decision becomes a rejection)\n",
     "  1  replayed; the configurations reject requests (with --baseline: requests the baseline admits)\n",
@@ -352,7 +353,7 @@ fn counts_line(c: &HookCounts) -> String {
 fn text(report: &ReplayReport, paint: Streams) {
     let i = &report.input;
     outln!(
-        "{} lines, {} events: {} requests through admission; left out: {} reads, {} non-resource, {} unauthenticated, {} forbidden; {} bad",
+        "{} lines, {} events: {} requests through admission; left out: {} reads, {} non-resource, {} unauthenticated, {} forbidden, {} not found; {} bad",
         group(i.lines),
         group(i.events),
         group(i.admitted),
@@ -360,6 +361,7 @@ fn text(report: &ReplayReport, paint: Streams) {
         group(i.non_resource),
         group(i.unauthenticated),
         group(i.forbidden),
+        group(i.not_found),
         group(i.bad)
     );
     for b in &report.bad {
@@ -505,6 +507,7 @@ pub fn report_json(report: &ReplayReport) -> Json {
             "nonResource": i.non_resource,
             "unauthenticated": i.unauthenticated,
             "forbidden": i.forbidden,
+            "notFound": i.not_found,
             "bad": i.bad,
         },
         "badLines": report.bad.iter().map(|b| json!({
@@ -721,9 +724,9 @@ th,td{border:1px solid #ccc;padding:2px 8px;text-align:right}th{background:#f4f4
 </style></head><body><h1>matchcond replay</h1>",
     );
     page.push_str(&format!(
-        "<p>{} lines, {} events: <b>{} requests through admission</b>; left out: {} reads, {} non-resource, {} unauthenticated, {} forbidden; <span class=\"bad\">{} bad</span>.</p>",
+        "<p>{} lines, {} events: <b>{} requests through admission</b>; left out: {} reads, {} non-resource, {} unauthenticated, {} forbidden, {} not found; <span class=\"bad\">{} bad</span>.</p>",
         group(i.lines), group(i.events), group(i.admitted), group(i.reads), group(i.non_resource),
-        group(i.unauthenticated), group(i.forbidden), group(i.bad)
+        group(i.unauthenticated), group(i.forbidden), group(i.not_found), group(i.bad)
     ));
     if !report.bad.is_empty() {
         page.push_str("<details><summary>Lines that could not be read</summary><ul>");

@@ -34,6 +34,12 @@ pub enum Passage {
     Unauthenticated,
     /// Refused by authorization (`authorization.k8s.io/decision: forbid`) before admission.
     Forbidden,
+    /// Answered 404 before admission: an update, patch or delete of an object that does
+    /// not exist (the store looks it up before it admits the change), or a create in a
+    /// namespace that does not exist (refused by the first admission plugin, before any
+    /// webhook). A create of a subresource (`pods/eviction`) and a CONNECT look their
+    /// object up after admission, so their 404 says nothing of it.
+    NotFound,
 }
 
 /// True when the catalog serves `resource/subresource` through a connecter
@@ -82,13 +88,17 @@ pub fn passage(event: &Event<'_>, catalog: &Catalog) -> Passage {
     ) {
         return Passage::Admitted(Operation::Connect);
     }
-    match &*event.verb {
-        "create" => Passage::Admitted(Operation::Create),
-        "update" | "patch" if status == 201 => Passage::Admitted(Operation::Create),
-        "update" | "patch" => Passage::Admitted(Operation::Update),
-        "delete" | "deletecollection" => Passage::Admitted(Operation::Delete),
-        _ => Passage::Read,
+    let op = match &*event.verb {
+        "create" => Operation::Create,
+        "update" | "patch" if status == 201 => Operation::Create,
+        "update" | "patch" => Operation::Update,
+        "delete" | "deletecollection" => Operation::Delete,
+        _ => return Passage::Read,
+    };
+    if status == 404 && (op != Operation::Create || r.subresource.is_empty()) {
+        return Passage::NotFound;
     }
+    Passage::Admitted(op)
 }
 
 /// The members of the AdmissionRequest that an event could not carry. A condition that

@@ -73,6 +73,9 @@ pub struct InputCounts {
     pub unauthenticated: u64,
     /// Requests refused by authorization (final stages only).
     pub forbidden: u64,
+    /// Requests answered 404 before admission (final stages only; see
+    /// [`Passage::NotFound`]).
+    pub not_found: u64,
     /// Lines and streams that could not be read.
     pub bad: u64,
 }
@@ -395,8 +398,12 @@ impl Replay {
                         Passage::Read => c.reads += 1,
                         Passage::NonResource => c.non_resource += 1,
                         Passage::Unauthenticated => c.unauthenticated += 1,
+                        Passage::NotFound => c.not_found += 1,
                         _ => c.forbidden += 1,
                     }
+                    // An early stage of the same request (`RequestReceived`, written before
+                    // the response tells) is not counted either.
+                    out.items.push(Item::Final(request_key(&event.audit_id)));
                 }
                 continue;
             }
@@ -686,6 +693,7 @@ impl Acc {
         i.non_resource += o.non_resource;
         i.unauthenticated += o.unauthenticated;
         i.forbidden += o.forbidden;
+        i.not_found += o.not_found;
         i.bad += o.bad;
         for (side, other_side) in self.hooks.iter_mut().zip(other.hooks) {
             for (a, b) in side.iter_mut().zip(other_side) {

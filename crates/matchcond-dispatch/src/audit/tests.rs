@@ -149,6 +149,50 @@ fn the_passage_through_admission_follows_the_verb_and_the_response() {
             json!({"objectRef": null}),
             Passage::NonResource,
         ),
+        // 404: no object to update or delete, no namespace to create in, before admission;
+        // a subresource's create and a CONNECT look their object up after it.
+        (
+            "delete",
+            "pods",
+            "",
+            json!({"responseStatus": {"code": 404}}),
+            Passage::NotFound,
+        ),
+        (
+            "patch",
+            "pods",
+            "status",
+            json!({"responseStatus": {"code": 404}}),
+            Passage::NotFound,
+        ),
+        (
+            "create",
+            "pods",
+            "",
+            json!({"responseStatus": {"code": 404}}),
+            Passage::NotFound,
+        ),
+        (
+            "create",
+            "pods",
+            "eviction",
+            json!({"responseStatus": {"code": 404}}),
+            Passage::Admitted(Operation::Create),
+        ),
+        (
+            "create",
+            "pods",
+            "exec",
+            json!({"responseStatus": {"code": 404}}),
+            Passage::Admitted(Operation::Connect),
+        ),
+        (
+            "delete",
+            "pods",
+            "",
+            json!({"responseStatus": {"code": 409}}),
+            Passage::Admitted(Operation::Delete),
+        ),
     ];
     for (verb, res, sub, extra, want) in cases {
         let line = event(verb, res, sub, "Metadata", extra.clone());
@@ -609,6 +653,28 @@ fn a_replay_counts_one_request_per_audit_id_and_reports_bad_lines() {
         json!({"auditID": id(2), "stage": "RequestReceived"}),
     ));
     log.push_str("\n\n");
+    // Requests 4 and 5: both stages, the final one refused before admission (forbidden,
+    // not found): neither stage counts as admitted.
+    for (n, refusal) in [
+        (
+            4,
+            json!({"annotations": {"authorization.k8s.io/decision": "forbid"}, "responseStatus": {"code": 403}}),
+        ),
+        (5, json!({"responseStatus": {"code": 404}})),
+    ] {
+        log.push_str(&event(
+            "create",
+            "pods",
+            "",
+            "Metadata",
+            json!({"auditID": id(n), "stage": "RequestReceived"}),
+        ));
+        log.push('\n');
+        let mut done = refusal;
+        done["auditID"] = json!(id(n));
+        log.push_str(&event("create", "pods", "", "Metadata", done));
+        log.push('\n');
+    }
     // A read, a truncated line, a non-audit object, an unknown apiVersion.
     log.push_str(&event(
         "get",
@@ -624,10 +690,12 @@ fn a_replay_counts_one_request_per_audit_id_and_reports_bad_lines() {
     log.push_str(&done.replace("audit.k8s.io/v1", "audit.k8s.io/v2"));
     log.push('\n');
     let report = run(&replay(CONFIG, None), vec![("a.log", log.into_bytes())]);
-    assert_eq!(report.input.lines, 8);
-    assert_eq!(report.input.events, 4);
+    assert_eq!(report.input.lines, 12);
+    assert_eq!(report.input.events, 8);
     assert_eq!(report.input.admitted, 2);
     assert_eq!(report.input.reads, 1);
+    assert_eq!(report.input.forbidden, 1);
+    assert_eq!(report.input.not_found, 1);
     assert_eq!(report.input.bad, 3);
     let places: Vec<(u64, &str)> = report
         .bad
@@ -637,9 +705,9 @@ fn a_replay_counts_one_request_per_audit_id_and_reports_bad_lines() {
     assert_eq!(
         places,
         [
-            (6, "not JSON: EO"),
-            (7, "not an audit"),
-            (8, "unsupported ")
+            (10, "not JSON: EO"),
+            (11, "not an audit"),
+            (12, "unsupported ")
         ]
     );
     let pods = report.webhooks[0].current.as_ref().unwrap();
