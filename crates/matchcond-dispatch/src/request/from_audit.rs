@@ -56,7 +56,7 @@ pub fn review_from_audit_event(
                 event.level.as_str()
             ),
             ("dryRun", _) => format!(
-                "not in the audit event (a DELETE's is its options', sent in the body, which level {} does not record): read as false",
+                "not in the audit event (a DELETE sets it in its options, sent in the body, which level {} does not record): read as false",
                 event.level.as_str()
             ),
             _ => "not in the audit event (the kind is in no catalog and no recorded object names it)"
