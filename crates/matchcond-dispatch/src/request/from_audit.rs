@@ -109,5 +109,22 @@ mod tests {
             vec!["request.oldObject: not in the audit event (no level records the stored object): read as null"]
         );
         assert!(review_from_audit_event(b"{}", &Catalog::new()).is_err());
+        // A delete at level Metadata: no body, so neither its options nor its dry run.
+        let delete = String::from_utf8_lossy(line)
+            .replace("\"verb\":\"create\"", "\"verb\":\"delete\"")
+            .replace("\"level\":\"Request\"", "\"level\":\"Metadata\"")
+            .replace("\"code\":201", "\"code\":200");
+        let r =
+            review_from_audit_event(delete.as_bytes(), &Catalog::builtin_for(KubeVersion::V1_34))
+                .unwrap();
+        assert_eq!(r.review["request"]["dryRun"], false);
+        assert_eq!(
+            r.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            vec![
+                "request.oldObject: not in the audit event (no level records the stored object): read as null",
+                "request.options: not in the audit event (level Metadata records no request body)",
+                "request.dryRun: not in the audit event (a DELETE sets it in its options, sent in the body, which level Metadata does not record): read as false",
+            ]
+        );
     }
 }
