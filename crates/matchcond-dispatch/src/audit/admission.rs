@@ -113,8 +113,9 @@ pub struct Missing {
     pub old_object: bool,
     /// `options`: a DELETE's options at level `Metadata` (its body is not recorded).
     pub options: bool,
-    /// `dryRun`: a DELETE's at level `Metadata` (it is its options', which a client sends in
-    /// the body: the query tells only when no body was sent, which the level does not show).
+    /// `dryRun`: a DELETE's at level `Metadata` (a DELETE sets it in its options, which a
+    /// client sends in the body; the query tells only when no body was sent, which that
+    /// level does not show).
     pub dry_run: bool,
     /// `kind` and `requestKind`: the resource is in no catalog and the event records no
     /// object that names its kind.
