@@ -240,15 +240,23 @@ pub fn attributes(event: &Event<'_>, catalog: &Catalog) -> Result<(Attributes, b
 /// tell. Any other request's options are the query's.
 pub(crate) fn dry_run(event: &Event<'_>, op: Operation) -> Option<bool> {
     let query = || RequestUri::gives(&event.request_uri, "dryRun");
+    if !tells_dry_run(event, op == Operation::Delete) {
+        return None;
+    }
     match op {
         Operation::Connect => Some(false),
-        Operation::Delete if event.level < Level::Request => None,
         Operation::Delete => Some(match event.request_object {
             Some(raw) => body_dry_run(raw.get()),
             None => query(),
         }),
         _ => Some(query()),
     }
+}
+
+/// False when the event cannot tell whether its request (a DELETE when `delete`) was a dry
+/// run: a DELETE recorded at level `Metadata` (see [`dry_run`]).
+pub(crate) fn tells_dry_run(event: &Event<'_>, delete: bool) -> bool {
+    !delete || event.level >= Level::Request
 }
 
 /// True when a DELETE's body gives `dryRun` values (false when it is not DeleteOptions'

@@ -223,8 +223,7 @@ impl<'e, 'a> Prepared<'e, 'a> {
     /// The event's attributes; an error when it does not pass through admission.
     pub(crate) fn new(event: &'e Event<'a>, catalog: &Catalog) -> Result<Self, NotAdmitted> {
         let (attrs, kind_known) = admission::attributes(event, catalog)?;
-        let dry_run_unknown = attrs.operation == "DELETE"
-            && admission::dry_run(event, crate::request::catalog::Operation::Delete).is_none();
+        let dry_run_unknown = !admission::tells_dry_run(event, attrs.operation == "DELETE");
         Ok(Prepared {
             event,
             attrs,
