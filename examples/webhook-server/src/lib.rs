@@ -48,4 +48,4 @@ pub use tls::{
     certified_key, self_signed, self_signed_files, server_config, server_config_with, CertStore,
     SelfSigned, TlsError,
 };
-pub use webhooks::{Answer, Operation, Outcome, ReviewError, Webhook, Webhooks};
+pub use webhooks::{Answer, Message, Operation, Outcome, ReviewError, Webhook, Webhooks};

@@ -201,9 +201,37 @@ pub struct Answer {
     /// The decision.
     pub outcome: Outcome,
     /// The status message of the response.
-    pub message: Arc<str>,
+    pub message: Message,
     /// How long the conditions took to evaluate (binding the request included).
     pub evaluation: Duration,
+}
+
+/// The status message of a response (`Deref` to `str`, `Display`): a call's, the same for
+/// every request and shared, or one written for the request (a skip's reason, a
+/// rejection's text) and kept as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Message {
+    /// The webhook's call message, written once.
+    Shared(Arc<str>),
+    /// A message written for this request.
+    Written(String),
+}
+
+impl std::ops::Deref for Message {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match self {
+            Message::Shared(s) => s,
+            Message::Written(s) => s,
+        }
+    }
+}
+
+impl fmt::Display for Message {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self)
+    }
 }
 
 /// The webhooks of the loaded configurations and the paths they are served at.
@@ -773,12 +801,12 @@ fn respond(
     attributes: &Attributes,
     decision: &Decision<'_>,
     warnings: &[String],
-) -> (Outcome, Arc<str>) {
+) -> (Outcome, Message) {
     let (allowed, outcome, message, code, reason, status) = match decision {
         Decision::Call => (
             true,
             Outcome::Call,
-            hook.called.clone(),
+            Message::Shared(hook.called.clone()),
             200,
             None,
             "Success",
@@ -795,7 +823,14 @@ fn respond(
                 "webhook {:?} is not called (the apiserver would skip it): {why}",
                 hook.name
             );
-            (true, Outcome::Skip, message.into(), 200, None, "Success")
+            (
+                true,
+                Outcome::Skip,
+                Message::Written(message),
+                200,
+                None,
+                "Success",
+            )
         }
         Decision::Reject { message } => {
             let rejection = Rejection::forbidden(&attributes.resource, &attributes.name, message);
@@ -806,7 +841,7 @@ fn respond(
             (
                 false,
                 Outcome::Reject,
-                message.into(),
+                Message::Written(message),
                 rejection.code,
                 Some(rejection.reason),
                 "Failure",

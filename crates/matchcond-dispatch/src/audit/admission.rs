@@ -339,16 +339,14 @@ pub(crate) fn parts(
         }
         "DELETE" => {
             missing.old_object = true;
+            // Level Metadata records no body: neither the options nor the dry run they set.
+            let unrecorded = !tells_dry_run(event, true);
+            missing.options = unrecorded;
+            missing.dry_run = unrecorded;
             let options = match body {
                 Some(b) => Some(delete_options(b)),
-                None if event.level >= Level::Request => {
-                    Some(options_from_query(&uri, "DeleteOptions"))
-                }
-                None => {
-                    missing.options = true;
-                    missing.dry_run = true;
-                    None
-                }
+                None if unrecorded => None,
+                None => Some(options_from_query(&uri, "DeleteOptions")),
             };
             (None, None, options)
         }

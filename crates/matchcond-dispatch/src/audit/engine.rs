@@ -212,8 +212,6 @@ pub(crate) struct Prepared<'e, 'a> {
     event: &'e Event<'a>,
     pub(crate) attrs: Attributes,
     kind_known: bool,
-    /// The event does not tell whether the request was a dry run (`attrs.dry_run` is false).
-    dry_run_unknown: bool,
     built: Option<Built>,
     /// The `request` of the matchConditions, by invocation kind (shared by the webhooks).
     cel_requests: CelRequests,
@@ -223,15 +221,19 @@ impl<'e, 'a> Prepared<'e, 'a> {
     /// The event's attributes; an error when it does not pass through admission.
     pub(crate) fn new(event: &'e Event<'a>, catalog: &Catalog) -> Result<Self, NotAdmitted> {
         let (attrs, kind_known) = admission::attributes(event, catalog)?;
-        let dry_run_unknown = !admission::tells_dry_run(event, attrs.operation == "DELETE");
         Ok(Prepared {
             event,
             attrs,
             kind_known,
-            dry_run_unknown,
             built: None,
             cel_requests: CelRequests::default(),
         })
+    }
+
+    /// True when the event does not tell whether the request was a dry run (`attrs.dry_run`
+    /// is then false).
+    fn dry_run_unknown(&self) -> bool {
+        !admission::tells_dry_run(self.event, self.attrs.operation == "DELETE")
     }
 
     fn built(&mut self) -> Result<&Built, NotAdmitted> {
@@ -332,7 +334,7 @@ impl Side {
         if result.verdict == Verdict::Called && unknown_selection {
             result.verdict = Verdict::Undetermined;
         }
-        if result.verdict == Verdict::Called && p.dry_run_unknown && dry_run_check(h).is_some() {
+        if result.verdict == Verdict::Called && p.dry_run_unknown() && dry_run_check(h).is_some() {
             // A dry run would not call it, and the event does not tell whether it was one.
             result.verdict = Verdict::Undetermined;
         }

@@ -511,15 +511,13 @@ pub fn build_review(
         }
     } else {
         // Cluster-scoped: in no namespace, unless it is a Namespace (in itself).
-        let name = target.name.unwrap_or("");
-        Some(admitted_namespace(
+        let own = admitted_namespace(
             &resource.group,
             &resource.plural,
             "",
-            name,
-        ))
-        .filter(|ns| !ns.is_empty())
-        .map(str::to_owned)
+            target.name.unwrap_or(""),
+        );
+        (!own.is_empty()).then(|| own.to_owned())
     };
     // The name.
     let name = match (target.name, operation) {
