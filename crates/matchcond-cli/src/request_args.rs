@@ -163,8 +163,9 @@ pub fn at_file(name: &str, e: &ManifestError) -> String {
     }
 }
 
-/// Reads the one object of a manifest file.
-pub fn read_object(path: &str, option: &str) -> Result<Node, InputError> {
+/// Reads the one object of a manifest file, with the warnings about it (`FILE:LINE:COLUMN:
+/// PATH: …`).
+pub fn read_object(path: &str, option: &str) -> Result<(Node, Vec<String>), InputError> {
     let name = input::display_name(path);
     let text = input::read_text(path)?;
     let mut m = read_manifests(&text);
@@ -172,8 +173,9 @@ pub fn read_object(path: &str, option: &str) -> Result<Node, InputError> {
         let lines: Vec<String> = m.errors.iter().map(|e| at_file(name, e)).collect();
         return Err(InputError(lines.join("\nmatchcond: ")));
     }
+    let warnings = m.warnings.iter().map(|e| at_file(name, e)).collect();
     match m.objects.len() {
-        1 => Ok(m.objects.remove(0)),
+        1 => Ok((m.objects.remove(0), warnings)),
         0 => Err(InputError(format!(
             "{name}: no object: {option} takes a manifest of one object"
         ))),
@@ -254,19 +256,22 @@ pub fn build_error_text(e: &BuildError, object: Option<&str>, old_object: Option
     text
 }
 
-/// Builds the request the options describe.
-pub fn build(args: &RequestArgs, version: KubeVersion) -> Result<BuiltReview, InputError> {
+/// Builds the request the options describe, with the warnings about its manifests
+/// (`FILE:LINE:COLUMN: PATH: …`).
+pub fn build(
+    args: &RequestArgs,
+    version: KubeVersion,
+) -> Result<(BuiltReview, Vec<String>), InputError> {
     let catalog = catalog(&args.crds, version)?;
-    let object = args
-        .object
-        .as_deref()
-        .map(|p| read_object(p, "--object"))
-        .transpose()?;
-    let old = args
-        .old_object
-        .as_deref()
-        .map(|p| read_object(p, "--old-object"))
-        .transpose()?;
+    let mut warnings = Vec::new();
+    let mut read = |path: Option<&str>, option: &str| -> Result<Option<Node>, InputError> {
+        let Some(path) = path else { return Ok(None) };
+        let (node, w) = read_object(path, option)?;
+        warnings.extend(w);
+        Ok(Some(node))
+    };
+    let object = read(args.object.as_deref(), "--object")?;
+    let old = read(args.old_object.as_deref(), "--old-object")?;
     let built =
         build_review(&catalog, object.as_ref(), old.as_ref(), &args.options()).map_err(|e| {
             InputError(build_error_text(
@@ -275,7 +280,7 @@ pub fn build(args: &RequestArgs, version: KubeVersion) -> Result<BuiltReview, In
                 args.old_object.as_deref(),
             ))
         })?;
-    Ok(built)
+    Ok((built, warnings))
 }
 
 /// The warnings about a hand-written review, with the position of each member (or of the
@@ -411,7 +416,10 @@ pub fn resolve(
         }
         return Ok(Resolved::Request(None));
     }
-    let built = build(args, version)?;
+    let (built, warnings) = build(args, version)?;
+    for w in &warnings {
+        errln!("matchcond: warning: {w}");
+    }
     if args.print_review {
         return Ok(Resolved::Print(built.review));
     }

@@ -479,15 +479,21 @@ fn setup(tf: &TestFile, base: &Path, file: &str) -> Result<Setup, Vec<String>> {
     })
 }
 
-fn manifest(source: &Source, base: &Path, what: &str) -> Result<(Node, String), String> {
+/// The object of a source, the file it is in (empty: the test file) and the warnings about
+/// it.
+fn manifest(
+    source: &Source,
+    base: &Path,
+    what: &str,
+) -> Result<(Node, String, Vec<String>), String> {
     match source {
         Source::File(rel) => {
             let path = resolve(base, rel);
             request_args::read_object(&path, what)
-                .map(|n| (n, path))
+                .map(|(n, w)| (n, path, w))
                 .map_err(|e| e.0)
         }
-        Source::Inline(node) => Ok((node.clone(), String::new())),
+        Source::Inline(node) => Ok((node.clone(), String::new(), Vec::new())),
     }
 }
 
@@ -545,8 +551,8 @@ fn case_request(
         .as_ref()
         .map(|s| manifest(s, base, "oldObject"))
         .transpose()?;
-    let name_of = |m: &Option<(Node, String)>| -> Option<String> {
-        m.as_ref().map(|(_, p)| {
+    let name_of = |m: &Option<(Node, String, Vec<String>)>| -> Option<String> {
+        m.as_ref().map(|(_, p, _)| {
             if p.is_empty() {
                 file.to_owned()
             } else {
@@ -556,8 +562,8 @@ fn case_request(
     };
     let built = build_review(
         &setup.catalog,
-        object.as_ref().map(|(n, _)| n),
-        old.as_ref().map(|(n, _)| n),
+        object.as_ref().map(|(n, _, _)| n),
+        old.as_ref().map(|(n, _, _)| n),
         &case.options,
     )
     .map_err(|e| {
@@ -571,7 +577,14 @@ fn case_request(
             "list its CustomResourceDefinition under crds",
         )
     })?;
-    Ok((built.request().clone(), built.notes))
+    let mut notes: Vec<String> = [&object, &old]
+        .into_iter()
+        .flatten()
+        .flat_map(|(_, _, w)| w.iter().map(|w| format!("warning: {w}")))
+        .collect();
+    let request = built.request().clone();
+    notes.extend(built.notes);
+    Ok((request, notes))
 }
 
 fn expected_text(e: &Expectation) -> String {

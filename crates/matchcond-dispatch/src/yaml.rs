@@ -7,6 +7,12 @@
 //! floats with `.inf` and `.nan`); quoted and block scalars are strings. Aliases are
 //! expanded (with a bound on the nodes they may create), and `<<` merge keys are applied as
 //! Kubernetes' YAML decoder applies them. JSON is read as YAML: positions are the same.
+//!
+//! Manifests are read as kubectl and Helm read them ([`Schema::Kubectl`]): their YAML
+//! decoder (sigs.k8s.io/yaml on go-yaml v2) resolves plain scalars by YAML 1.1 (`yes`,
+//! `on`, `n`… are booleans; `0644` is octal; `1_000`, `0b101` are integers), and the JSON
+//! it sends prints every integral number without a fraction, which the apiserver decodes
+//! as an integer.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -174,9 +180,35 @@ impl Node {
             Value::Bool(b) => Some(Cow::Owned(b.to_string())),
             Value::Int(i) => Some(Cow::Owned(i.to_string())),
             Value::Uint(u) => Some(Cow::Owned(u.to_string())),
+            Value::Float(f) if f.is_nan() => Some(Cow::Borrowed(".nan")),
+            Value::Float(f) if f.is_infinite() && *f > 0.0 => Some(Cow::Borrowed(".inf")),
+            Value::Float(f) if f.is_infinite() => Some(Cow::Borrowed("-.inf")),
             Value::Float(f) => Some(Cow::Owned(f.to_string())),
             Value::Seq(_) | Value::Map(_) => None,
         }
+    }
+
+    /// For a boolean written as a plain `y`, `yes`, `on`, `n`, `no` or `off` (in any of its
+    /// cases), which only YAML 1.1 reads as a boolean ([`Schema::Kubectl`]), that word in
+    /// lower case.
+    pub fn yaml11_word(&self) -> Option<&'static str> {
+        let Value::Bool(b) = self.value else {
+            return None;
+        };
+        if self.style != Style::Plain {
+            return None;
+        }
+        // `true` and `false` are four and five characters long; each length below names
+        // one word of each value.
+        Some(match (self.end_index.saturating_sub(self.start_index), b) {
+            (1, true) => "y",
+            (1, false) => "n",
+            (2, true) => "on",
+            (2, false) => "no",
+            (3, true) => "yes",
+            (3, false) => "off",
+            _ => return None,
+        })
     }
 
     /// A short description of the node's type for messages: `string "ten"`, `integer 3`,
@@ -184,7 +216,10 @@ impl Node {
     pub fn describe(&self) -> String {
         match &self.value {
             Value::Null => "null".to_owned(),
-            Value::Bool(b) => format!("boolean {b}"),
+            Value::Bool(b) => match self.yaml11_word() {
+                Some(w) => format!("boolean {b} (a plain {w} in YAML 1.1, as kubectl reads it: quote it for a string)"),
+                None => format!("boolean {b}"),
+            },
             Value::Int(i) => format!("integer {i}"),
             Value::Uint(u) => format!("integer {u}"),
             Value::Float(f) => format!("number {f}"),
@@ -285,6 +320,21 @@ pub struct Documents {
     pub error: Option<SyntaxError>,
 }
 
+/// How plain scalars are resolved.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Schema {
+    /// The YAML 1.2 core schema.
+    #[default]
+    Core,
+    /// As kubectl and Helm send a manifest to the apiserver: YAML 1.1 as go-yaml v2
+    /// resolves it (booleans `y`, `yes`, `on`, `n`, `no`, `off` in three cases; integers
+    /// with `0` (octal), `0b`, `0o` and `0x` prefixes, signs and `_` separators), and every
+    /// number as the apiserver decodes the JSON sent: an integral one (below 1e21) as an
+    /// integer when it fits 64 bits, any other as a floating-point number.
+    Kubectl,
+}
+
 /// The deepest nesting of collections accepted.
 pub const MAX_DEPTH: usize = 1000;
 /// The most nodes that alias expansion may create in one text.
@@ -322,6 +372,7 @@ struct Builder {
     stack: Vec<Open>,
     anchors: HashMap<usize, Node>,
     alias_nodes: usize,
+    schema: Schema,
 }
 
 fn count_nodes(n: &Node) -> usize {
@@ -372,6 +423,9 @@ impl Builder {
         span: &Span,
     ) -> Node {
         let (value, style) = match style {
+            ScalarStyle::Plain if self.schema == Schema::Kubectl => {
+                (resolve_plain_kubectl(&text, tag), Style::Plain)
+            }
             ScalarStyle::Plain => (resolve_plain(&text, tag), Style::Plain),
             ScalarStyle::SingleQuoted => (Value::String(text.into_owned()), Style::SingleQuoted),
             ScalarStyle::DoubleQuoted => (Value::String(text.into_owned()), Style::DoubleQuoted),
@@ -417,12 +471,17 @@ fn resolve_plain(text: &str, tag: Option<&saphyr_parser::Tag>) -> Value {
     Value::String(text.to_owned())
 }
 
-fn resolve_int(text: &str) -> Option<Value> {
-    let (negative, digits) = match text.as_bytes().first()? {
+/// Whether a number's text is negative, and the text after its sign.
+fn split_sign(text: &str) -> Option<(bool, &str)> {
+    Some(match text.as_bytes().first()? {
         b'-' => (true, text.get(1..)?),
         b'+' => (false, text.get(1..)?),
         _ => (false, text),
-    };
+    })
+}
+
+fn resolve_int(text: &str) -> Option<Value> {
+    let (negative, digits) = split_sign(text)?;
     let (radix, body) = if let Some(h) = digits.strip_prefix("0x") {
         if text.starts_with(['-', '+']) {
             return None;
@@ -487,6 +546,116 @@ fn is_float(text: &str) -> bool {
     i == b.len()
 }
 
+/// A plain scalar as go-yaml v2 resolves it (kubectl's and Helm's YAML 1.1), each number as
+/// the apiserver decodes the JSON kubectl sends for it.
+fn resolve_plain_kubectl(text: &str, tag: Option<&saphyr_parser::Tag>) -> Value {
+    if let Some(tag) = tag {
+        if tag.is_yaml_core_schema() && tag.suffix == "str" {
+            return Value::String(text.to_owned());
+        }
+    }
+    // go-yaml tries the other types only for a scalar whose first character may start one.
+    let number_like = match text.as_bytes().first() {
+        None => false,
+        Some(b'+' | b'-' | b'0'..=b'9') => true,
+        Some(b'.' | b'y' | b'Y' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'o' | b'O' | b'~') => {
+            false
+        }
+        Some(_) => return Value::String(text.to_owned()),
+    };
+    match text {
+        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "true" | "True" | "TRUE" => {
+            return Value::Bool(true)
+        }
+        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" | "false" | "False" | "FALSE" => {
+            return Value::Bool(false)
+        }
+        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
+        ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+            return Value::Float(f64::INFINITY)
+        }
+        "-.inf" | "-.Inf" | "-.INF" => return Value::Float(f64::NEG_INFINITY),
+        _ => {}
+    }
+    if text.starts_with('.') {
+        return match text.parse::<f64>() {
+            Ok(f) if is_float(text) => sent_number(f),
+            _ => Value::String(text.to_owned()),
+        };
+    }
+    if !number_like {
+        return Value::String(text.to_owned());
+    }
+    let plain = text.replace('_', "");
+    if let Some(v) = go_parse_int(&plain) {
+        return v;
+    }
+    if is_float(&plain) {
+        if let Ok(f) = plain.parse::<f64>() {
+            return sent_number(f);
+        }
+    }
+    Value::String(text.to_owned())
+}
+
+/// An integer as Go's `strconv.ParseInt(s, 0, 64)` (and, failing that, `ParseUint`) reads
+/// it: an optional sign, then a `0x`, `0o`, `0b` prefix (either case) or a leading `0`
+/// for octal. A magnitude beyond 64 bits is a number too (go-yaml keeps it as a big
+/// integer); every value is given as the apiserver decodes it.
+fn go_parse_int(s: &str) -> Option<Value> {
+    let (negative, unsigned) = split_sign(s)?;
+    let lower = unsigned.to_ascii_lowercase();
+    let (radix, digits) = if unsigned.len() >= 3 && lower.starts_with("0x") {
+        (16, unsigned.get(2..)?)
+    } else if unsigned.len() >= 3 && lower.starts_with("0o") {
+        (8, unsigned.get(2..)?)
+    } else if unsigned.len() >= 3 && lower.starts_with("0b") {
+        (2, unsigned.get(2..)?)
+    } else if let Some(rest) = unsigned.strip_prefix('0') {
+        (8, rest)
+    } else {
+        (10, unsigned)
+    };
+    if unsigned.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    // Exact up to 128 bits; beyond, the nearest double (the apiserver reads it as one).
+    let magnitude = match u128::from_str_radix(digits, radix) {
+        Ok(m) => m,
+        Err(_) if !digits.is_empty() => {
+            let f = digits.chars().fold(0f64, |acc, c| {
+                acc * f64::from(radix) + f64::from(c.to_digit(radix).unwrap_or(0))
+            });
+            return Some(Value::Float(if negative { -f } else { f }));
+        }
+        Err(_) => 0,
+    };
+    Some(match (negative, i64::try_from(magnitude)) {
+        (false, Ok(m)) => Value::Int(m),
+        (true, Ok(m)) => Value::Int(-m),
+        (true, Err(_)) if magnitude == 1u128 << 63 => Value::Int(i64::MIN),
+        // Printed as digits, decoded by the apiserver as a double.
+        (negative, Err(_)) => {
+            let f = magnitude as f64;
+            Value::Float(if negative { -f } else { f })
+        }
+    })
+}
+
+/// A floating-point number as the apiserver receives it from kubectl: Go's JSON encoder
+/// prints an integral value below 1e21 without a fraction, and the apiserver decodes such
+/// a literal as an integer when it fits 64 bits.
+fn sent_number(f: f64) -> Value {
+    // -2^63 ≤ f < 2^63: an integer of 64 bits (and so below 1e21).
+    let in_range = f >= i64::MIN as f64 && f < i64::MAX as f64;
+    if f.is_finite() && f.fract() == 0.0 && in_range {
+        Value::Int(f as i64)
+    } else {
+        Value::Float(f)
+    }
+}
+
 /// Applies `<<` merge keys: the merged mappings' entries come first, the mapping's own
 /// entries override them.
 fn apply_merges(entries: Vec<(Node, Node)>) -> Vec<(Node, Node)> {
@@ -537,10 +706,17 @@ fn apply_merges(entries: Vec<(Node, Node)>) -> Vec<(Node, Node)> {
 /// Reads every document of a text. A syntax error stops the reading; the documents before
 /// it are returned with it.
 pub fn read_documents(text: &str) -> Documents {
+    read_documents_as(text, Schema::Core)
+}
+
+/// Reads every document of a text, its plain scalars resolved by `schema`. A syntax error
+/// stops the reading; the documents before it are returned with it.
+pub fn read_documents_as(text: &str, schema: Schema) -> Documents {
     let mut b = Builder {
         stack: Vec::new(),
         anchors: HashMap::new(),
         alias_nodes: 0,
+        schema,
     };
     let mut documents = Vec::new();
     let mut current: Option<(Position, Option<Node>)> = None;
@@ -714,6 +890,121 @@ mod tests {
         assert_eq!(n.get("l").unwrap().value, Value::Uint(u64::MAX));
         assert_eq!(n.get("m").unwrap().value, Value::Int(15));
         assert_eq!(n.get("n").unwrap().value, Value::String("1_000".into()));
+    }
+
+    /// Each plain scalar as go-yaml v2 resolves it for kubectl (sigs.k8s.io/yaml's
+    /// YAMLToJSON), each number as the apiserver decodes the JSON kubectl prints for it.
+    #[test]
+    fn scalars_resolve_as_kubectl_sends_them() {
+        let cases: &[(&str, Value)] = &[
+            ("0644", Value::Int(420)),
+            ("-0644", Value::Int(-420)),
+            ("00", Value::Int(0)),
+            ("0", Value::Int(0)),
+            ("08", Value::Int(8)),
+            ("0o17", Value::Int(15)),
+            ("0O17", Value::Int(15)),
+            ("0x1F", Value::Int(31)),
+            ("-0x1F", Value::Int(-31)),
+            ("+0x1F", Value::Int(31)),
+            ("0b101", Value::Int(5)),
+            ("-0b101", Value::Int(-5)),
+            ("1_000", Value::Int(1000)),
+            ("+12", Value::Int(12)),
+            ("1e3", Value::Int(1000)),
+            ("3.0", Value::Int(3)),
+            ("-0.0", Value::Int(0)),
+            ("1.5", Value::Float(1.5)),
+            ("1_0.5", Value::Float(10.5)),
+            (".5", Value::Float(0.5)),
+            ("+.5", Value::Float(0.5)),
+            ("1e21", Value::Float(1e21)),
+            ("9223372036854775807", Value::Int(i64::MAX)),
+            ("-9223372036854775808", Value::Int(i64::MIN)),
+            (
+                "9223372036854775808",
+                Value::Float(9_223_372_036_854_775_808.0),
+            ),
+            (
+                "18446744073709551615",
+                Value::Float(18_446_744_073_709_551_615.0),
+            ),
+            ("y", Value::Bool(true)),
+            ("Yes", Value::Bool(true)),
+            ("ON", Value::Bool(true)),
+            ("True", Value::Bool(true)),
+            ("n", Value::Bool(false)),
+            ("NO", Value::Bool(false)),
+            ("off", Value::Bool(false)),
+            ("~", Value::Null),
+            ("Null", Value::Null),
+            ("0x", Value::String("0x".into())),
+            ("+", Value::String("+".into())),
+            ("_1", Value::String("_1".into())),
+            ("12:30", Value::String("12:30".into())),
+            ("2001-12-14", Value::String("2001-12-14".into())),
+            ("1.2.3", Value::String("1.2.3".into())),
+            ("nan", Value::String("nan".into())),
+            ("yess", Value::String("yess".into())),
+            ("Infinity", Value::String("Infinity".into())),
+        ];
+        for (text, want) in cases {
+            let d = read_documents_as(&format!("v: {text}\n"), Schema::Kubectl);
+            let v = d.documents[0].root.as_ref().unwrap().get("v").unwrap();
+            assert_eq!(&v.value, want, "{text}");
+        }
+        let n = read_documents_as(
+            ".inf: .nan\nq: 'yes'\ns: !!str 0644\non: 0644\n",
+            Schema::Kubectl,
+        );
+        let n = n.documents[0].root.clone().unwrap();
+        assert_eq!(
+            n.to_json(),
+            serde_json::json!({".inf": null, "q": "yes", "s": "0644", "true": 420})
+        );
+        // The core schema reads the same text otherwise.
+        assert_eq!(one("v: 0644\n").get("v").unwrap().value, Value::Int(644));
+        assert_eq!(
+            one("v: yes\n").get("v").unwrap().value,
+            Value::String("yes".into())
+        );
+    }
+
+    #[test]
+    fn yaml_1_1_booleans_are_told_apart() {
+        let d = read_documents_as(
+            "[y, n, on, no, yes, off, true, FALSE, 'yes', *a]\n",
+            Schema::Kubectl,
+        );
+        // The alias is an error (no anchor); the sequence before it is not read.
+        assert!(d.error.is_some());
+        let d = read_documents_as(
+            "[y, N, On, no, YES, Off, true, FALSE, 'yes']\n",
+            Schema::Kubectl,
+        );
+        let Value::Seq(items) = &d.documents[0].root.as_ref().unwrap().value else {
+            panic!("not a list");
+        };
+        let words: Vec<Option<&str>> = items.iter().map(Node::yaml11_word).collect();
+        assert_eq!(
+            words,
+            [
+                Some("y"),
+                Some("n"),
+                Some("on"),
+                Some("no"),
+                Some("yes"),
+                Some("off"),
+                None,
+                None,
+                None
+            ]
+        );
+        assert_eq!(
+            items[1].describe(),
+            "boolean false (a plain n in YAML 1.1, as kubectl reads it: quote it for a string)"
+        );
+        assert_eq!(items[6].describe(), "boolean true");
     }
 
     #[test]

@@ -19,7 +19,7 @@ pub mod suite;
 
 use std::fmt;
 
-use crate::yaml::{read_documents, Node, Position, Value};
+use crate::yaml::{read_documents_as, Node, Position, Schema, Value};
 
 /// A problem in a manifest (or a request option), with the field path and the position in
 /// its text when it has one.
@@ -114,15 +114,20 @@ pub struct Manifests {
     pub objects: Vec<Node>,
     /// The documents that could not be used.
     pub errors: Vec<ManifestError>,
+    /// What kubectl reads otherwise than the text seems to say: each plain `yes`, `on`,
+    /// `n`, … it sends as a boolean (a key as `"true"` or `"false"`).
+    pub warnings: Vec<ManifestError>,
 }
 
 /// Reads the objects of a YAML or JSON text (several documents, `kind: …List` with
-/// `items`). Empty documents are skipped.
+/// `items`) as kubectl and Helm send them to the apiserver ([`Schema::Kubectl`]: YAML 1.1
+/// scalars, integral numbers as integers). Empty documents are skipped.
 pub fn read_manifests(text: &str) -> Manifests {
-    let docs = read_documents(text);
+    let docs = read_documents_as(text, Schema::Kubectl);
     let mut out = Manifests::default();
     for doc in docs.documents {
         let Some(root) = doc.root else { continue };
+        yaml11_warnings(&root, "", &mut out.warnings);
         let Value::Map(_) = root.value else {
             out.errors.push(ManifestError::at(
                 &root,
@@ -174,6 +179,45 @@ pub fn read_manifests(text: &str) -> Manifests {
         ));
     }
     out
+}
+
+/// A warning for each scalar of `node` (at `path`) that only YAML 1.1 reads as a boolean.
+fn yaml11_warnings(node: &Node, path: &str, out: &mut Vec<ManifestError>) {
+    match &node.value {
+        Value::Bool(b) => {
+            if let Some(text) = node.yaml11_word() {
+                out.push(ManifestError::at(
+                    node,
+                    path,
+                    format!("{text} is the boolean {b} in YAML 1.1: kubectl apply sends {b}, which the apiserver refuses where a string is expected (quote it)"),
+                ));
+            }
+        }
+        Value::Seq(items) => {
+            for (i, item) in items.iter().enumerate() {
+                yaml11_warnings(item, &format!("{path}[{i}]"), out);
+            }
+        }
+        Value::Map(entries) => {
+            for (k, v) in entries {
+                let name = k.key_text().unwrap_or_default();
+                let at = if path.is_empty() {
+                    name.clone().into_owned()
+                } else {
+                    format!("{path}.{name}")
+                };
+                if let (Value::Bool(b), Some(text)) = (&k.value, k.yaml11_word()) {
+                    out.push(ManifestError::at(
+                        k,
+                        &at,
+                        format!("the key {text} is the boolean {b} in YAML 1.1: kubectl apply sends the key \"{b}\" (quote it)"),
+                    ));
+                }
+                yaml11_warnings(v, &at, out);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The string at `key` of a mapping node: `Ok(None)` when absent or null, an error naming
@@ -257,4 +301,39 @@ pub(crate) fn string_map(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+
+    /// A manifest is read as kubectl sends it; each plain word only YAML 1.1 reads as a
+    /// boolean is a warning with its position and path.
+    #[test]
+    fn manifests_are_read_as_kubectl_sends_them() {
+        let m = read_manifests(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels: {ready: yes}\n\
+             spec:\n  replicas: 2.0\n  volumes:\n  - secret: {defaultMode: 0755}\n  \
+             nodeSelector:\n    off: 'x'\n",
+        );
+        assert!(m.errors.is_empty(), "{:?}", m.errors);
+        let json = m.objects[0].to_json();
+        assert_eq!(json["metadata"]["labels"]["ready"], true);
+        assert_eq!(json["spec"]["replicas"], serde_json::json!(2));
+        assert!(json["spec"]["replicas"].is_i64());
+        assert_eq!(json["spec"]["volumes"][0]["secret"]["defaultMode"], 493);
+        assert_eq!(
+            json["spec"]["nodeSelector"],
+            serde_json::json!({"false": "x"})
+        );
+        let warnings: Vec<String> = m.warnings.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            warnings,
+            [
+                "5:19: metadata.labels.ready: yes is the boolean true in YAML 1.1: kubectl apply sends true, which the apiserver refuses where a string is expected (quote it)",
+                "11:5: spec.nodeSelector.false: the key off is the boolean false in YAML 1.1: kubectl apply sends the key \"false\" (quote it)",
+            ]
+        );
+    }
 }

@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 use crate::request::catalog::Operation;
 use crate::request::manifest::RequestOptions;
 use crate::request::ManifestError;
-use crate::yaml::{read_documents, Node, Position, Value};
+use crate::yaml::{read_documents, read_documents_as, Node, Position, Schema, Value};
 use matchcond_compiler::KubeVersion;
 use matchcond_matcher::Skip;
 use matchcond_runtime::authz::UserInfo;
@@ -187,9 +187,31 @@ pub struct TestFile {
 
 struct Reader {
     errors: Vec<ManifestError>,
+    /// The file read as kubectl reads a manifest ([`Schema::Kubectl`]), for the manifests
+    /// written in it.
+    applied: Option<Node>,
+}
+
+/// The mapping of `root` that starts at character `index`.
+fn mapping_at(root: &Node, index: usize) -> Option<&Node> {
+    match &root.value {
+        Value::Map(_) if root.start_index == index => Some(root),
+        Value::Map(entries) => entries.iter().find_map(|(_, v)| mapping_at(v, index)),
+        Value::Seq(items) => items.iter().find_map(|v| mapping_at(v, index)),
+        _ => None,
+    }
 }
 
 impl Reader {
+    /// A manifest written in the test file, as kubectl would send it.
+    fn as_applied(&self, manifest: &Node) -> Node {
+        self.applied
+            .as_ref()
+            .and_then(|root| mapping_at(root, manifest.start_index))
+            .unwrap_or(manifest)
+            .clone()
+    }
+
     fn err(&mut self, node: &Node, path: &str, message: impl Into<String>) {
         self.errors.push(ManifestError::at(node, path, message));
     }
@@ -275,6 +297,11 @@ impl Reader {
         let n = node.get(key)?;
         match &n.value {
             Value::String(s) => Some(Source::File(s.clone())),
+            // Objects are manifests kubectl would send; a review (what the apiserver sends)
+            // and an authorizer table are not.
+            Value::Map(_) if matches!(key, "object" | "oldObject") => {
+                Some(Source::Inline(self.as_applied(n)))
+            }
             Value::Map(_) => Some(Source::Inline(n.clone())),
             Value::Null => None,
             _ => {
@@ -304,7 +331,7 @@ impl Reader {
             match &item.value {
                 Value::String(s) => out.push(NamespaceSource::File(s.clone())),
                 Value::Map(_) if item.get("kind").is_some() => {
-                    out.push(NamespaceSource::Manifest(item.clone()));
+                    out.push(NamespaceSource::Manifest(self.as_applied(item)));
                 }
                 Value::Map(_) => {
                     self.fields(item, &at, &["name", "labels"]);
@@ -629,7 +656,13 @@ pub fn skip_reason(key: &str) -> Option<SkipStage> {
 /// is reported.
 pub fn load_test_file(text: &str) -> Result<TestFile, Vec<ManifestError>> {
     let docs = read_documents(text);
-    let mut r = Reader { errors: Vec::new() };
+    let mut r = Reader {
+        errors: Vec::new(),
+        applied: read_documents_as(text, Schema::Kubectl)
+            .documents
+            .into_iter()
+            .find_map(|d| d.root),
+    };
     if let Some(e) = docs.error {
         return Err(vec![ManifestError::new(
             Some(e.position),
@@ -718,6 +751,29 @@ mod tests {
              object: {{apiVersion: v1, kind: Pod, metadata: {{name: p}}}}\n  \
              expect: {{w: called}}\n"
         )
+    }
+
+    /// An object written in the test file is read as kubectl would send it (YAML 1.1, as
+    /// a manifest file is); the test file's own fields by YAML 1.2.
+    #[test]
+    fn inline_objects_are_read_as_kubectl_sends_them() {
+        let text = "apiVersion: matchcond/v1alpha1\nkind: Test\nconfigurations: [w.yaml]\n\
+                    cases:\n- name: 'no'\n  operation: CREATE\n  \
+                    object: {apiVersion: v1, kind: Pod, metadata: {name: p},\n    \
+                    spec: {volumes: [{name: s, secret: {secretName: s, defaultMode: 0644}}],\n    \
+                    nodeSelector: {on: yes}}}\n  expect: {w: called}\n";
+        let file = load_test_file(text).unwrap();
+        let Some(Source::Inline(object)) = &file.cases[0].object else {
+            panic!("no inline object");
+        };
+        let json = object.to_json();
+        assert_eq!(json["spec"]["volumes"][0]["secret"]["defaultMode"], 420);
+        assert_eq!(
+            json["spec"]["nodeSelector"],
+            serde_json::json!({"true": true})
+        );
+        assert_eq!(file.cases[0].name, "no");
+        assert_eq!(object.start, Position::new(7, 11));
     }
 
     #[test]
