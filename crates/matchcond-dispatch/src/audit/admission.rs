@@ -14,7 +14,7 @@
 use serde_json::{Map, Value as Json};
 
 use super::connect;
-use super::event::{Event, Level};
+use super::event::{Event, Level, Stage};
 use super::uri::RequestUri;
 use crate::dispatch::{insert_attributes, Attributes};
 use crate::request::catalog::{admitted_namespace, Catalog, Operation};
@@ -106,16 +106,18 @@ pub fn passage(event: &Event<'_>, catalog: &Catalog) -> Passage {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct Missing {
-    /// `object`: not recorded (level `Metadata`, a patch whose body is the patch, the
+    /// `object`: not recorded (level `Metadata`, stage `RequestReceived`, a patch whose body is the patch, the
     /// options of a CONNECT whose URL does not give them).
     pub object: bool,
     /// `oldObject`: the stored object before an UPDATE or DELETE (no level records it).
     pub old_object: bool,
-    /// `options`: a DELETE's options at level `Metadata` (its body is not recorded).
+    /// `options`: a DELETE's options when its body is not recorded (level `Metadata`,
+    /// stage `RequestReceived`), and a pod's DELETE options unless they ask a grace period
+    /// of 0 (the store sets `gracePeriodSeconds` from the stored pod before admission).
     pub options: bool,
-    /// `dryRun`: a DELETE's at level `Metadata` (a DELETE sets it in its options, which a
-    /// client sends in the body; the query tells only when no body was sent, which that
-    /// level does not show).
+    /// `dryRun`: a DELETE's when its body is not recorded (a DELETE sets it in its options,
+    /// which a client sends in the body; the query tells only when no body was sent, which
+    /// level `Metadata` and stage `RequestReceived` do not show).
     pub dry_run: bool,
     /// `kind` and `requestKind`: the resource is in no catalog and the event records no
     /// object that names its kind.
@@ -220,7 +222,15 @@ pub fn attributes(event: &Event<'_>, catalog: &Catalog) -> Result<(Attributes, b
         kind = event.request_object.and_then(|o| object_kind(o.get()));
     }
     let kind_known = kind.is_some();
-    let namespace = admitted_namespace(&r.api_group, &r.resource, &r.namespace, &r.name);
+    // The request's namespace is the URL's. The event's records the body's when the URL
+    // names none (a cluster-scoped object written with a namespace).
+    let url_namespace = if event.request_uri.is_empty() || path_names_namespace(&event.request_uri)
+    {
+        &*r.namespace
+    } else {
+        ""
+    };
+    let namespace = admitted_namespace(&r.api_group, &r.resource, url_namespace, &r.name);
     let attrs = Attributes {
         kind: kind.unwrap_or_default(),
         resource,
@@ -231,6 +241,21 @@ pub fn attributes(event: &Event<'_>, catalog: &Catalog) -> Result<(Attributes, b
         dry_run: dry_run(event, op).unwrap_or(false),
     };
     Ok((attrs, kind_known))
+}
+
+/// True when a request URI's path names a namespace as the request info reads it: its
+/// first segment after `/api/VERSION` or `/apis/GROUP/VERSION` is `namespaces`, followed by
+/// a name.
+pub(crate) fn path_names_namespace(uri: &str) -> bool {
+    let path = uri.split(['?', '#']).next().unwrap_or_default();
+    let mut parts = path.split('/').filter(|p| !p.is_empty());
+    let skip = match parts.next() {
+        Some("api") => 1,
+        Some("apis") => 2,
+        _ => return false,
+    };
+    let mut parts = parts.skip(skip);
+    parts.next() == Some("namespaces") && parts.next().is_some()
 }
 
 /// Whether admission sees a dry run (`dryrun.IsDryRun` of the options' `dryRun`), `None`
@@ -256,7 +281,13 @@ pub(crate) fn dry_run(event: &Event<'_>, op: Operation) -> Option<bool> {
 /// False when the event cannot tell whether its request (a DELETE when `delete`) was a dry
 /// run: a DELETE recorded at level `Metadata` (see [`dry_run`]).
 pub(crate) fn tells_dry_run(event: &Event<'_>, delete: bool) -> bool {
-    !delete || event.level >= Level::Request
+    !delete || records_body(event)
+}
+
+/// True when the event can record its request's body: level `Request` or above, at a stage
+/// after `RequestReceived` (the handler records the body after that stage is written).
+pub(crate) fn records_body(event: &Event<'_>) -> bool {
+    event.level >= Level::Request && event.stage != Stage::RequestReceived
 }
 
 /// True when a DELETE's body gives `dryRun` values (false when it is not DeleteOptions'
@@ -304,7 +335,7 @@ pub(crate) fn parts(
     let mut missing = Missing::default();
     let uri = RequestUri::parse(&event.request_uri);
     let body =
-        if event.level >= Level::Request {
+        if records_body(event) {
             match event.request_object {
                 Some(raw) => Some(serde_json::from_str::<Json>(raw.get()).map_err(|e| {
                     NotAdmitted::Invalid {
@@ -319,7 +350,13 @@ pub(crate) fn parts(
         };
     let (object, old_object, options) = match attrs.operation.as_str() {
         "CREATE" => {
-            let object = if event.verb == "patch" { None } else { body };
+            let mut object = if event.verb == "patch" { None } else { body };
+            if let Some(Json::Object(o)) = &mut object {
+                if !preserves_system_fields(attrs) {
+                    wipe_system_fields(o, attrs);
+                }
+                set_namespace(o, attrs);
+            }
             missing.object = object.is_none();
             (
                 object,
@@ -328,7 +365,10 @@ pub(crate) fn parts(
             )
         }
         "UPDATE" => {
-            let object = if event.verb == "update" { body } else { None };
+            let mut object = if event.verb == "update" { body } else { None };
+            if let Some(Json::Object(o)) = &mut object {
+                set_namespace(o, attrs);
+            }
             missing.object = object.is_none();
             missing.old_object = true;
             (
@@ -343,11 +383,29 @@ pub(crate) fn parts(
             let unrecorded = !tells_dry_run(event, true);
             missing.options = unrecorded;
             missing.dry_run = unrecorded;
-            let options = match body {
+            let mut options = match body {
                 Some(b) => Some(delete_options(b)),
                 None if unrecorded => None,
                 None => Some(options_from_query(&uri, "DeleteOptions")),
             };
+            if let Some(Json::Object(o)) = &mut options {
+                // The store's delete turns a negative grace period into 1 before it admits.
+                if o.get("gracePeriodSeconds")
+                    .and_then(Json::as_i64)
+                    .is_some_and(|g| g < 0)
+                {
+                    o.insert("gracePeriodSeconds".into(), Json::from(1));
+                }
+                // A pod's graceful delete then sets the period from the stored pod (0 when
+                // it is unscheduled or finished, else the one asked, else the pod's own):
+                // known only when 0 was asked.
+                let pod = attrs.resource.group.is_empty()
+                    && attrs.resource.resource == "pods"
+                    && attrs.subresource.is_empty();
+                if pod && o.get("gracePeriodSeconds").and_then(Json::as_i64) != Some(0) {
+                    missing.options = true;
+                }
+            }
             (None, None, options)
         }
         _ => {
@@ -358,6 +416,73 @@ pub(crate) fn parts(
         }
     };
     Ok((object, old_object, options, missing))
+}
+
+/// True for the subresources whose create keeps the object's system fields (`uid` as a
+/// precondition): `pods/binding` and `serviceaccounts/token`.
+fn preserves_system_fields(attrs: &Attributes) -> bool {
+    attrs.resource.group.is_empty()
+        && matches!(
+            (attrs.resource.resource.as_str(), attrs.subresource.as_str()),
+            ("pods", "binding") | ("serviceaccounts", "token")
+        )
+}
+
+/// Clears the system fields of a created object as the create handler does before
+/// admission (`WipeObjectMetaSystemFields`): `uid`, `selfLink`, `deletionTimestamp`,
+/// `deletionGracePeriodSeconds`, and `creationTimestamp`, which a built-in type writes as
+/// null and a custom resource leaves out.
+fn wipe_system_fields(object: &mut Map<String, Json>, attrs: &Attributes) {
+    let Some(Json::Object(meta)) = object.get_mut("metadata") else {
+        return;
+    };
+    for field in [
+        "uid",
+        "selfLink",
+        "deletionTimestamp",
+        "deletionGracePeriodSeconds",
+    ] {
+        meta.remove(field);
+    }
+    if meta.get("creationTimestamp").is_some_and(|t| !t.is_null()) {
+        let r = &attrs.resource;
+        if Catalog::builtin()
+            .by_resource(&r.group, &r.version, &r.resource)
+            .is_some()
+        {
+            meta.insert("creationTimestamp".into(), Json::Null);
+        } else {
+            meta.remove("creationTimestamp");
+        }
+    }
+}
+
+/// Sets a created or updated object's namespace to the request's as the handlers do before
+/// admission (`EnsureObjectNamespaceMatchesRequestNamespace`): given when the object has
+/// none, cleared for a cluster-scoped object and a Namespace. An object of another
+/// namespace is refused before admission, and kept as it is.
+fn set_namespace(object: &mut Map<String, Json>, attrs: &Attributes) {
+    let r = &attrs.resource;
+    let expected = if r.group.is_empty() && r.resource == "namespaces" {
+        ""
+    } else {
+        attrs.namespace.as_str()
+    };
+    let Some(Json::Object(meta)) = object.get_mut("metadata") else {
+        return;
+    };
+    let own = meta
+        .get("namespace")
+        .and_then(Json::as_str)
+        .unwrap_or_default();
+    if own == expected {
+        return;
+    }
+    if own.is_empty() {
+        meta.insert("namespace".into(), Json::String(expected.to_owned()));
+    } else if expected.is_empty() {
+        meta.remove("namespace");
+    }
 }
 
 /// The user admission sees, as the AdmissionRequest's `userInfo`.

@@ -231,7 +231,10 @@ fn the_admission_request_holds_what_the_event_recorded() {
             "userInfo": {"username": "bob", "groups": ["ops"], "extra": {"scopes": ["a"]}},
             "dryRun": true,
             "options": {"kind": "CreateOptions", "apiVersion": "meta.k8s.io/v1", "dryRun": ["All"], "fieldManager": "kubectl apply"},
-            "object": pod, "oldObject": null
+            // In the request's namespace, as the handler puts it before admission.
+            "object": {"apiVersion": "v1", "kind": "Pod",
+                       "metadata": {"name": "web-0", "namespace": "shop", "labels": {"app": "web"}}},
+            "oldObject": null
         })
     );
     // Metadata level: no object; an update never has its old object.
@@ -246,7 +249,7 @@ fn the_admission_request_holds_what_the_event_recorded() {
     let opts = json!({"kind": "DeleteOptions", "apiVersion": "meta.k8s.io/v1", "propagationPolicy": "Foreground"});
     let line = event(
         "delete",
-        "pods",
+        "configmaps",
         "",
         "Request",
         json!({"requestObject": opts}),
@@ -329,7 +332,8 @@ fn a_delete_takes_its_options_and_dry_run_from_its_body() {
         })
     );
     assert_eq!(r.request["dryRun"], json!(true));
-    assert_eq!(r.missing.names(), ["oldObject"]);
+    // A pod's grace period is then set from the stored pod.
+    assert_eq!(r.missing.names(), ["oldObject", "options"]);
     // A body without dryRun is no dry run, whatever the query says.
     let r = delete_request(
         "RequestResponse",
@@ -1015,4 +1019,165 @@ fn an_audit_event_and_manifests_give_the_same_request() {
         failures.join("\n")
     );
     assert!(cases.len() > 400, "{}", cases.len());
+}
+
+/// The request's namespace is the URL's, and a created object is admitted as the create
+/// handler leaves it: in the request's namespace, its system fields cleared.
+#[test]
+fn a_created_object_is_admitted_as_the_handler_leaves_it() {
+    let catalog = Catalog::builtin();
+    let built = |line: &str| {
+        admission_request(&Event::from_line(line.as_bytes()).unwrap(), &catalog).unwrap()
+    };
+    // kubectl leaves the namespace out of the body; a copied object may carry a uid.
+    let line = event(
+        "create",
+        "pods",
+        "",
+        "Request",
+        json!({"requestObject": {"apiVersion": "v1", "kind": "Pod", "metadata": {
+            "name": "web-0", "uid": "1234", "creationTimestamp": "2024-01-01T00:00:00Z",
+            "selfLink": "/x", "deletionGracePeriodSeconds": 30}}}),
+    );
+    let r = built(&line).request;
+    assert_eq!(
+        r["object"]["metadata"],
+        json!({"name": "web-0", "namespace": "shop", "creationTimestamp": null})
+    );
+    // A cluster-scoped object written with a namespace: the event's objectRef records it,
+    // the URL names none.
+    let line = json!({
+        "kind": "Event", "apiVersion": "audit.k8s.io/v1", "level": "Request", "auditID": "c-1",
+        "stage": "ResponseComplete", "verb": "create",
+        "requestURI": "/apis/rbac.authorization.k8s.io/v1/clusterroles",
+        "user": {"username": "alice"},
+        "objectRef": {"resource": "clusterroles", "namespace": "foo", "name": "r",
+                      "apiGroup": "rbac.authorization.k8s.io", "apiVersion": "v1"},
+        "responseStatus": {"metadata": {}, "code": 201},
+        "requestObject": {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+                          "metadata": {"name": "r", "namespace": "foo"}}
+    })
+    .to_string();
+    let r = built(&line).request;
+    assert!(r.get("namespace").is_none(), "{r}");
+    assert_eq!(r["object"]["metadata"], json!({"name": "r"}));
+    // A Namespace is in itself, and its object in none.
+    let line = line
+        .replace(
+            "/apis/rbac.authorization.k8s.io/v1/clusterroles",
+            "/api/v1/namespaces",
+        )
+        .replace("\"clusterroles\"", "\"namespaces\"")
+        .replace("\"rbac.authorization.k8s.io\"", "\"\"")
+        .replace("rbac.authorization.k8s.io/v1", "v1")
+        .replace("ClusterRole", "Namespace");
+    let r = built(&line).request;
+    assert_eq!(r["namespace"], "r");
+    assert_eq!(r["object"]["metadata"], json!({"name": "r"}));
+    // An update's object is put in the request's namespace too, and keeps its uid.
+    let line = event(
+        "update",
+        "configmaps",
+        "",
+        "Request",
+        json!({"requestObject": {"apiVersion": "v1", "kind": "ConfigMap",
+                                 "metadata": {"name": "web-0", "uid": "1234"}}}),
+    );
+    let r = built(&line).request;
+    assert_eq!(
+        r["object"]["metadata"],
+        json!({"name": "web-0", "uid": "1234", "namespace": "shop"})
+    );
+    // A binding keeps its uid (a precondition).
+    let line = event(
+        "create",
+        "pods",
+        "binding",
+        "Request",
+        json!({"requestObject": {"apiVersion": "v1", "kind": "Binding",
+                                 "metadata": {"name": "web-0", "uid": "1234"}}}),
+    );
+    assert_eq!(built(&line).request["object"]["metadata"]["uid"], "1234");
+}
+
+/// The first stage is written before the handler records the body: at any level it tells
+/// neither the object nor a DELETE's options and dry run.
+#[test]
+fn the_first_stage_records_no_body() {
+    let catalog = Catalog::builtin();
+    let line = event(
+        "create",
+        "pods",
+        "",
+        "RequestResponse",
+        json!({"stage": "RequestReceived", "responseStatus": null}),
+    );
+    let built = admission_request(&Event::from_line(line.as_bytes()).unwrap(), &catalog).unwrap();
+    assert!(built.missing.object);
+    let line = event(
+        "delete",
+        "configmaps",
+        "",
+        "Request",
+        json!({"stage": "RequestReceived", "responseStatus": null,
+               "requestURI": "/api/v1/namespaces/shop/configmaps/web-0?dryRun=All"}),
+    );
+    let built = admission_request(&Event::from_line(line.as_bytes()).unwrap(), &catalog).unwrap();
+    assert!(
+        built.missing.options && built.missing.dry_run,
+        "{:?}",
+        built.missing
+    );
+}
+
+/// The store's delete sets the options' grace period before admission: a negative one to
+/// 1, and a pod's from the stored pod unless 0 was asked.
+#[test]
+fn a_delete_grace_period_is_the_one_the_store_admits() {
+    let catalog = Catalog::builtin();
+    let built = |resource: &str, body: Json| {
+        let line = event(
+            "delete",
+            resource,
+            "",
+            "Request",
+            json!({"requestObject": body}),
+        );
+        admission_request(&Event::from_line(line.as_bytes()).unwrap(), &catalog).unwrap()
+    };
+    let b = built(
+        "configmaps",
+        json!({"kind": "DeleteOptions", "apiVersion": "meta.k8s.io/v1", "gracePeriodSeconds": -5}),
+    );
+    assert_eq!(b.request["options"]["gracePeriodSeconds"], 1);
+    assert!(!b.missing.options);
+    let b = built(
+        "pods",
+        json!({"kind": "DeleteOptions", "apiVersion": "meta.k8s.io/v1", "propagationPolicy": "Background"}),
+    );
+    assert!(b.missing.options);
+    let b = built(
+        "pods",
+        json!({"kind": "DeleteOptions", "apiVersion": "meta.k8s.io/v1", "gracePeriodSeconds": 0}),
+    );
+    assert!(!b.missing.options);
+    assert_eq!(b.request["options"]["gracePeriodSeconds"], 0);
+}
+
+#[test]
+fn the_url_names_the_namespace() {
+    for (uri, names) in [
+        ("/api/v1/namespaces/shop/pods", true),
+        ("/api/v1/namespaces/shop", true),
+        ("/api/v1/namespaces", false),
+        (
+            "/apis/rbac.authorization.k8s.io/v1/clusterroles?dryRun=All",
+            false,
+        ),
+        ("/apis/example.com/v1/namespaces/a/widgets/w", true),
+        ("/apis/example.com/v1/widgets/namespaces", false),
+        ("/healthz", false),
+    ] {
+        assert_eq!(admission::path_names_namespace(uri), names, "{uri}");
+    }
 }

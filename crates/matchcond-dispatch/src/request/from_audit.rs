@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value as Json};
 
-use crate::audit::{admission_request, Event, Level};
+use crate::audit::{admission_request, Event, Level, Stage};
 use crate::request::catalog::Catalog;
 use crate::request::manifest::{ReviewWarning, REVIEW_API_VERSION};
 
@@ -38,26 +38,31 @@ pub fn review_from_audit_event(
 ) -> Result<AuditReview, AuditReviewError> {
     let event = Event::from_line(text)?;
     let built = admission_request(&event, catalog)?;
+    // What does not record the body: the level, or the first stage at any level.
+    let unrecorded = if event.level >= Level::Request {
+        (event.stage == Stage::RequestReceived).then_some("stage RequestReceived".to_owned())
+    } else {
+        Some(format!("level {}", event.level.as_str()))
+    };
     let why = |member: &str| -> String {
-        match (member, event.level) {
+        match (member, &unrecorded) {
             ("oldObject", _) => {
                 "not in the audit event (no level records the stored object): read as null"
                     .to_owned()
             }
-            ("object", Level::Metadata | Level::None) => format!(
-                "not in the audit event (level {} records no request body): read as null",
-                event.level.as_str()
+            ("object", Some(what)) => format!(
+                "not in the audit event ({what} records no request body): read as null"
             ),
-            ("object", _) => {
+            ("object", None) => {
                 "not in the audit event (the body recorded is not the object: a patch; or connect options the URL does not give): read as null".to_owned()
             }
-            ("options", _) => format!(
-                "not in the audit event (level {} records no request body)",
-                event.level.as_str()
-            ),
-            ("dryRun", _) => format!(
-                "not in the audit event (a DELETE sets it in its options, sent in the body, which level {} does not record): read as false",
-                event.level.as_str()
+            ("options", Some(what)) => {
+                format!("not in the audit event ({what} records no request body)")
+            }
+            ("options", None) => "not in the audit event (a pod's delete sets gracePeriodSeconds from the stored pod before admission, unless 0 was asked)".to_owned(),
+            ("dryRun", what) => format!(
+                "not in the audit event (a DELETE sets it in its options, sent in the body, which {} does not record): read as false",
+                what.as_deref().unwrap_or("the event")
             ),
             _ => "not in the audit event (the kind is in no catalog and no recorded object names it)"
                 .to_owned(),
