@@ -343,3 +343,26 @@ fn requests_from_audit_events() {
     ]);
     s.check();
 }
+
+/// A manifest is read as kubectl sends it: `0644` is octal, a plain `yes` a boolean (a
+/// warning with its position and path).
+#[test]
+fn manifests_are_read_as_kubectl_sends_them() {
+    let r = run(&[
+        "match",
+        "--object",
+        "pod-yaml11.yaml",
+        "--user",
+        "alice",
+        "--print-review",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let review = json(&r.stdout);
+    let object = &review["request"]["object"];
+    assert_eq!(object["spec"]["volumes"][0]["secret"]["defaultMode"], 420);
+    assert_eq!(object["spec"]["nodeSelector"]["edge"], true);
+    assert_eq!(
+        r.stderr,
+        "matchcond: warning: pod-yaml11.yaml:16:11: spec.nodeSelector.edge: yes is the boolean true in YAML 1.1: kubectl apply sends true, which the apiserver refuses where a string is expected (quote it)\n"
+    );
+}
