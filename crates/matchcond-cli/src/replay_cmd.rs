@@ -353,13 +353,14 @@ fn counts_line(c: &HookCounts) -> String {
 fn text(report: &ReplayReport, paint: Streams) {
     let i = &report.input;
     outln!(
-        "{} lines, {} events: {} requests through admission; left out: {} reads, {} non-resource, {} unauthenticated, {} forbidden, {} not found; {} bad",
+        "{} lines, {} events: {} requests through admission; left out: {} reads, {} non-resource, {} unauthenticated, {} throttled, {} forbidden, {} not found; {} bad",
         group(i.lines),
         group(i.events),
         group(i.admitted),
         group(i.reads),
         group(i.non_resource),
         group(i.unauthenticated),
+        group(i.throttled),
         group(i.forbidden),
         group(i.not_found),
         group(i.bad)
@@ -506,6 +507,7 @@ pub fn report_json(report: &ReplayReport) -> Json {
             "reads": i.reads,
             "nonResource": i.non_resource,
             "unauthenticated": i.unauthenticated,
+            "throttled": i.throttled,
             "forbidden": i.forbidden,
             "notFound": i.not_found,
             "bad": i.bad,
@@ -724,9 +726,9 @@ th,td{border:1px solid #ccc;padding:2px 8px;text-align:right}th{background:#f4f4
 </style></head><body><h1>matchcond replay</h1>",
     );
     page.push_str(&format!(
-        "<p>{} lines, {} events: <b>{} requests through admission</b>; left out: {} reads, {} non-resource, {} unauthenticated, {} forbidden, {} not found; <span class=\"bad\">{} bad</span>.</p>",
+        "<p>{} lines, {} events: <b>{} requests through admission</b>; left out: {} reads, {} non-resource, {} unauthenticated, {} throttled, {} forbidden, {} not found; <span class=\"bad\">{} bad</span>.</p>",
         group(i.lines), group(i.events), group(i.admitted), group(i.reads), group(i.non_resource),
-        group(i.unauthenticated), group(i.forbidden), group(i.not_found), group(i.bad)
+        group(i.unauthenticated), group(i.throttled), group(i.forbidden), group(i.not_found), group(i.bad)
     ));
     if !report.bad.is_empty() {
         page.push_str("<details><summary>Lines that could not be read</summary><ul>");

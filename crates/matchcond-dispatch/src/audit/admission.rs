@@ -9,7 +9,8 @@
 //! `delete` and `deletecollection` are `DELETE`, and the connect subresources (`exec`,
 //! `attach`, `portforward`, `proxy`) are `CONNECT` whatever the HTTP method. Reads (`get`,
 //! `list`, `watch`) never reach admission; neither do requests refused by authentication
-//! (response 401) or authorization (annotation `authorization.k8s.io/decision: forbid`).
+//! (response 401), by priority and fairness (response 429 before authorization decided) or
+//! by authorization (annotation `authorization.k8s.io/decision: forbid`).
 
 use serde_json::{Map, Value as Json};
 
@@ -34,6 +35,10 @@ pub enum Passage {
     Unauthenticated,
     /// Refused by authorization (`authorization.k8s.io/decision: forbid`) before admission.
     Forbidden,
+    /// Answered 429 before authorization decided (no `authorization.k8s.io/decision`):
+    /// refused by the priority-and-fairness or max-in-flight filter, which run before
+    /// authorization and admission.
+    Throttled,
     /// Answered 404 before admission: an update, patch or delete of an object that does
     /// not exist (the store looks it up before it admits the change), or a create in a
     /// namespace that does not exist (refused by the first admission plugin, before any
@@ -78,6 +83,15 @@ pub fn passage(event: &Event<'_>, catalog: &Catalog) -> Passage {
         == Some("forbid")
     {
         return Passage::Forbidden;
+    }
+    if status == 429
+        && event
+            .annotations
+            .as_ref()
+            .and_then(|a| a.authorization_decision.as_deref())
+            .is_none()
+    {
+        return Passage::Throttled;
     }
     if is_connect(
         catalog,

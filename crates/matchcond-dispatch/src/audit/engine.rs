@@ -356,8 +356,14 @@ impl Side {
         kind: &Gvk,
         result: &mut HookResult,
     ) -> Result<(), NotAdmitted> {
+        // A webhook matched through an equivalent resource of another version sees the
+        // objects converted to it, which the event does not record.
+        let converted = *kind != p.attrs.kind;
         let (request, built) = p.cel_request(kind)?;
-        let missing = built.missing;
+        let mut missing = built.missing;
+        if converted && built.object.is_some() {
+            missing.object = true;
+        }
         let mut act = request.activation();
         if missing.object {
             act.unbind(SLOT_OBJECT);

@@ -73,6 +73,9 @@ pub struct InputCounts {
     pub unauthenticated: u64,
     /// Requests refused by authorization (final stages only).
     pub forbidden: u64,
+    /// Requests refused by priority and fairness before authorization (final stages only;
+    /// see [`Passage::Throttled`]).
+    pub throttled: u64,
     /// Requests answered 404 before admission (final stages only; see
     /// [`Passage::NotFound`]).
     pub not_found: u64,
@@ -399,6 +402,7 @@ impl Replay {
                         Passage::NonResource => c.non_resource += 1,
                         Passage::Unauthenticated => c.unauthenticated += 1,
                         Passage::NotFound => c.not_found += 1,
+                        Passage::Throttled => c.throttled += 1,
                         _ => c.forbidden += 1,
                     }
                     // An early stage of the same request (`RequestReceived`, written before
@@ -693,6 +697,7 @@ impl Acc {
         i.non_resource += o.non_resource;
         i.unauthenticated += o.unauthenticated;
         i.forbidden += o.forbidden;
+        i.throttled += o.throttled;
         i.not_found += o.not_found;
         i.bad += o.bad;
         for (side, other_side) in self.hooks.iter_mut().zip(other.hooks) {

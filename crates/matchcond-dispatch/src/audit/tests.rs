@@ -193,6 +193,22 @@ fn the_passage_through_admission_follows_the_verb_and_the_response() {
             json!({"responseStatus": {"code": 409}}),
             Passage::Admitted(Operation::Delete),
         ),
+        // Priority and fairness answers 429 before authorization decides; a webhook's 429
+        // comes after it.
+        (
+            "create",
+            "pods",
+            "",
+            json!({"responseStatus": {"code": 429}, "annotations": null}),
+            Passage::Throttled,
+        ),
+        (
+            "create",
+            "pods",
+            "",
+            json!({"responseStatus": {"code": 429}}),
+            Passage::Admitted(Operation::Create),
+        ),
     ];
     for (verb, res, sub, extra, want) in cases {
         let line = event(verb, res, sub, "Metadata", extra.clone());
@@ -1180,4 +1196,58 @@ fn the_url_names_the_namespace() {
     ] {
         assert_eq!(admission::path_names_namespace(uri), names, "{uri}");
     }
+}
+
+/// A webhook matched through an equivalent resource of another version has its conditions
+/// evaluated on the objects converted to that version, which no event records.
+#[test]
+fn a_converted_object_is_unknown() {
+    let s = side(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: hpa}
+webhooks:
+- name: v2.example.com
+  clientConfig: {url: "https://example.com"}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  matchPolicy: Equivalent
+  rules: [{operations: [CREATE], apiGroups: [autoscaling], apiVersions: [v2], resources: [horizontalpodautoscalers]}]
+  matchConditions:
+  - {name: metrics, expression: "has(object.spec.metrics)"}
+- name: v1.example.com
+  clientConfig: {url: "https://example.com"}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  rules: [{operations: [CREATE], apiGroups: [autoscaling], apiVersions: [v1], resources: [horizontalpodautoscalers]}]
+  matchConditions:
+  - {name: metrics, expression: "has(object.spec.metrics)"}
+- name: kind.example.com
+  clientConfig: {url: "https://example.com"}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  matchPolicy: Equivalent
+  rules: [{operations: [CREATE], apiGroups: [autoscaling], apiVersions: [v2], resources: [horizontalpodautoscalers]}]
+  matchConditions:
+  - {name: v2, expression: "request.kind.version == 'v2'"}
+"#,
+    );
+    let line = json!({
+        "kind": "Event", "apiVersion": "audit.k8s.io/v1", "level": "Request", "auditID": "h-1",
+        "stage": "ResponseComplete", "verb": "create",
+        "requestURI": "/apis/autoscaling/v1/namespaces/shop/horizontalpodautoscalers",
+        "user": {"username": "alice"},
+        "objectRef": {"resource": "horizontalpodautoscalers", "namespace": "shop", "name": "web",
+                      "apiGroup": "autoscaling", "apiVersion": "v1"},
+        "responseStatus": {"metadata": {}, "code": 201},
+        "requestObject": {"apiVersion": "autoscaling/v1", "kind": "HorizontalPodAutoscaler",
+                          "metadata": {"name": "web"},
+                          "spec": {"targetCPUUtilizationPercentage": 80}}
+    })
+    .to_string();
+    assert_eq!(
+        decide(&s, &line, None),
+        [Verdict::Undetermined, Verdict::Skipped(0), Verdict::Called]
+    );
 }
