@@ -238,7 +238,9 @@ pub fn attributes(event: &Event<'_>, catalog: &Catalog) -> Result<(Attributes, b
     let kind_known = kind.is_some();
     // The request's namespace is the URL's. The event's records the body's when the URL
     // names none (a cluster-scoped object written with a namespace).
-    let url_namespace = if event.request_uri.is_empty() || path_names_namespace(&event.request_uri)
+    let url_namespace = if r.namespace.is_empty()
+        || event.request_uri.is_empty()
+        || path_names_namespace(&event.request_uri)
     {
         &*r.namespace
     } else {
