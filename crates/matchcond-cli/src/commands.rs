@@ -208,6 +208,12 @@ fn hook_json(h: &HookOutcome) -> Json {
         }
         _ => {}
     }
+    if let Some(k) = &h.converted_to {
+        o.insert(
+            "convertedTo".into(),
+            json!({"group": k.group, "version": k.version, "kind": k.kind}),
+        );
+    }
     o.insert(
         "conditions".into(),
         h.conditions.as_ref().map_or(Json::Null, report_json),
@@ -297,6 +303,18 @@ pub fn dispatch(
                         .out
                         .strong(&format!("{} {}", hook_kind_word(h.hook.kind), h.hook.uid))
                 );
+                let has_objects = ["object", "oldObject"]
+                    .iter()
+                    .any(|m| request.get(*m).is_some_and(|o| !o.is_null()));
+                if let (Some(k), true) = (&h.converted_to, has_objects) {
+                    outln!(
+                        "  {}",
+                        paint.out.tone(
+                            Tone::Warning,
+                            &format!("warning: the apiserver converts the objects to {k} for this webhook (matchPolicy: Equivalent) before its conditions read them; they read them as given")
+                        )
+                    );
+                }
                 if let Some(report) = &h.conditions {
                     for c in &report.conditions {
                         let outcome = outcome_text(&c.outcome);

@@ -700,6 +700,15 @@ fn run_case(
             }
         };
         coverage.record(&outcome);
+        let has_objects = ["object", "oldObject"]
+            .iter()
+            .any(|m| request.get(*m).is_some_and(|o| !o.is_null()));
+        if let (Some(k), true) = (&outcome.converted_to, has_objects) {
+            result.notes.push(format!(
+                "warning: {}: the apiserver converts the objects to {k} for this webhook (matchPolicy: Equivalent) before its conditions read them; they read them as given",
+                e.webhook
+            ));
+        }
         let passed = matches(&e.expectation, &outcome);
         if !passed {
             result.status = CaseStatus::Failed;

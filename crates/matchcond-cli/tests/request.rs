@@ -366,3 +366,31 @@ fn manifests_are_read_as_kubectl_sends_them() {
         "matchcond: warning: pod-yaml11.yaml:16:11: spec.nodeSelector.edge: yes is the boolean true in YAML 1.1: kubectl apply sends true, which the apiserver refuses where a string is expected (quote it)\n"
     );
 }
+
+/// A webhook matched through an equivalent resource of another version: the apiserver
+/// converts the objects before its conditions read them, which `match` cannot; it says so.
+#[test]
+fn converted_objects_are_pointed_out() {
+    let args = [
+        "match",
+        "--config",
+        "hpa-v1-hook.yaml",
+        "--object",
+        "hpa-v2.yaml",
+        "--user",
+        "alice",
+    ];
+    let r = run(&args);
+    assert!(
+        r.stdout.contains("\n  warning: the apiserver converts the objects to autoscaling/v1, Kind=HorizontalPodAutoscaler for this webhook (matchPolicy: Equivalent) before its conditions read them; they read them as given\n"),
+        "{}",
+        r.stdout
+    );
+    let mut with_json = args.to_vec();
+    with_json.extend(["--output", "json"]);
+    let out = json(&run(&with_json).stdout);
+    assert_eq!(
+        out["webhooks"][0]["convertedTo"],
+        serde_json::json!({"group": "autoscaling", "version": "v1", "kind": "HorizontalPodAutoscaler"})
+    );
+}

@@ -278,12 +278,22 @@ pub struct HookOutcome {
     pub decision: Decision<'static>,
     /// The matchConditions evaluation, when the conditions were evaluated.
     pub conditions: Option<Report<'static>>,
+    /// When the conditions were evaluated for a webhook matched through an equivalent
+    /// resource of another version (`matchPolicy: Equivalent`), the kind it is invoked
+    /// with. The apiserver converts `object` and `oldObject` to that kind before it
+    /// evaluates them; they were evaluated on the objects as given.
+    pub converted_to: Option<Gvk>,
     /// Kept with the decision: the invocation of a `Call`, the status of a `Reject`.
     detail: Detail,
 }
 
 impl HookOutcome {
-    fn new(hook: HookInfo, detail: Detail, conditions: Option<Report<'static>>) -> Self {
+    fn new(
+        hook: HookInfo,
+        detail: Detail,
+        conditions: Option<Report<'static>>,
+        converted_to: Option<Gvk>,
+    ) -> Self {
         let decision = match &detail {
             Detail::Call(_) => Decision::Call,
             Detail::Skip(s) => Decision::Skip(s.clone()),
@@ -295,6 +305,7 @@ impl HookOutcome {
             hook,
             decision,
             conditions,
+            converted_to,
             detail,
         }
     }
@@ -767,7 +778,7 @@ impl Dispatcher {
         namespaces: &dyn NamespaceLister,
         cel_requests: &mut CelRequests,
     ) -> (HookOutcome, Stage) {
-        let (mut detail, conditions) =
+        let (mut detail, conditions, converted_to) =
             self.should_call_inner(h, attrs, request, namespaces, cel_requests);
         let mut stage = Stage::Deciding;
         if matches!(detail, Detail::Call(_)) {
@@ -776,7 +787,10 @@ impl Dispatcher {
                 stage = Stage::Calling;
             }
         }
-        (HookOutcome::new(h.info.clone(), detail, conditions), stage)
+        (
+            HookOutcome::new(h.info.clone(), detail, conditions, converted_to),
+            stage,
+        )
     }
 
     fn should_call_inner(
@@ -786,8 +800,8 @@ impl Dispatcher {
         request: &Json,
         namespaces: &dyn NamespaceLister,
         cel_requests: &mut CelRequests,
-    ) -> (Detail, Option<Report<'static>>) {
-        let skip = |r| (Detail::Skip(r), None);
+    ) -> (Detail, Option<Report<'static>>, Option<Gvk>) {
+        let skip = |r| (Detail::Skip(r), None, None);
         if is_exempt_kind(&attrs.kind) {
             return skip(Skip::ExemptKind);
         }
@@ -804,14 +818,15 @@ impl Dispatcher {
         let invocation = match self.match_rules(h, attrs) {
             Ok(Some(i)) => i,
             Ok(None) => return skip(Skip::Rules),
-            Err(r) => return (Detail::Reject(r), None),
+            Err(r) => return (Detail::Reject(r), None, None),
         };
         if let Some(e) = ns_err.or(obj_err) {
-            return (Detail::Reject(e), None);
+            return (Detail::Reject(e), None, None);
         }
         if h.conditions.is_empty() {
-            return (Detail::Call(invocation), None);
+            return (Detail::Call(invocation), None, None);
         }
+        let converted_to = (invocation.kind != attrs.kind).then(|| invocation.kind.clone());
         let cel_request = cel_requests.get(attrs, &invocation.kind, request);
         let mut act = cel_request.activation();
         if !cel_request.original {
@@ -837,7 +852,7 @@ impl Dispatcher {
                 Detail::Reject(Rejection::forbidden(&attrs.resource, &attrs.name, message))
             }
         };
-        (decision, Some(report))
+        (decision, Some(report), converted_to)
     }
 
     pub(crate) fn match_rules(

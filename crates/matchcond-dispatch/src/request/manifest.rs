@@ -10,6 +10,7 @@ use serde_json::{json, Map, Value as Json};
 use crate::request::catalog::{
     admitted_namespace, api_version, ApiResource, ApiSubresource, Catalog, Operation,
 };
+use crate::request::namespaces::METADATA_NAME_LABEL;
 use crate::request::{opt_map, opt_str, ManifestError, ManifestErrorKind};
 use crate::types::Gvk;
 use crate::yaml::{Node, Value};
@@ -538,19 +539,37 @@ pub fn build_review(
             })
         }
     };
-    // The objects.
-    let mut target_json = target.node.to_json();
-    if let Some(Json::Object(meta)) = target_json.get_mut("metadata") {
-        match &namespace {
-            Some(ns) if resource.namespaced => {
-                meta.insert("namespace".into(), json!(ns));
+    // The objects, in the request's namespace (the stored one is in it too). A Namespace
+    // is decoded with the label of its name (`SetDefaults_Namespace`), which its own
+    // namespaceSelector reads.
+    let own_name_label = resource.group.is_empty() && resource.plural == "namespaces";
+    let place = |mut json: Json| -> Json {
+        if let Some(Json::Object(meta)) = json.get_mut("metadata") {
+            match &namespace {
+                Some(ns) if resource.namespaced => {
+                    meta.insert("namespace".into(), json!(ns));
+                }
+                _ if !resource.namespaced => {
+                    meta.remove("namespace");
+                }
+                _ => {}
             }
-            _ if !resource.namespaced => {
-                meta.remove("namespace");
+            let name = meta.get("name").and_then(Json::as_str).map(str::to_owned);
+            if let (true, Some(name)) = (own_name_label, name.filter(|n| !n.is_empty())) {
+                let labels = meta
+                    .entry("labels")
+                    .or_insert_with(|| Json::Object(Map::new()));
+                if !labels.is_object() {
+                    *labels = Json::Object(Map::new());
+                }
+                if let Json::Object(l) = labels {
+                    l.insert(METADATA_NAME_LABEL.into(), Json::String(name));
+                }
             }
-            _ => {}
         }
-    }
+        json
+    };
+    let target_json = place(target.node.to_json());
     let differs = sub.is_some_and(|s| s.kind != resource.gvk())
         && !(target.kind == sub.map_or("", |s| s.kind.kind.as_str())
             && catalog
@@ -567,7 +586,7 @@ pub fn build_review(
         Operation::Update => {
             let old = stored
                 .as_ref()
-                .map_or(Json::Null, |o| convert(o.node.to_json(), o));
+                .map_or(Json::Null, |o| convert(place(o.node.to_json()), o));
             (convert(target_json, &target), old)
         }
         Operation::Delete => (Json::Null, convert(target_json, &target)),
@@ -918,6 +937,38 @@ mod tests {
     }
 
     const POD: &str = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  namespace: shop\n  labels: {app: web}\nspec:\n  containers: [{name: c, image: nginx}]\n";
+
+    /// The stored object is in the request's namespace too, and a Namespace carries the
+    /// label of its name, as decoding defaults it.
+    #[test]
+    fn objects_are_placed_as_the_apiserver_holds_them() {
+        let deploy = node(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 1}\n",
+        );
+        let mut o = alice();
+        o.namespace = Some("shop".into());
+        let built = build_review(&catalog(), Some(&deploy), Some(&deploy), &o).unwrap();
+        let r = built.request();
+        assert_eq!(r["object"]["metadata"]["namespace"], "shop");
+        assert_eq!(r["oldObject"]["metadata"]["namespace"], "shop");
+        let ns = node("apiVersion: v1\nkind: Namespace\nmetadata: {name: gatekeeper-system, namespace: x, labels: {kubernetes.io/metadata.name: other, team: a}}\n");
+        let built = build_review(&catalog(), Some(&ns), Some(&ns), &alice()).unwrap();
+        let r = built.request();
+        assert_eq!(r["namespace"], "gatekeeper-system");
+        for member in ["object", "oldObject"] {
+            assert_eq!(
+                r[member]["metadata"],
+                json!({"name": "gatekeeper-system", "labels": {"kubernetes.io/metadata.name": "gatekeeper-system", "team": "a"}}),
+                "{member}"
+            );
+        }
+        let unnamed = node("apiVersion: v1\nkind: Namespace\nmetadata: {generateName: tmp-}\n");
+        let built = build_review(&catalog(), Some(&unnamed), None, &alice()).unwrap();
+        assert_eq!(
+            built.request()["object"]["metadata"],
+            json!({"generateName": "tmp-"})
+        );
+    }
 
     #[test]
     fn a_pod_create_is_what_the_apiserver_sends() {
