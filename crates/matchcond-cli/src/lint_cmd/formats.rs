@@ -39,10 +39,20 @@ fn level(s: Severity) -> &'static str {
 }
 
 /// A file name as a URI reference: `\` becomes `/`, and what a URI cannot hold is
-/// percent-encoded.
+/// percent-encoded; an absolute path is a `file` URI (`/tmp/a.yaml` is
+/// `file:///tmp/a.yaml`, `C:\a.yaml` is `file:///C:/a.yaml`), a relative one a relative
+/// reference.
 fn uri(name: &str) -> String {
-    let mut out = String::new();
-    for b in name.replace('\\', "/").bytes() {
+    let name = name.replace('\\', "/");
+    let (mut out, rest) = match name.as_bytes() {
+        [b'/', ..] => ("file://".to_owned(), name.as_str()),
+        [d, b':', b'/', ..] if d.is_ascii_alphabetic() => (
+            format!("file:///{}:", char::from(*d)),
+            name.get(2..).unwrap_or_default(),
+        ),
+        _ => (String::new(), name.as_str()),
+    };
+    for b in rest.bytes() {
         if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
             out.push(char::from(b));
         } else {
@@ -349,5 +359,11 @@ mod tests {
         );
         assert_eq!(uri("dir\\my file.yaml"), "dir/my%20file.yaml");
         assert_eq!(uri("<stdin>"), "%3Cstdin%3E");
+        assert_eq!(
+            uri("/tmp/weird dir/a.yaml"),
+            "file:///tmp/weird%20dir/a.yaml"
+        );
+        assert_eq!(uri("C:\\cfg\\a b.yaml"), "file:///C:/cfg/a%20b.yaml");
+        assert_eq!(uri("c:/a.yaml"), "file:///c:/a.yaml");
     }
 }
