@@ -136,6 +136,9 @@ pub struct Missing {
     /// `kind` and `requestKind`: the resource is in no catalog and the event records no
     /// object that names its kind.
     pub kind: bool,
+    /// `name`: a CREATE recorded at stage `RequestReceived`, whose name the handler reads
+    /// from the body after that stage is written (unless the URL gives it).
+    pub name: bool,
 }
 
 impl Missing {
@@ -149,6 +152,7 @@ impl Missing {
         let mut out = Vec::new();
         for (set, name) in [
             (self.kind, "kind"),
+            (self.name, "name"),
             (self.object, "object"),
             (self.old_object, "oldObject"),
             (self.options, "options"),
@@ -366,6 +370,7 @@ pub(crate) fn parts(
         };
     let (object, old_object, options) = match attrs.operation.as_str() {
         "CREATE" => {
+            missing.name = attrs.name.is_empty() && event.stage == Stage::RequestReceived;
             let mut object = if event.verb == "patch" { None } else { body };
             if let Some(Json::Object(o)) = &mut object {
                 if !preserves_system_fields(attrs) {

@@ -144,6 +144,7 @@ struct Reads {
     options: bool,
     kind: bool,
     dry_run: bool,
+    name: bool,
 }
 
 fn condition_reads(h: &CompiledHook) -> Vec<Reads> {
@@ -154,16 +155,22 @@ fn condition_reads(h: &CompiledHook) -> Vec<Reads> {
                 match path.slot {
                     SLOT_OBJECT => r.object = true,
                     SLOT_OLD_OBJECT => r.old_object = true,
-                    SLOT_AUTHORIZER | SLOT_REQUEST_RESOURCE => r.authorizer = true,
+                    // An authorizer check asks about the request's resource, name included.
+                    SLOT_AUTHORIZER | SLOT_REQUEST_RESOURCE => {
+                        r.authorizer = true;
+                        r.name = true;
+                    }
                     SLOT_REQUEST => match path.fields.first().map(|p| &**p) {
                         Some("options") => r.options = true,
                         Some("kind" | "requestKind") => r.kind = true,
                         Some("dryRun") => r.dry_run = true,
+                        Some("name") => r.name = true,
                         Some(_) => {}
                         None => {
                             r.options = true;
                             r.kind = true;
                             r.dry_run = true;
+                            r.name = true;
                         }
                     },
                     _ => {}
@@ -392,7 +399,8 @@ impl Side {
             let depends = (r.object && missing.object)
                 || (r.old_object && missing.old_object)
                 || (r.authorizer && authorizer.is_none());
-            let by_reads = (r.options && missing.options)
+            let by_reads = (r.name && missing.name)
+                || (r.options && missing.options)
                 || (r.kind && missing.kind)
                 || (r.dry_run && missing.dry_run);
             depends_any |= depends || by_reads;

@@ -1128,8 +1128,10 @@ fn the_first_stage_records_no_body() {
         "RequestResponse",
         json!({"stage": "RequestReceived", "responseStatus": null}),
     );
+    let line = line.replace("\"name\":\"web-0\"", "\"name\":\"\"");
     let built = admission_request(&Event::from_line(line.as_bytes()).unwrap(), &catalog).unwrap();
     assert!(built.missing.object);
+    assert_eq!(built.missing.names(), ["name", "object"]);
     let line = event(
         "delete",
         "configmaps",
@@ -1249,5 +1251,45 @@ webhooks:
     assert_eq!(
         decide(&s, &line, None),
         [Verdict::Undetermined, Verdict::Skipped(0), Verdict::Called]
+    );
+}
+
+/// A create's first stage does not tell its name: a condition reading it is undetermined,
+/// one that does not is decided.
+#[test]
+fn a_first_stage_create_has_no_known_name() {
+    let s = side(
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: names}
+webhooks:
+- name: name.example.com
+  clientConfig: {url: "https://example.com"}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]
+  matchConditions:
+  - {name: web, expression: "has(request.name) && request.name.startsWith('web')"}
+- name: namespace.example.com
+  clientConfig: {url: "https://example.com"}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+  rules: [{operations: [CREATE], apiGroups: [""], apiVersions: [v1], resources: [pods]}]
+  matchConditions:
+  - {name: shop, expression: "request.namespace == 'shop'"}
+"#,
+    );
+    let line = event(
+        "create",
+        "pods",
+        "",
+        "Request",
+        json!({"stage": "RequestReceived", "responseStatus": null}),
+    )
+    .replace("\"name\":\"web-0\"", "\"name\":\"\"");
+    assert_eq!(
+        decide(&s, &line, None),
+        [Verdict::Undetermined, Verdict::Called]
     );
 }

@@ -60,6 +60,7 @@ pub fn review_from_audit_event(
                 format!("not in the audit event ({what} records no request body)")
             }
             ("options", None) => "not in the audit event (a pod's delete sets gracePeriodSeconds from the stored pod before admission, unless 0 was asked)".to_owned(),
+            ("name", _) => "not in the audit event (stage RequestReceived is written before the create reads the name from the body): read as absent".to_owned(),
             ("dryRun", what) => format!(
                 "not in the audit event (a DELETE sets it in its options, sent in the body, which {} does not record): read as false",
                 what.as_deref().unwrap_or("the event")
