@@ -4,8 +4,7 @@ use std::sync::Arc;
 
 use matchcond::authz::{AuthzDecision, StaticAuthorizer};
 use matchcond::dispatch::{
-    Configuration, Dispatcher, HookKind, HookOutcome, Labels, NamespaceFn, NamespaceLister,
-    Rejection,
+    Configuration, HookKind, HookOutcome, Labels, NamespaceFn, NamespaceLister, Rejection,
 };
 use matchcond::{
     Activation, CompileOptions, ConditionOutcome, Decision, Environment, KubeVersion, Report,
@@ -222,8 +221,10 @@ fn hook_json(h: &HookOutcome) -> Json {
 }
 
 /// `matchcond match`.
+#[allow(clippy::too_many_arguments)]
 pub fn dispatch(
     configs: &[String],
+    crds: &[String],
     input: RequestInput,
     labels: Labels,
     authorizer_file: Option<&str>,
@@ -263,7 +264,8 @@ pub fn dispatch(
     request_args::print_warnings(&input, paint);
     let request = &input.request;
     let authz = authorizer(authorizer_file)?;
-    let dispatcher = Dispatcher::new(&configurations, version).with_authorizer(Arc::new(authz));
+    let dispatcher =
+        request_args::dispatcher(&configurations, crds, version)?.with_authorizer(Arc::new(authz));
     let any_namespace = NamespaceFn(|name: &str| -> Result<Option<Labels>, String> {
         let mut l = labels.clone();
         l.entry("kubernetes.io/metadata.name".to_owned())

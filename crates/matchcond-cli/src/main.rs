@@ -340,6 +340,7 @@ fn main() -> ExitCode {
                     )),
                     request_args::Resolved::Request(Some(req)) => commands::dispatch(
                         &configs,
+                        &request.crds,
                         req,
                         namespace_labels,
                         authorizer.as_deref(),

@@ -11,7 +11,7 @@ use matchcond::dispatch::audit::{
     WebhookReport,
 };
 use matchcond::dispatch::request::{load_crds, load_namespaces, Catalog, NamespaceSet};
-use matchcond::dispatch::{Configuration, Dispatcher, HookKind};
+use matchcond::dispatch::{Configuration, Dispatcher, HookKind, ResourceTable};
 use matchcond::KubeVersion;
 use serde_json::{json, Value as Json};
 
@@ -117,8 +117,11 @@ fn configurations(
     Ok(out)
 }
 
-fn catalog(files: &[String], version: KubeVersion) -> Result<Catalog, InputError> {
+/// The catalog and the resource-equivalence table of a version, with the CRDs of the
+/// files (their served versions equivalent to each other).
+fn catalog(files: &[String], version: KubeVersion) -> Result<(Catalog, ResourceTable), InputError> {
     let mut catalog = Catalog::builtin_for(version);
+    let mut table = ResourceTable::builtin_for(version);
     for file in files {
         let name = input::display_name(file);
         let (crds, errors) = load_crds(&input::read_text(file)?);
@@ -127,9 +130,10 @@ fn catalog(files: &[String], version: KubeVersion) -> Result<Catalog, InputError
         }
         for c in &crds {
             catalog.add_crd(c);
+            table.add_crd(c);
         }
     }
-    Ok(catalog)
+    Ok((catalog, table))
 }
 
 fn namespaces(files: &[String]) -> Result<Option<NamespaceSet>, InputError> {
@@ -249,14 +253,15 @@ pub fn run(args: &ReplayArgs, paint: Streams) -> Result<u8, InputError> {
     } else {
         Some(configurations(&args.baseline, version, paint)?)
     };
-    let catalog = catalog(&args.crds, version)?;
+    let (catalog, table) = catalog(&args.crds, version)?;
+    let table = Arc::new(table);
     let namespaces = namespaces(&args.namespace_objects)?;
     let authorizer = match &args.authorizer {
         Some(p) => Some(Arc::new(input::read_authorizer(p)?)),
         None => None,
     };
     let side = |configs: &[Configuration]| {
-        let d = Dispatcher::new(configs, version);
+        let d = Dispatcher::with_resources(configs, version, Arc::clone(&table) as _);
         Side::new(match &authorizer {
             Some(a) => d.with_authorizer(Arc::clone(a) as _),
             None => d,

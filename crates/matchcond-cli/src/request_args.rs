@@ -3,14 +3,16 @@
 //! hand-written reviews.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use matchcond::authz::UserInfo;
 use matchcond::dispatch::load::{Node, Position};
 use matchcond::dispatch::request::{
     build_review, check_request, load_crds, load_namespaces, read_manifests,
-    review_from_audit_event, BuildError, BuiltReview, Catalog, ManifestError, ManifestErrorKind,
-    NamespaceSet, Operation, RequestOptions, ReviewWarning, Role,
+    review_from_audit_event, BuildError, BuiltReview, Catalog, CustomResourceDefinition,
+    ManifestError, ManifestErrorKind, NamespaceSet, Operation, RequestOptions, ReviewWarning, Role,
 };
+use matchcond::dispatch::{Configuration, Dispatcher, ResourceTable};
 use matchcond::KubeVersion;
 use serde_json::{json, Value as Json};
 
@@ -189,6 +191,42 @@ pub fn read_object(path: &str, option: &str) -> Result<(Node, Vec<String>), Inpu
 /// reported).
 pub fn catalog(crd_files: &[String], version: KubeVersion) -> Result<Catalog, InputError> {
     let mut catalog = Catalog::builtin_for(version);
+    for c in &crds(crd_files)? {
+        catalog.add_crd(c);
+    }
+    Ok(catalog)
+}
+
+/// The resource-equivalence table of a version with the CRDs of the files: their served
+/// versions equivalent to each other, as the apiserver registers them.
+pub fn resource_table(
+    crd_files: &[String],
+    version: KubeVersion,
+) -> Result<ResourceTable, InputError> {
+    let mut table = ResourceTable::builtin_for(version);
+    for c in &crds(crd_files)? {
+        table.add_crd(c);
+    }
+    Ok(table)
+}
+
+/// A dispatcher for configurations, with the CRDs of the files in its equivalence table.
+pub fn dispatcher(
+    configurations: &[Configuration],
+    crd_files: &[String],
+    version: KubeVersion,
+) -> Result<Dispatcher, InputError> {
+    let table = resource_table(crd_files, version)?;
+    Ok(Dispatcher::with_resources(
+        configurations,
+        version,
+        Arc::new(table),
+    ))
+}
+
+/// The CustomResourceDefinitions of the files (every problem of every file reported).
+fn crds(crd_files: &[String]) -> Result<Vec<CustomResourceDefinition>, InputError> {
+    let mut out = Vec::new();
     let mut errors = Vec::new();
     for path in crd_files {
         let name = input::display_name(path);
@@ -201,12 +239,10 @@ pub fn catalog(crd_files: &[String], version: KubeVersion) -> Result<Catalog, In
         };
         let (crds, errs) = load_crds(&text);
         errors.extend(errs.iter().map(|e| at_file(name, e)));
-        for c in &crds {
-            catalog.add_crd(c);
-        }
+        out.extend(crds);
     }
     if errors.is_empty() {
-        Ok(catalog)
+        Ok(out)
     } else {
         Err(InputError(errors.join("\nmatchcond: ")))
     }

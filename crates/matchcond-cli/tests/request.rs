@@ -394,3 +394,26 @@ fn converted_objects_are_pointed_out() {
         serde_json::json!({"group": "autoscaling", "version": "v1", "kind": "HorizontalPodAutoscaler"})
     );
 }
+
+/// A CRD's served versions are equivalent: a webhook whose rule names one is called for
+/// the others under `matchPolicy: Equivalent` (the default), with the kind of its version.
+#[test]
+fn crd_versions_are_equivalent() {
+    let r = run(&[
+        "match",
+        "--config",
+        "gadget-hooks.yaml",
+        "--crd",
+        "gadget-crd.yaml",
+        "--object",
+        "gadget-beta.yaml",
+        "--user",
+        "alice",
+    ]);
+    assert_eq!(
+        r.stdout,
+        "validating gadgets/equivalent.example.com/0: call (example.com/v1, Resource=gadgets, example.com/v1, Kind=Gadget)\n\
+         validating gadgets/exact.example.com/0: skip: no rule matches\n\
+         admitted: 1 webhook(s) called\n"
+    );
+}

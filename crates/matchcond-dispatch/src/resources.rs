@@ -60,6 +60,28 @@ impl ResourceTable {
             .push(resource);
     }
 
+    /// Registers the served versions of a CustomResourceDefinition as the apiserver's
+    /// handler of custom resources does: each version's resource with its kind, and its
+    /// `status` (the same kind) and `scale` (`autoscaling/v1` `Scale`) subresources when it
+    /// has them; the versions are equivalent to each other.
+    pub fn add_crd(&mut self, crd: &crate::request::crd::CustomResourceDefinition) {
+        for v in crd.versions.iter().filter(|v| v.served) {
+            let resource = Gvr::new(&crd.group, &v.name, &crd.plural);
+            let kind = Gvk::new(&crd.group, &v.name, &crd.kind);
+            if v.status {
+                self.register(resource.clone(), "status", kind.clone());
+            }
+            if v.scale {
+                self.register(
+                    resource.clone(),
+                    "scale",
+                    Gvk::new("autoscaling", "v1", "Scale"),
+                );
+            }
+            self.register(resource, "", kind);
+        }
+    }
+
     /// The built-in API groups' multi-version and colocated resources, every version that
     /// kube-apiserver has served (including removed ones such as `extensions/v1beta1` and
     /// `apps/v1beta1` deployments), with their main-resource, `status` and `scale` kinds.
@@ -227,6 +249,38 @@ static BUILTIN: &[Entry] = entries![
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A CRD's served versions are equivalent, with their status and scale.
+    #[test]
+    fn a_crd_registers_its_served_versions() {
+        let (crds, errors) = crate::request::crd::load_crds(
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\nspec:\n  group: example.com\n  names: {kind: Widget, plural: widgets}\n  scope: Namespaced\n  versions:\n  - {name: v1, served: true, storage: true, subresources: {status: {}, scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}}}\n  - {name: v1beta1, served: true}\n  - {name: v1alpha1, served: false}\n",
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        let mut t = ResourceTable::builtin();
+        for c in &crds {
+            t.add_crd(c);
+        }
+        let v1 = Gvr::new("example.com", "v1", "widgets");
+        let beta = Gvr::new("example.com", "v1beta1", "widgets");
+        assert_eq!(
+            t.equivalent_resources(&beta, ""),
+            vec![v1.clone(), beta.clone()]
+        );
+        assert_eq!(t.equivalent_resources(&v1, "status"), vec![v1.clone()]);
+        assert_eq!(
+            t.kind_for(&v1, "scale"),
+            Some(Gvk::new("autoscaling", "v1", "Scale"))
+        );
+        assert_eq!(
+            t.kind_for(&beta, ""),
+            Some(Gvk::new("example.com", "v1beta1", "Widget"))
+        );
+        assert_eq!(
+            t.kind_for(&Gvr::new("example.com", "v1alpha1", "widgets"), ""),
+            None
+        );
+    }
 
     #[test]
     fn equivalents_in_registration_order() {
