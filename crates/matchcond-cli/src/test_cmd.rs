@@ -13,7 +13,8 @@ use matchcond::dispatch::request::{
     NamespaceSource, SkipCheck, Source, TestCase, TestFile,
 };
 use matchcond::dispatch::{
-    Configuration, Dispatcher, HookOutcome, Labels, NamespaceFn, NamespaceLister,
+    Configuration, Dispatcher, HookInfo, HookKind, HookOutcome, Labels, NamespaceFn,
+    NamespaceLister, Validator,
 };
 use matchcond::{ConditionOutcome, Decision, KubeVersion, Skip};
 use serde_json::{json, Value as Json};
@@ -38,15 +39,17 @@ pub enum TestOutput {
 pub const TEST_FILE_SUFFIXES: &[&str] = &[".test.yaml", ".test.yml"];
 
 /// The test files of the paths: files as given, folders searched (recursively, in name
-/// order) for `*.test.yaml` and `*.test.yml`.
+/// order, hidden folders left out, each folder once however links reach it) for
+/// `*.test.yaml` and `*.test.yml`.
 fn discover(paths: &[String]) -> (Vec<PathBuf>, Vec<String>) {
     let mut files = Vec::new();
     let mut errors = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for p in paths {
         let path = PathBuf::from(p);
         if path.is_dir() {
             let before = files.len();
-            walk(&path, &mut files, &mut errors);
+            walk(&path, &mut files, &mut errors, &mut seen);
             if files.len() == before {
                 errors.push(format!(
                     "{p}: no test file (*.test.yaml, *.test.yml) in this folder"
@@ -61,7 +64,16 @@ fn discover(paths: &[String]) -> (Vec<PathBuf>, Vec<String>) {
     (files, errors)
 }
 
-fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
+fn walk(
+    dir: &Path,
+    files: &mut Vec<PathBuf>,
+    errors: &mut Vec<String>,
+    seen: &mut std::collections::HashSet<PathBuf>,
+) {
+    // A folder reached again (a link to a folder above it) is not searched again.
+    if !seen.insert(std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf())) {
+        return;
+    }
     let mut entries: Vec<PathBuf> = match std::fs::read_dir(dir) {
         Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
         Err(e) => {
@@ -71,8 +83,14 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<String>) {
     };
     entries.sort();
     for e in entries {
+        let hidden = e
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with('.'));
         if e.is_dir() {
-            walk(&e, files, errors);
+            if !hidden {
+                walk(&e, files, errors, seen);
+            }
         } else if e
             .file_name()
             .and_then(|n| n.to_str())
@@ -91,10 +109,22 @@ struct HookCoverage {
     conditions: Vec<(String, String, u32, u32, u32)>,
 }
 
-/// The condition outcomes seen, by webhook uid.
+/// A webhook as coverage tells it apart: its uid, its kind (a validating and a mutating
+/// configuration may share a name) and its conditions' expressions (test files may test
+/// configurations of the same names that differ).
+type CoverageKey = (String, &'static str, Vec<String>);
+
+/// The condition outcomes seen, by webhook.
 #[derive(Default)]
 struct Coverage {
-    hooks: BTreeMap<String, HookCoverage>,
+    hooks: BTreeMap<CoverageKey, HookCoverage>,
+}
+
+fn kind_word(kind: matchcond::dispatch::HookKind) -> &'static str {
+    match kind {
+        matchcond::dispatch::HookKind::Validating => "validating",
+        _ => "mutating",
+    }
 }
 
 impl Coverage {
@@ -105,26 +135,40 @@ impl Coverage {
                 let n = seen.entry(w.name.as_str()).or_insert(0);
                 let uid = format!("{}/{}/{}", c.name(), w.name, n);
                 *n += 1;
-                self.hooks.entry(uid).or_insert_with(|| HookCoverage {
-                    kind: match c.hook_kind() {
-                        matchcond::dispatch::HookKind::Validating => "validating",
-                        _ => "mutating",
-                    },
-                    conditions: w
-                        .match_conditions
-                        .iter()
-                        .map(|m| (m.name.clone(), m.expression.clone(), 0, 0, 0))
-                        .collect(),
-                });
+                let kind = kind_word(c.hook_kind());
+                let expressions = w
+                    .match_conditions
+                    .iter()
+                    .map(|m| m.expression.clone())
+                    .collect();
+                self.hooks
+                    .entry((uid, kind, expressions))
+                    .or_insert_with(|| HookCoverage {
+                        kind,
+                        conditions: w
+                            .match_conditions
+                            .iter()
+                            .map(|m| (m.name.clone(), m.expression.clone(), 0, 0, 0))
+                            .collect(),
+                    });
             }
         }
     }
 
     fn record(&mut self, outcome: &HookOutcome) {
-        let (Some(hook), Some(report)) = (
-            self.hooks.get_mut(&outcome.hook.uid),
-            outcome.conditions.as_ref(),
-        ) else {
+        let Some(report) = outcome.conditions.as_ref() else {
+            return;
+        };
+        let key = (
+            outcome.hook.uid.clone(),
+            kind_word(outcome.hook.kind),
+            report
+                .conditions
+                .iter()
+                .map(|c| c.expression.to_string())
+                .collect(),
+        );
+        let Some(hook) = self.hooks.get_mut(&key) else {
             return;
         };
         for c in &report.conditions {
@@ -154,7 +198,7 @@ impl Coverage {
 
     fn missing(&self) -> Vec<(String, String, &'static str)> {
         let mut out = Vec::new();
-        for (uid, h) in &self.hooks {
+        for ((uid, _, _), h) in &self.hooks {
             for c in &h.conditions {
                 let what = match (c.2 > 0, c.3 > 0, c.4 > 0) {
                     (false, false, false) => "never evaluated",
@@ -174,7 +218,7 @@ impl Coverage {
         let webhooks: Vec<Json> = self
             .hooks
             .iter()
-            .map(|(uid, h)| {
+            .map(|((uid, _, _), h)| {
                 json!({
                     "uid": uid,
                     "kind": h.kind,
@@ -288,6 +332,8 @@ fn at(file: &str, p: Position) -> String {
 /// Loads what a file's cases need; the file's problems are errors.
 struct Setup {
     dispatcher: Dispatcher,
+    /// The files of the CustomResourceDefinitions.
+    crds: Vec<String>,
     configurations: Vec<Configuration>,
     version: KubeVersion,
     catalog: Catalog,
@@ -351,8 +397,11 @@ fn resolve(base: &Path, rel: &str) -> String {
     for c in base.join(p).components() {
         match c {
             Component::CurDir => {}
+            // `a/..` is `.` unless `a` is a link, whose parent the system finds.
             Component::ParentDir
-                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+                if matches!(out.components().next_back(), Some(Component::Normal(_)))
+                    && !std::fs::symlink_metadata(&out)
+                        .is_ok_and(|m| m.file_type().is_symlink()) =>
             {
                 out.pop();
             }
@@ -389,7 +438,7 @@ fn namespaces_from(
                         set.insert(n.clone());
                     }
                 }
-                Err(e) => errors.push(e.0),
+                Err(e) => errors.extend(e.0.split("\nmatchcond: ").map(str::to_owned)),
             },
             NamespaceSource::Short { name, labels } => {
                 set.insert(NamespaceObject::new(name, labels.clone()));
@@ -407,9 +456,70 @@ fn namespaces_from(
     }
 }
 
+/// The position (in dispatch order) of the webhook an expectation names: a webhook's name,
+/// or its uid where names repeat, either prefixed with `validating:` or `mutating:` where a
+/// validating and a mutating configuration share a name. An error when none or several
+/// match.
+fn find_webhook(dispatcher: &Dispatcher, name: &str) -> Result<usize, String> {
+    let (kind, bare) = match name.split_once(':') {
+        Some(("validating", rest)) => (Some(HookKind::Validating), rest),
+        Some(("mutating", rest)) => (Some(HookKind::Mutating), rest),
+        _ => (None, name),
+    };
+    let candidates: Vec<(usize, &HookInfo)> = dispatcher
+        .hooks()
+        .enumerate()
+        .filter(|(_, h)| kind.is_none_or(|k| h.kind == k))
+        .collect();
+    let by_name: Vec<&(usize, &HookInfo)> =
+        candidates.iter().filter(|(_, h)| h.name == bare).collect();
+    let found = if by_name.is_empty() {
+        candidates.iter().filter(|(_, h)| h.uid == bare).collect()
+    } else {
+        by_name
+    };
+    let named = |hooks: &mut dyn Iterator<Item = &HookInfo>| -> String {
+        hooks
+            .map(|h| format!("{}:{}", kind_word(h.kind), h.uid))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match found.as_slice() {
+        [(i, _)] => Ok(*i),
+        [] => Err(format!(
+            "no webhook {name:?} in the configurations (webhooks: {})",
+            dispatcher
+                .hooks()
+                .map(|h| h.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        many => Err(format!(
+            "{name:?} names {} webhooks ({}): name one by its kind and uid",
+            many.len(),
+            named(&mut many.iter().map(|(_, h)| *h))
+        )),
+    }
+}
+
+/// Where a field path of a node points, or of the nearest part of it that is there.
+fn locate(node: &Node, path: &str) -> Position {
+    let mut path = path;
+    loop {
+        if let Some(p) = node.locate(path) {
+            return p;
+        }
+        match path.rfind(['.', '[']) {
+            Some(cut) => path = path.get(..cut).unwrap_or_default(),
+            None => return node.start,
+        }
+    }
+}
+
 fn setup(tf: &TestFile, base: &Path, file: &str) -> Result<Setup, Vec<String>> {
     let mut errors = Vec::new();
     let version = tf.kubernetes_version.unwrap_or(KubeVersion::LATEST);
+    let validator = Validator::new(version);
     let mut configurations = Vec::new();
     for rel in &tf.configurations {
         let path = resolve(base, rel);
@@ -431,7 +541,28 @@ fn setup(tf: &TestFile, base: &Path, file: &str) -> Result<Setup, Vec<String>> {
                             .collect();
                         match &c.configuration {
                             Some(config) if errs.is_empty() => {
-                                configurations.push(config.clone());
+                                // What the apiserver would refuse to store is no test of it.
+                                let refused: Vec<String> = validator
+                                    .validate(config)
+                                    .iter()
+                                    .map(|e| {
+                                        let at = locate(&c.node, e.field());
+                                        let name = if c.name.is_empty() {
+                                            "\"\"".to_owned()
+                                        } else {
+                                            c.name.clone()
+                                        };
+                                        format!(
+                                            "{path}:{at}: {} {name}: {e}",
+                                            c.kind.configuration_kind()
+                                        )
+                                    })
+                                    .collect();
+                                if refused.is_empty() {
+                                    configurations.push(config.clone());
+                                } else {
+                                    errors.extend(refused);
+                                }
                             }
                             _ => errors.extend(errs),
                         }
@@ -445,7 +576,7 @@ fn setup(tf: &TestFile, base: &Path, file: &str) -> Result<Setup, Vec<String>> {
     let catalog = match request_args::catalog(&crds, version) {
         Ok(c) => c,
         Err(e) => {
-            errors.push(e.0);
+            errors.extend(e.0.split("\nmatchcond: ").map(str::to_owned));
             Catalog::new()
         }
     };
@@ -469,8 +600,12 @@ fn setup(tf: &TestFile, base: &Path, file: &str) -> Result<Setup, Vec<String>> {
     if !errors.is_empty() {
         return Err(errors);
     }
-    let dispatcher = Dispatcher::new(&configurations, version).with_authorizer(Arc::new(authz));
+    let dispatcher = match request_args::dispatcher(&configurations, &crds, version) {
+        Ok(d) => d.with_authorizer(Arc::new(authz)),
+        Err(e) => return Err(vec![e.0]),
+    };
     Ok(Setup {
+        crds,
         dispatcher,
         configurations,
         version,
@@ -581,6 +716,11 @@ fn case_request(
         .into_iter()
         .flatten()
         .flat_map(|(_, _, w)| w.iter().map(|w| format!("warning: {w}")))
+        .chain(
+            case.warnings
+                .iter()
+                .map(|w| format!("warning: {}", request_args::at_file(file, w))),
+        )
         .collect();
     let request = built.request().clone();
     notes.extend(built.notes);
@@ -669,7 +809,13 @@ fn run_case(
     let own_dispatcher = match &case.authorizer {
         Some(source) => match authorizer_from(source, base, file) {
             Ok(a) => Some(
-                Dispatcher::new(&setup.configurations, setup.version).with_authorizer(Arc::new(a)),
+                match request_args::dispatcher(&setup.configurations, &setup.crds, setup.version) {
+                    Ok(d) => d.with_authorizer(Arc::new(a)),
+                    Err(e) => {
+                        result.status = CaseStatus::Error(e.0);
+                        return result;
+                    }
+                },
             ),
             Err(e) => {
                 result.status = CaseStatus::Error(e);
@@ -680,18 +826,14 @@ fn run_case(
     };
     let dispatcher = own_dispatcher.as_ref().unwrap_or(&setup.dispatcher);
     for e in &case.expect {
-        let Some(hook) = dispatcher.webhook(&e.webhook) else {
-            let names: Vec<&str> = dispatcher.hooks().map(|h| h.name.as_str()).collect();
-            result.status = CaseStatus::Error(format!(
-                "{}: no webhook {:?} in the configurations (webhooks: {})",
-                at(file, e.position),
-                e.webhook,
-                names.join(", ")
-            ));
-            return result;
+        let position = match find_webhook(dispatcher, &e.webhook) {
+            Ok(p) => p,
+            Err(why) => {
+                result.status = CaseStatus::Error(format!("{}: {why}", at(file, e.position)));
+                return result;
+            }
         };
-        let uid = hook.uid.clone();
-        let outcome = match dispatcher.decide_webhook(&uid, &request, namespaces) {
+        let outcome = match dispatcher.decide_at(position, &request, namespaces) {
             Ok(Some(o)) => o,
             Ok(None) => continue,
             Err(err) => {
@@ -788,7 +930,7 @@ fn print_text(
         let (seen, all) = coverage.totals();
         outln!();
         outln!("coverage: {seen} of {all} condition outcomes seen (each condition true and false)");
-        for (uid, h) in &coverage.hooks {
+        for ((uid, _, _), h) in &coverage.hooks {
             if h.conditions.is_empty() {
                 continue;
             }
@@ -885,7 +1027,8 @@ fn xml(text: &str) -> String {
             '\'' => s.push_str("&apos;"),
             '\n' => s.push_str("&#10;"),
             '\t' | '\r' => s.push(' '),
-            c if (c as u32) < 0x20 => s.push('?'),
+            // What XML 1.0 cannot hold.
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => s.push('?'),
             c => s.push(c),
         }
     }
@@ -977,4 +1120,35 @@ fn print_junit(results: &[FileResult]) {
         outln!("{}", body.trim_end_matches('\n'));
     }
     outln!("</testsuites>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Text in JUnit XML holds only what XML 1.0 can.
+    #[test]
+    fn xml_text_holds_only_xml_characters() {
+        assert_eq!(
+            xml("a<b>&\"'\n\t\u{1}\u{FFFE}\u{FFFF}é"),
+            "a&lt;b&gt;&amp;&quot;&apos;&#10; ???é"
+        );
+    }
+
+    /// `a/..` is `.`, unless `a` is a link.
+    #[test]
+    fn parent_steps_resolve_through_links() {
+        assert_eq!(resolve(Path::new("suite/bad"), "../../c.yaml"), "c.yaml");
+        let dir = std::env::temp_dir().join(format!("matchcond-resolve-{}", std::process::id()));
+        let deep = dir.join("real/deeper");
+        std::fs::create_dir_all(&deep).unwrap_or_default();
+        let link = dir.join("link");
+        #[cfg(unix)]
+        {
+            let _ = std::os::unix::fs::symlink(&deep, &link);
+            let got = resolve(&link, "../c.yaml");
+            assert_eq!(got, link.join("..").join("c.yaml").display().to_string());
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -150,3 +150,25 @@ fn the_examples_suite_passes_with_full_coverage() {
     let text = run_in(&root, &["test", "examples"]);
     assert_eq!(text.code, 0);
 }
+
+/// A validating and a mutating configuration may share a name: expectations name a webhook
+/// with its kind, a name that several webhooks share is an error, and coverage keeps the two
+/// apart.
+#[test]
+fn webhooks_of_both_kinds_are_told_apart() {
+    let r = run(&["test", "kinds", "--coverage"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        "ok   kinds/kinds.test.yaml:5:3: web by kind\n  no user given: the request's userInfo is empty\n\
+         ok   kinds/kinds.test.yaml:11:3: db by kind\n  no user given: the request's userInfo is empty\n\
+         ERROR kinds/kinds.test.yaml:17:3: ambiguous\n  kinds/kinds.test.yaml:21:5: \"h.example.com\" names 2 webhooks (mutating:same/h.example.com/0, validating:same/h.example.com/0): name one by its kind and uid\n  no user given: the request's userInfo is empty\n\
+         \n\
+         coverage: 4 of 4 condition outcomes seen (each condition true and false)\n\
+         \x20 mutating same/h.example.com/0\n    \"mutate-web\": true 1, false 1, error 0\n\
+         \x20 validating same/h.example.com/0\n    \"validate-db\": true 1, false 1, error 0\n\
+         every condition was seen true and false\n\
+         \n\
+         2 passed, 0 failed, 1 errors; 0 problems in test files\n"
+    );
+}

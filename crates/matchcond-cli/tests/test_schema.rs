@@ -184,3 +184,36 @@ fn the_validator_refuses_what_the_schema_refuses() {
         assert!(load_test_file(&text).is_err(), "loader accepts {path}");
     }
 }
+
+/// The schema's authorizer rules have the fields the authorizer table reads (named by its
+/// decoder's own complaint about an unknown one).
+#[test]
+fn the_schema_names_the_authorizer_rule_fields() {
+    let s = schema();
+    let rule = &s["$defs"]["authorizer"]["oneOf"];
+    let object = rule
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|alt| alt["type"] == "object")
+        .unwrap();
+    let in_schema = keys(&object["properties"]["rules"]["items"]["properties"]);
+    let e = serde_json::from_value::<matchcond::authz::AuthorizerTable>(
+        serde_json::json!({"rules": [{"nope": 1}]}),
+    )
+    .unwrap_err()
+    .to_string();
+    let list = e
+        .split("expected one of ")
+        .nth(1)
+        .unwrap()
+        .split(" at ")
+        .next()
+        .unwrap();
+    let mut read: Vec<String> = list
+        .split(", ")
+        .map(|f| f.trim_matches('`').to_owned())
+        .collect();
+    read.sort();
+    assert_eq!(in_schema, read);
+}

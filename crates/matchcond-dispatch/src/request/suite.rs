@@ -163,6 +163,10 @@ pub struct TestCase {
     pub authorizer: Option<Source>,
     /// The expectations, in order.
     pub expect: Vec<Expect>,
+    /// What kubectl reads otherwise than the objects written in the case seem to say: each
+    /// plain `yes`, `on`, `n`, … it sends as a boolean (as for a manifest file, see
+    /// [`Manifests::warnings`](crate::request::Manifests::warnings)).
+    pub warnings: Vec<ManifestError>,
 }
 
 /// A test file.
@@ -580,6 +584,12 @@ impl Reader {
                 "Required value: what each webhook is expected to do",
             ),
         }
+        let mut warnings = Vec::new();
+        for (source, key) in [(&object, "object"), (&old_object, "oldObject")] {
+            if let Some(Source::Inline(n)) = source {
+                crate::request::yaml11_warnings(n, &join(path, key), &mut warnings);
+            }
+        }
         (self.errors.len() == before).then_some(TestCase {
             name,
             position: node.start,
@@ -590,6 +600,7 @@ impl Reader {
             namespaces,
             authorizer,
             expect,
+            warnings,
         })
     }
 }
@@ -774,6 +785,18 @@ mod tests {
         );
         assert_eq!(file.cases[0].name, "no");
         assert_eq!(object.start, Position::new(7, 11));
+        let warnings: Vec<String> = file.cases[0]
+            .warnings
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            warnings,
+            [
+                "9:20: cases[0].object.spec.nodeSelector.true: the key on is the boolean true in YAML 1.1: kubectl apply sends the key \"true\" (quote it)",
+                "9:24: cases[0].object.spec.nodeSelector.true: yes is the boolean true in YAML 1.1: kubectl apply sends true, which the apiserver refuses where a string is expected (quote it)",
+            ]
+        );
     }
 
     #[test]
