@@ -75,6 +75,17 @@ pub fn read_review(path: &str) -> Result<Review, InputError> {
             "{name}: expected exactly one AdmissionReview document"
         )));
     };
+    let (request, warnings) = review_request(name, &review)?;
+    Ok(Review {
+        request,
+        warnings,
+        text,
+    })
+}
+
+/// The `request` of an AdmissionReview (named `name` in messages), with the warnings about
+/// its type: an `admission.k8s.io/v1` `AdmissionReview` (`v1beta1` read with a warning).
+pub fn review_request(name: &str, review: &Json) -> Result<(Json, Vec<String>), InputError> {
     let mut warnings = Vec::new();
     let api_version = review.get("apiVersion").and_then(Json::as_str);
     let kind = review.get("kind").and_then(Json::as_str);
@@ -98,11 +109,7 @@ pub fn read_review(path: &str) -> Result<Review, InputError> {
         }
     }
     match review.get("request") {
-        Some(request @ Json::Object(_)) => Ok(Review {
-            request: request.clone(),
-            warnings,
-            text,
-        }),
+        Some(request @ Json::Object(_)) => Ok((request.clone(), warnings)),
         _ => Err(InputError(format!(
             "{name}: the AdmissionReview has no \"request\" object"
         ))),

@@ -640,39 +640,35 @@ fn case_request(
     file: &str,
 ) -> Result<(Json, Vec<String>), String> {
     if let Some(review) = &case.review {
-        let (value, name, warnings) = match review {
+        let (value, name, warnings, type_warnings) = match review {
             Source::File(rel) => {
                 let path = resolve(base, rel);
                 let r = input::read_review(&path).map_err(|e| e.0)?;
                 let w = request_args::review_warnings(&r.text, &r.request);
-                (r.request, path, w)
+                (r.request, path, w, r.warnings)
             }
             Source::Inline(node) => {
-                let v = node.to_json();
-                let request = v
-                    .get("request")
-                    .filter(|r| r.is_object())
-                    .cloned()
-                    .ok_or_else(|| {
-                        format!(
-                            "{}: review: the AdmissionReview has no \"request\" object",
-                            at(file, node.start)
-                        )
-                    })?;
+                // Checked as a review file is: its type, then its request's members, each
+                // warning at the member it is about (or the nearest one written).
+                let place = at(file, node.start);
+                let (request, type_warnings) =
+                    input::review_request(&format!("{place}: review"), &node.to_json())
+                        .map_err(|e| e.0)?;
                 let warnings =
                     matchcond::dispatch::request::check_request(&request, &setup.catalog)
                         .into_iter()
-                        .map(|w| (Some(node.start), w))
+                        .map(|w| (Some(locate(node, &w.path)), w))
                         .collect();
-                (request, file.to_owned(), warnings)
+                (request, file.to_owned(), warnings, type_warnings)
             }
         };
-        let notes = warnings
+        let notes = type_warnings
             .iter()
-            .map(|(p, w)| match p {
+            .map(|w| format!("warning: {w}"))
+            .chain(warnings.iter().map(|(p, w)| match p {
                 Some(p) => format!("warning: {name}:{p}: {w}"),
                 None => format!("warning: {name}: {w}"),
-            })
+            }))
             .collect();
         return Ok((value, notes));
     }

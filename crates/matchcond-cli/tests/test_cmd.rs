@@ -172,3 +172,22 @@ fn webhooks_of_both_kinds_are_told_apart() {
          2 passed, 0 failed, 1 errors; 0 problems in test files\n"
     );
 }
+
+/// A review written in a test file is checked as a review file is: its type, then its
+/// members, each warning at the member it is about.
+#[test]
+fn inline_reviews_are_checked() {
+    let r = run(&["test", "reviews-inline.test.yaml"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        "ERROR reviews-inline.test.yaml:5:3: bogus\n  \
+         reviews-inline.test.yaml:6:11: review: not an AdmissionReview: apiVersion \"foo/v1\", kind \"Bogus\" (expected apiVersion admission.k8s.io/v1, kind AdmissionReview)\n\
+         ERROR reviews-inline.test.yaml:8:3: beta\n  \
+         the request: the admission request's field dryRun must be a boolean\n  \
+         warning: reviews-inline.test.yaml:10:5: review: admission.k8s.io/v1beta1 AdmissionReview read as admission.k8s.io/v1 (the apiserver sends v1beta1 only to webhooks whose admissionReviewVersions ask for it first)\n  \
+         warning: reviews-inline.test.yaml:24:15: request.dryRun: must be a boolean, not a string\n\
+         \n\
+         0 passed, 0 failed, 2 errors; 0 problems in test files\n"
+    );
+}

@@ -303,6 +303,10 @@ fn subresource_object(parent: &Json, sub: &ApiSubresource, id: &Identity<'_>) ->
     if let (Some(n), false) = (id.name, meta.contains_key("name")) {
         meta.insert("name".into(), json!(n));
     }
+    if sub.kind.kind == "Scale" {
+        // A typed object: its creation time is written, null when not set.
+        meta.entry("creationTimestamp").or_insert(Json::Null);
+    }
     m.insert("metadata".into(), Json::Object(meta));
     if sub.kind.kind == "Scale" {
         let replicas = parent
@@ -315,10 +319,89 @@ fn subresource_object(parent: &Json, sub: &ApiSubresource, id: &Identity<'_>) ->
             .and_then(|s| s.get("replicas"))
             .cloned()
             .unwrap_or(json!(0));
-        m.insert("spec".into(), json!({"replicas": replicas}));
-        m.insert("status".into(), json!({"replicas": status}));
+        // `spec.replicas` is `omitempty`: a scale to zero has none.
+        let spec = if replicas.as_i64() == Some(0) {
+            json!({})
+        } else {
+            json!({"replicas": replicas})
+        };
+        m.insert("spec".into(), spec);
+        let mut st = Map::new();
+        st.insert("replicas".into(), status);
+        if let Some(selector) = scale_selector(parent).filter(|s| !s.is_empty()) {
+            st.insert("selector".into(), Json::String(selector));
+        }
+        m.insert("status".into(), Json::Object(st));
     }
     Json::Object(m)
+}
+
+/// The `status.selector` of a built-in workload's Scale: its label selector as the
+/// registry prints it (`LabelSelectorAsSelector(...).String()`: requirements sorted by key,
+/// `k=v`, `k in (a,b)`, `k notin (a,b)`, `k`, `!k`, values sorted); a ReplicationController's
+/// selector map (its template's labels when empty, as defaulting sets it). `None` for
+/// another kind or a selector the registry would refuse.
+fn scale_selector(parent: &Json) -> Option<String> {
+    let spec = parent.get("spec")?;
+    let mut requirements: Vec<(String, String)> = Vec::new();
+    match parent.get("kind").and_then(Json::as_str)? {
+        "Deployment" | "ReplicaSet" | "StatefulSet" => {
+            let selector = spec.get("selector")?;
+            if let Some(Json::Object(labels)) = selector.get("matchLabels") {
+                for (k, v) in labels {
+                    requirements.push((k.clone(), format!("{k}={}", v.as_str()?)));
+                }
+            }
+            if let Some(Json::Array(exprs)) = selector.get("matchExpressions") {
+                for e in exprs {
+                    let key = e.get("key")?.as_str()?;
+                    let mut values: Vec<&str> = match e.get("values") {
+                        Some(Json::Array(v)) => {
+                            v.iter().map(Json::as_str).collect::<Option<_>>()?
+                        }
+                        _ => Vec::new(),
+                    };
+                    values.sort_unstable();
+                    let text = match e.get("operator")?.as_str()? {
+                        "In" if !values.is_empty() => format!("{key} in ({})", values.join(",")),
+                        "NotIn" if !values.is_empty() => {
+                            format!("{key} notin ({})", values.join(","))
+                        }
+                        "Exists" if values.is_empty() => key.to_owned(),
+                        "DoesNotExist" if values.is_empty() => format!("!{key}"),
+                        _ => return None,
+                    };
+                    requirements.push((key.to_owned(), text));
+                }
+            }
+        }
+        "ReplicationController" => {
+            let own = spec
+                .get("selector")
+                .and_then(Json::as_object)
+                .filter(|m| !m.is_empty());
+            let labels = match own {
+                Some(m) => m,
+                None => spec
+                    .get("template")?
+                    .get("metadata")?
+                    .get("labels")?
+                    .as_object()?,
+            };
+            for (k, v) in labels {
+                requirements.push((k.clone(), format!("{k}={}", v.as_str()?)));
+            }
+        }
+        _ => return None,
+    }
+    requirements.sort_by(|a, b| a.0.cmp(&b.0));
+    Some(
+        requirements
+            .into_iter()
+            .map(|(_, text)| text)
+            .collect::<Vec<_>>()
+            .join(","),
+    )
 }
 
 /// Builds the AdmissionReview the apiserver sends for a request on these manifests:
@@ -1100,6 +1183,21 @@ mod tests {
         );
         assert_eq!(r.request()["object"]["spec"]["replicas"], 3);
         assert_eq!(r.request()["resource"]["resource"], "deployments");
+        // The Scale the registry makes of a workload: its selector printed, a scale to
+        // zero without spec.replicas (omitempty), a creation time written.
+        let d = node("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n  replicas: 0\n  selector:\n    matchLabels: {tier: web, app: shop}\n    matchExpressions:\n    - {key: env, operator: In, values: [prod, dev]}\n    - {key: canary, operator: DoesNotExist}\n    - {key: zone, operator: Exists}\n    - {key: bad, operator: NotIn, values: [x]}\n");
+        let r = build_review(&c, Some(&d), Some(&d), &s).unwrap();
+        assert_eq!(
+            r.request()["oldObject"],
+            json!({"kind": "Scale", "apiVersion": "autoscaling/v1",
+                   "metadata": {"name": "web", "namespace": "shop", "creationTimestamp": null},
+                   "spec": {},
+                   "status": {"replicas": 0, "selector": "app=shop,bad notin (x),!canary,env in (dev,prod),tier=web,zone"}})
+        );
+        let rc = node("apiVersion: v1\nkind: ReplicationController\nmetadata: {name: web, namespace: shop}\nspec:\n  template: {metadata: {labels: {b: '2', a: '1'}}}\n");
+        let r = build_review(&c, Some(&rc), Some(&rc), &s).unwrap();
+        assert_eq!(r.request()["object"]["status"]["selector"], "a=1,b=2");
+        assert_eq!(r.request()["object"]["spec"]["replicas"], 1);
         // An Eviction manifest finds pods/eviction.
         let ev =
             node("apiVersion: policy/v1\nkind: Eviction\nmetadata: {name: web, namespace: shop}\n");

@@ -733,8 +733,20 @@ pub fn load_test_file(text: &str) -> Result<TestFile, Vec<ManifestError>> {
     file.authorizer = r.source(&root, "authorizer", "");
     match root.get("cases").map(|n| (n, &n.value)) {
         Some((_, Value::Seq(items))) if !items.is_empty() => {
+            let mut named: std::collections::HashMap<String, usize> =
+                std::collections::HashMap::new();
             for (i, item) in items.iter().enumerate() {
                 if let Some(c) = r.case(item, &format!("cases[{i}]"), i) {
+                    // A report tells cases by name: two of one name could not be told apart.
+                    let first = *named.entry(c.name.clone()).or_insert(i);
+                    if first != i {
+                        let at = item.get("name").unwrap_or(item);
+                        r.err(
+                            at,
+                            &format!("cases[{i}].name"),
+                            format!("Duplicate value: {:?} (cases[{first}] has it)", c.name),
+                        );
+                    }
                     file.cases.push(c);
                 }
             }
@@ -795,6 +807,27 @@ mod tests {
             [
                 "9:20: cases[0].object.spec.nodeSelector.true: the key on is the boolean true in YAML 1.1: kubectl apply sends the key \"true\" (quote it)",
                 "9:24: cases[0].object.spec.nodeSelector.true: yes is the boolean true in YAML 1.1: kubectl apply sends true, which the apiserver refuses where a string is expected (quote it)",
+            ]
+        );
+    }
+
+    #[test]
+    fn case_names_are_unique() {
+        let text = "apiVersion: matchcond/v1alpha1\nkind: Test\nconfigurations: [w.yaml]\ncases:\n\
+                    - {name: a, object: p.yaml, expect: {w: called}}\n\
+                    - {name: a, object: p.yaml, expect: {w: called}}\n\
+                    - {object: p.yaml, expect: {w: called}}\n\
+                    - {name: a, object: p.yaml, expect: {w: called}}\n";
+        let errors: Vec<String> = load_test_file(text)
+            .unwrap_err()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            errors,
+            [
+                "6:10: cases[1].name: Duplicate value: \"a\" (cases[0] has it)",
+                "8:10: cases[3].name: Duplicate value: \"a\" (cases[0] has it)",
             ]
         );
     }
