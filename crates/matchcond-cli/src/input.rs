@@ -29,14 +29,24 @@ pub fn parse_version(text: &str) -> Result<KubeVersion, String> {
 
 /// Reads a file, or standard input for `-`.
 pub fn read_text(path: &str) -> Result<String, InputError> {
+    String::from_utf8(read_bytes(path)?).map_err(|_| {
+        let name = if path == "-" { "<stdin>" } else { path };
+        InputError(format!(
+            "{name}: cannot read: stream did not contain valid UTF-8"
+        ))
+    })
+}
+
+/// Reads a file's bytes (`-`: standard input), whatever their encoding.
+pub fn read_bytes(path: &str) -> Result<Vec<u8>, InputError> {
     if path == "-" {
-        let mut s = String::new();
+        let mut b = Vec::new();
         std::io::stdin()
-            .read_to_string(&mut s)
+            .read_to_end(&mut b)
             .map_err(|e| InputError(format!("<stdin>: cannot read: {e}")))?;
-        return Ok(s);
+        return Ok(b);
     }
-    std::fs::read_to_string(path).map_err(|e| InputError(format!("{path}: cannot read: {e}")))
+    std::fs::read(path).map_err(|e| InputError(format!("{path}: cannot read: {e}")))
 }
 
 /// The display name of an input path.

@@ -503,15 +503,16 @@ pub fn audit_review(
     catalog: &Catalog,
 ) -> Result<(String, Json, Vec<ReviewWarning>), InputError> {
     let name = input::display_name(path);
-    let text = input::read_text(path)?;
-    let lines: Vec<(usize, &str)> = text
-        .lines()
+    // Bytes, line by line: a line that is not UTF-8 is that line's problem, not the file's.
+    let bytes = input::read_bytes(path)?;
+    let lines: Vec<(usize, &[u8])> = bytes
+        .split(|b| *b == b'\n')
         .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
+        .filter(|(_, l)| !l.trim_ascii().is_empty())
         .collect();
-    let (at, event) = if lines.len() > 1 && serde_json::from_str::<Json>(&text).is_ok() {
+    let (at, event) = if lines.len() > 1 && serde_json::from_slice::<Json>(&bytes).is_ok() {
         // One event written over several lines.
-        (1, text.as_str())
+        (1, bytes.as_slice())
     } else {
         let i = match (index, lines.len()) {
             (Some(i), _) => i,
@@ -533,7 +534,7 @@ pub fn audit_review(
             }
         }
     };
-    let built = review_from_audit_event(event.as_bytes(), catalog)
+    let built = review_from_audit_event(event, catalog)
         .map_err(|e| InputError(format!("{name}:{at}: {e}")))?;
     Ok((format!("{name}:{at}"), built.review, built.warnings))
 }

@@ -417,3 +417,47 @@ fn crd_versions_are_equivalent() {
          admitted: 1 webhook(s) called\n"
     );
 }
+
+/// A log line that is not UTF-8 is that line's problem: the other events of the file are
+/// read.
+#[test]
+fn an_audit_line_that_is_not_utf8_is_its_own_problem() {
+    let good = br#"{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"a1","stage":"ResponseComplete","requestURI":"/api/v1/namespaces/shop/pods","verb":"create","user":{"username":"alice"},"objectRef":{"resource":"pods","namespace":"shop","name":"p","apiVersion":"v1"},"responseStatus":{"metadata":{},"code":201}}"#;
+    let mut text = good.to_vec();
+    text.extend_from_slice(b"\n");
+    text.extend_from_slice(&good[..150]);
+    text.extend_from_slice(b"\xff\"}\r\n");
+    text.extend_from_slice(good);
+    text.extend_from_slice(b"\n");
+    let path = std::env::temp_dir().join(format!("matchcond-utf8-{}.log", std::process::id()));
+    std::fs::write(&path, &text).unwrap();
+    let p = path.display().to_string();
+    let args = |i: &'static str| {
+        vec![
+            "match".to_owned(),
+            "--config".to_owned(),
+            "webhooks.yaml".to_owned(),
+            "--audit-event".to_owned(),
+            p.clone(),
+            "--index".to_owned(),
+            i.to_owned(),
+        ]
+    };
+    let run_args = |a: Vec<String>| {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        run(&a)
+    };
+    // Decided (exit 0 or 1), not refused as input (exit 2).
+    let ok = run_args(args("2"));
+    assert!(ok.code < 2, "{}", ok.stderr);
+    assert!(ok.stdout.contains("webhook(s) called") || ok.stdout.contains("rejected"));
+    let bad = run_args(args("1"));
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(
+        bad.stderr
+            .starts_with(&format!("matchcond: {p}:2: not JSON: ")),
+        "{}",
+        bad.stderr
+    );
+    std::fs::remove_file(&path).unwrap();
+}

@@ -354,20 +354,30 @@ pub(crate) fn parts(
 ) -> Result<(Option<Json>, Option<Json>, Option<Json>, Missing), NotAdmitted> {
     let mut missing = Missing::default();
     let uri = RequestUri::parse(&event.request_uri);
-    let body =
-        if records_body(event) {
-            match event.request_object {
-                Some(raw) => Some(serde_json::from_str::<Json>(raw.get()).map_err(|e| {
-                    NotAdmitted::Invalid {
+    let body = if records_body(event) {
+        match event.request_object {
+            Some(raw) => match serde_json::from_str::<Json>(raw.get()) {
+                // A body the handler decoded is an object (or null: none recorded).
+                Ok(Json::Null) => None,
+                Ok(o @ Json::Object(_)) => Some(o),
+                Ok(_) => {
+                    return Err(NotAdmitted::Invalid {
+                        field: "requestObject",
+                        message: "not an object".to_owned(),
+                    })
+                }
+                Err(e) => {
+                    return Err(NotAdmitted::Invalid {
                         field: "requestObject",
                         message: e.to_string(),
-                    }
-                })?),
-                None => None,
-            }
-        } else {
-            None
-        };
+                    })
+                }
+            },
+            None => None,
+        }
+    } else {
+        None
+    };
     let (object, old_object, options) = match attrs.operation.as_str() {
         "CREATE" => {
             missing.name = attrs.name.is_empty() && event.stage == Stage::RequestReceived;

@@ -201,6 +201,18 @@ impl<'a> Event<'a> {
         if event.api_version != API_VERSION {
             return Err(EventError::ApiVersion(event.api_version.into_owned()));
         }
+        // The users stay raw until read, but a user that is not an object makes the whole
+        // event invalid whether or not a condition reads it.
+        for (field, raw) in [
+            ("user", event.user),
+            ("impersonatedUser", event.impersonated_user),
+        ] {
+            if raw.is_some_and(|r| !r.get().trim_start().starts_with('{')) {
+                return Err(EventError::NotAnEvent(format!(
+                    "invalid type: {field} is not an object"
+                )));
+            }
+        }
         Ok(event)
     }
 

@@ -1293,3 +1293,55 @@ webhooks:
         [Verdict::Undetermined, Verdict::Called]
     );
 }
+
+/// A recorded body the handler decoded is an object: anything else is an invalid event.
+#[test]
+fn a_request_object_that_is_not_an_object_is_invalid() {
+    for body in [json!("notanobject"), json!([1]), json!(3)] {
+        let line = event(
+            "create",
+            "pods",
+            "",
+            "Request",
+            json!({"requestObject": body}),
+        );
+        let e = Event::from_line(line.as_bytes()).unwrap();
+        assert_eq!(
+            admission_request(&e, &Catalog::builtin()).unwrap_err(),
+            NotAdmitted::Invalid {
+                field: "requestObject",
+                message: "not an object".to_owned()
+            },
+            "{body}"
+        );
+    }
+}
+
+/// A user that is not an object makes the event invalid, whatever reads it.
+#[test]
+fn a_user_that_is_not_an_object_is_invalid() {
+    let line = event("create", "pods", "", "Metadata", json!({"user": "bob"}));
+    assert_eq!(
+        Event::from_line(line.as_bytes()).unwrap_err().to_string(),
+        "not an audit event: invalid type: user is not an object"
+    );
+    let line = event(
+        "create",
+        "pods",
+        "",
+        "Metadata",
+        json!({"impersonatedUser": [1]}),
+    );
+    assert_eq!(
+        Event::from_line(line.as_bytes()).unwrap_err().to_string(),
+        "not an audit event: invalid type: impersonatedUser is not an object"
+    );
+    let line = event(
+        "create",
+        "pods",
+        "",
+        "Metadata",
+        json!({"impersonatedUser": null}),
+    );
+    assert!(Event::from_line(line.as_bytes()).is_ok());
+}
