@@ -311,6 +311,14 @@ pub fn test(o: &TestOptions<'_>) -> Result<u8, InputError> {
     let failed = count(|s| matches!(s, CaseStatus::Failed));
     let errored = count(|s| matches!(s, CaseStatus::Error(_)));
     let unusable = results.iter().filter(|f| !f.errors.is_empty()).count();
+    if let (Some(pattern), 0) = (o.run, passed + failed + errored) {
+        if unusable == 0 && !files.is_empty() {
+            errln!(
+                "matchcond: note: no case matches --run {:?}",
+                pattern.as_str()
+            );
+        }
+    }
     match o.output {
         TestOutput::Text => print_text(&results, o, &coverage, (passed, failed, errored)),
         TestOutput::Json => print_json(&results, o, &coverage, (passed, failed, errored)),

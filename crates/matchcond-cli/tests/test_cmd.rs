@@ -191,3 +191,15 @@ fn inline_reviews_are_checked() {
          0 passed, 0 failed, 2 errors; 0 problems in test files\n"
     );
 }
+
+/// A `--run` pattern that no case's name matches runs nothing, and says so.
+#[test]
+fn a_run_pattern_matching_no_case_is_noted() {
+    let r = run(&["test", "suite/pods.test.yaml", "--run", "zzz"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stderr, "matchcond: note: no case matches --run \"zzz\"\n");
+    assert_eq!(
+        r.stdout,
+        "\n0 passed, 0 failed, 0 errors; 0 problems in test files\n"
+    );
+}
