@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use matchcond::authz::{AuthzDecision, StaticAuthorizer};
 use matchcond::dispatch::{
-    Configuration, HookKind, HookOutcome, Labels, NamespaceFn, NamespaceLister, Rejection,
+    Configuration, Dispatcher, HookKind, HookOutcome, Labels, NamespaceFn, NamespaceLister,
+    Rejection,
 };
 use matchcond::{
     Activation, CompileOptions, ConditionOutcome, Decision, Environment, KubeVersion, Report,
@@ -118,7 +119,8 @@ pub fn eval(
     }
 }
 
-fn hook_kind_word(kind: HookKind) -> &'static str {
+/// A webhook's kind in reports: `validating` or `mutating`.
+pub(crate) fn hook_kind_word(kind: HookKind) -> &'static str {
     match kind {
         HookKind::Validating => "validating",
         HookKind::Mutating => "mutating",
@@ -264,8 +266,12 @@ pub fn dispatch(
     request_args::print_warnings(&input, paint);
     let request = &input.request;
     let authz = authorizer(authorizer_file)?;
-    let dispatcher =
-        request_args::dispatcher(&configurations, crds, version)?.with_authorizer(Arc::new(authz));
+    let dispatcher = Dispatcher::with_resources(
+        &configurations,
+        version,
+        request_args::resources(crds, version)?.1,
+    )
+    .with_authorizer(Arc::new(authz));
     let any_namespace = NamespaceFn(|name: &str| -> Result<Option<Labels>, String> {
         let mut l = labels.clone();
         l.entry("kubernetes.io/metadata.name".to_owned())
@@ -305,16 +311,10 @@ pub fn dispatch(
                         .out
                         .strong(&format!("{} {}", hook_kind_word(h.hook.kind), h.hook.uid))
                 );
-                let has_objects = ["object", "oldObject"]
-                    .iter()
-                    .any(|m| request.get(*m).is_some_and(|o| !o.is_null()));
-                if let (Some(k), true) = (&h.converted_to, has_objects) {
+                if let Some(w) = request_args::conversion_warning(h, request) {
                     outln!(
                         "  {}",
-                        paint.out.tone(
-                            Tone::Warning,
-                            &format!("warning: the apiserver converts the objects to {k} for this webhook (matchPolicy: Equivalent) before its conditions read them; they read them as given")
-                        )
+                        paint.out.tone(Tone::Warning, &format!("warning: {w}"))
                     );
                 }
                 if let Some(report) = &h.conditions {

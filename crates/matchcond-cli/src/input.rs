@@ -15,9 +15,34 @@ use serde_json::Value as Json;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputError(pub String);
 
+/// How the problems of one error are printed apart: each on its own `matchcond:` line.
+const PROBLEM_SEPARATOR: &str = "\nmatchcond: ";
+
+impl InputError {
+    /// One error of several problems, printed one a line.
+    pub fn of_problems(problems: &[String]) -> InputError {
+        InputError(problems.join(PROBLEM_SEPARATOR))
+    }
+
+    /// The problems of the error, one each.
+    pub fn problems(&self) -> impl Iterator<Item = &str> {
+        self.0.split(PROBLEM_SEPARATOR)
+    }
+}
+
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
+    }
+}
+
+/// A configuration as messages name it: its kind and name, `""` for a configuration
+/// without a name (as the apiserver names it).
+pub fn configuration_label(kind: &str, name: &str) -> String {
+    if name.is_empty() {
+        format!("{kind} \"\"")
+    } else {
+        format!("{kind} {name}")
     }
 }
 

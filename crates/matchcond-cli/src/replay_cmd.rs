@@ -10,14 +10,16 @@ use matchcond::dispatch::audit::{
     Change, DecisionClass, HookCounts, Replay, ReplayOptions, ReplayReport, Sample, Side, Source,
     WebhookReport,
 };
-use matchcond::dispatch::request::{load_crds, load_namespaces, Catalog, NamespaceSet};
-use matchcond::dispatch::{Configuration, Dispatcher, HookKind, ResourceTable};
+use matchcond::dispatch::request::Catalog;
+use matchcond::dispatch::{Configuration, Dispatcher};
 use matchcond::KubeVersion;
 use serde_json::{json, Value as Json};
 
 use crate::color::{Streams, Tone};
+use crate::commands::hook_kind_word;
 use crate::input::{self, InputError};
 use crate::lint_cmd::SCHEMA_VERSION;
+use crate::request_args;
 
 /// The report's format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -115,43 +117,6 @@ fn configurations(
         )));
     }
     Ok(out)
-}
-
-/// The catalog and the resource-equivalence table of a version, with the CRDs of the
-/// files (their served versions equivalent to each other).
-fn catalog(files: &[String], version: KubeVersion) -> Result<(Catalog, ResourceTable), InputError> {
-    let mut catalog = Catalog::builtin_for(version);
-    let mut table = ResourceTable::builtin_for(version);
-    for file in files {
-        let name = input::display_name(file);
-        let (crds, errors) = load_crds(&input::read_text(file)?);
-        if let Some(e) = errors.first() {
-            return Err(InputError(format!("{name}: {e}")));
-        }
-        for c in &crds {
-            catalog.add_crd(c);
-            table.add_crd(c);
-        }
-    }
-    Ok((catalog, table))
-}
-
-fn namespaces(files: &[String]) -> Result<Option<NamespaceSet>, InputError> {
-    if files.is_empty() {
-        return Ok(None);
-    }
-    let mut set = NamespaceSet::new();
-    for file in files {
-        let name = input::display_name(file);
-        let (found, errors) = load_namespaces(&input::read_text(file)?);
-        if let Some(e) = errors.first() {
-            return Err(InputError(format!("{name}: {e}")));
-        }
-        for n in found {
-            set.insert(n);
-        }
-    }
-    Ok(Some(set))
 }
 
 /// The order in which files are read: the rotated files of one log oldest first, then the
@@ -253,9 +218,12 @@ pub fn run(args: &ReplayArgs, paint: Streams) -> Result<u8, InputError> {
     } else {
         Some(configurations(&args.baseline, version, paint)?)
     };
-    let (catalog, table) = catalog(&args.crds, version)?;
-    let table = Arc::new(table);
-    let namespaces = namespaces(&args.namespace_objects)?;
+    let (catalog, table) = request_args::resources(&args.crds, version)?;
+    let namespaces = if args.namespace_objects.is_empty() {
+        None
+    } else {
+        Some(request_args::namespaces(&args.namespace_objects)?)
+    };
     let authorizer = match &args.authorizer {
         Some(p) => Some(Arc::new(input::read_authorizer(p)?)),
         None => None,
@@ -322,13 +290,6 @@ fn group(n: u64) -> String {
     out
 }
 
-fn kind_name(k: HookKind) -> &'static str {
-    match k {
-        HookKind::Validating => "validating",
-        HookKind::Mutating => "mutating",
-    }
-}
-
 fn sample_line(s: &Sample) -> String {
     let object = match (s.namespace.is_empty(), s.name.is_empty()) {
         (true, true) => String::new(),
@@ -388,7 +349,7 @@ fn text(report: &ReplayReport, paint: Streams) {
             "{} {} ({})",
             paint.out.strong("webhook"),
             paint.out.strong(&format!("{}/{}", w.configuration, w.name)),
-            kind_name(w.kind)
+            hook_kind_word(w.kind)
         );
         match &w.current {
             Some(c) => {
@@ -492,7 +453,7 @@ fn webhook_json(w: &WebhookReport) -> Json {
         "uid": w.uid,
         "configuration": w.configuration,
         "name": w.name,
-        "kind": kind_name(w.kind),
+        "kind": hook_kind_word(w.kind),
         "current": w.current.as_ref().map_or(Json::Null, counts_json),
         "baseline": w.baseline.as_ref().map_or(Json::Null, counts_json),
         "changes": w.changes.iter().map(change_json).collect::<Vec<_>>(),
@@ -765,7 +726,7 @@ th,td{border:1px solid #ccc;padding:2px 8px;text-align:right}th{background:#f4f4
             "<h2>{} <small>({}, {})</small></h2>",
             esc(&w.name),
             esc(&w.configuration),
-            kind_name(w.kind)
+            hook_kind_word(w.kind)
         ));
         page.push_str("<table><tr><th></th><th>selected</th><th>selectors undetermined</th><th>called</th><th>skipped</th><th>rejected</th><th>errors ignored</th><th>undetermined</th></tr>");
         page.push_str(&counts_row("now", w.current.as_ref()));

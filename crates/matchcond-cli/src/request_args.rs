@@ -12,7 +12,7 @@ use matchcond::dispatch::request::{
     review_from_audit_event, BuildError, BuiltReview, Catalog, CustomResourceDefinition,
     ManifestError, ManifestErrorKind, NamespaceSet, Operation, RequestOptions, ReviewWarning, Role,
 };
-use matchcond::dispatch::{Configuration, Dispatcher, ResourceTable};
+use matchcond::dispatch::{HookOutcome, ResourceTable};
 use matchcond::KubeVersion;
 use serde_json::{json, Value as Json};
 
@@ -173,7 +173,7 @@ pub fn read_object(path: &str, option: &str) -> Result<(Node, Vec<String>), Inpu
     let mut m = read_manifests(&text);
     if !m.errors.is_empty() {
         let lines: Vec<String> = m.errors.iter().map(|e| at_file(name, e)).collect();
-        return Err(InputError(lines.join("\nmatchcond: ")));
+        return Err(InputError::of_problems(&lines));
     }
     let warnings = m.warnings.iter().map(|e| at_file(name, e)).collect();
     match m.objects.len() {
@@ -190,38 +190,23 @@ pub fn read_object(path: &str, option: &str) -> Result<(Node, Vec<String>), Inpu
 /// The catalog of a version with the CRDs of the files (every problem of every file
 /// reported).
 pub fn catalog(crd_files: &[String], version: KubeVersion) -> Result<Catalog, InputError> {
-    let mut catalog = Catalog::builtin_for(version);
-    for c in &crds(crd_files)? {
-        catalog.add_crd(c);
-    }
-    Ok(catalog)
+    resources(crd_files, version).map(|(catalog, _)| catalog)
 }
 
-/// The resource-equivalence table of a version with the CRDs of the files: their served
-/// versions equivalent to each other, as the apiserver registers them.
-pub fn resource_table(
+/// The catalog and the resource-equivalence table of a version, with the CRDs of the files
+/// (read once): their resources in the catalog, their served versions equivalent to each
+/// other in the table, as the apiserver registers them.
+pub fn resources(
     crd_files: &[String],
     version: KubeVersion,
-) -> Result<ResourceTable, InputError> {
+) -> Result<(Catalog, Arc<ResourceTable>), InputError> {
+    let mut catalog = Catalog::builtin_for(version);
     let mut table = ResourceTable::builtin_for(version);
     for c in &crds(crd_files)? {
+        catalog.add_crd(c);
         table.add_crd(c);
     }
-    Ok(table)
-}
-
-/// A dispatcher for configurations, with the CRDs of the files in its equivalence table.
-pub fn dispatcher(
-    configurations: &[Configuration],
-    crd_files: &[String],
-    version: KubeVersion,
-) -> Result<Dispatcher, InputError> {
-    let table = resource_table(crd_files, version)?;
-    Ok(Dispatcher::with_resources(
-        configurations,
-        version,
-        Arc::new(table),
-    ))
+    Ok((catalog, Arc::new(table)))
 }
 
 /// The CustomResourceDefinitions of the files (every problem of every file reported).
@@ -244,7 +229,7 @@ fn crds(crd_files: &[String]) -> Result<Vec<CustomResourceDefinition>, InputErro
     if errors.is_empty() {
         Ok(out)
     } else {
-        Err(InputError(errors.join("\nmatchcond: ")))
+        Err(InputError::of_problems(&errors))
     }
 }
 
@@ -270,7 +255,7 @@ pub fn namespaces(files: &[String]) -> Result<NamespaceSet, InputError> {
     if errors.is_empty() {
         Ok(set)
     } else {
-        Err(InputError(errors.join("\nmatchcond: ")))
+        Err(InputError::of_problems(&errors))
     }
 }
 
@@ -325,20 +310,21 @@ pub fn review_warnings(text: &str, request: &Json) -> Vec<(Option<Position>, Rev
     let root = read_manifests(text).objects.into_iter().next();
     check_request(request, &Catalog::builtin())
         .into_iter()
-        .map(|w| {
-            let mut path = w.path.as_str();
-            let at = loop {
-                match root.as_ref().and_then(|r| r.locate(path)) {
-                    Some(p) => break Some(p),
-                    None => match path.rsplit_once('.') {
-                        Some((head, _)) => path = head,
-                        None => break root.as_ref().map(|r| r.start),
-                    },
-                }
-            };
-            (at, w)
-        })
+        .map(|w| (root.as_ref().map(|r| r.locate_nearest(&w.path)), w))
         .collect()
+}
+
+/// What to say of a webhook whose conditions read objects the apiserver would first convert
+/// to the version it is matched with (`matchPolicy: Equivalent`): `None` when there is none
+/// to convert.
+pub fn conversion_warning(outcome: &HookOutcome, request: &Json) -> Option<String> {
+    let kind = outcome.converted_to.as_ref()?;
+    let has_objects = ["object", "oldObject"]
+        .iter()
+        .any(|m| request.get(*m).is_some_and(|o| !o.is_null()));
+    has_objects.then(|| {
+        format!("the apiserver converts the objects to {kind} for this webhook (matchPolicy: Equivalent) before its conditions read them; they read them as given")
+    })
 }
 
 /// The warnings as JSON.
@@ -402,7 +388,7 @@ pub fn resolve(
         let set = namespaces(&args.namespace_objects);
         // Every file's problems are reported together.
         if let (Err(a), Err(b)) = (&set, catalog(&args.crds, version)) {
-            return Err(InputError(format!("{a}\nmatchcond: {b}")));
+            return Err(InputError::of_problems(&[a.0.clone(), b.0.clone()]));
         }
         Some(set?)
     };

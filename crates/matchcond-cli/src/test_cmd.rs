@@ -20,6 +20,7 @@ use matchcond::{ConditionOutcome, Decision, KubeVersion, Skip};
 use serde_json::{json, Value as Json};
 
 use crate::color::{Streams, Tone};
+use crate::commands::hook_kind_word;
 use crate::input::{self, InputError};
 use crate::lint_cmd::SCHEMA_VERSION;
 use crate::request_args;
@@ -120,13 +121,6 @@ struct Coverage {
     hooks: BTreeMap<CoverageKey, HookCoverage>,
 }
 
-fn kind_word(kind: matchcond::dispatch::HookKind) -> &'static str {
-    match kind {
-        matchcond::dispatch::HookKind::Validating => "validating",
-        _ => "mutating",
-    }
-}
-
 impl Coverage {
     fn declare(&mut self, configs: &[Configuration]) {
         for c in configs {
@@ -135,7 +129,7 @@ impl Coverage {
                 let n = seen.entry(w.name.as_str()).or_insert(0);
                 let uid = format!("{}/{}/{}", c.name(), w.name, n);
                 *n += 1;
-                let kind = kind_word(c.hook_kind());
+                let kind = hook_kind_word(c.hook_kind());
                 let expressions = w
                     .match_conditions
                     .iter()
@@ -161,7 +155,7 @@ impl Coverage {
         };
         let key = (
             outcome.hook.uid.clone(),
-            kind_word(outcome.hook.kind),
+            hook_kind_word(outcome.hook.kind),
             report
                 .conditions
                 .iter()
@@ -340,10 +334,7 @@ fn at(file: &str, p: Position) -> String {
 /// Loads what a file's cases need; the file's problems are errors.
 struct Setup {
     dispatcher: Dispatcher,
-    /// The files of the CustomResourceDefinitions.
-    crds: Vec<String>,
     configurations: Vec<Configuration>,
-    version: KubeVersion,
     catalog: Catalog,
     namespaces: Option<NamespaceSet>,
 }
@@ -446,7 +437,7 @@ fn namespaces_from(
                         set.insert(n.clone());
                     }
                 }
-                Err(e) => errors.extend(e.0.split("\nmatchcond: ").map(str::to_owned)),
+                Err(e) => errors.extend(e.problems().map(str::to_owned)),
             },
             NamespaceSource::Short { name, labels } => {
                 set.insert(NamespaceObject::new(name, labels.clone()));
@@ -488,7 +479,7 @@ fn find_webhook(dispatcher: &Dispatcher, name: &str) -> Result<usize, String> {
     };
     let named = |hooks: &mut dyn Iterator<Item = &HookInfo>| -> String {
         hooks
-            .map(|h| format!("{}:{}", kind_word(h.kind), h.uid))
+            .map(|h| format!("{}:{}", hook_kind_word(h.kind), h.uid))
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -507,20 +498,6 @@ fn find_webhook(dispatcher: &Dispatcher, name: &str) -> Result<usize, String> {
             many.len(),
             named(&mut many.iter().map(|(_, h)| *h))
         )),
-    }
-}
-
-/// Where a field path of a node points, or of the nearest part of it that is there.
-fn locate(node: &Node, path: &str) -> Position {
-    let mut path = path;
-    loop {
-        if let Some(p) = node.locate(path) {
-            return p;
-        }
-        match path.rfind(['.', '[']) {
-            Some(cut) => path = path.get(..cut).unwrap_or_default(),
-            None => return node.start,
-        }
     }
 }
 
@@ -554,16 +531,12 @@ fn setup(tf: &TestFile, base: &Path, file: &str) -> Result<Setup, Vec<String>> {
                                     .validate(config)
                                     .iter()
                                     .map(|e| {
-                                        let at = locate(&c.node, e.field());
-                                        let name = if c.name.is_empty() {
-                                            "\"\"".to_owned()
-                                        } else {
-                                            c.name.clone()
-                                        };
-                                        format!(
-                                            "{path}:{at}: {} {name}: {e}",
-                                            c.kind.configuration_kind()
-                                        )
+                                        let at = c.node.locate_nearest(e.field());
+                                        let named = input::configuration_label(
+                                            c.kind.configuration_kind(),
+                                            &c.name,
+                                        );
+                                        format!("{path}:{at}: {named}: {e}")
                                     })
                                     .collect();
                                 if refused.is_empty() {
@@ -581,11 +554,11 @@ fn setup(tf: &TestFile, base: &Path, file: &str) -> Result<Setup, Vec<String>> {
         }
     }
     let crds: Vec<String> = tf.crds.iter().map(|c| resolve(base, c)).collect();
-    let catalog = match request_args::catalog(&crds, version) {
-        Ok(c) => c,
+    let (catalog, table) = match request_args::resources(&crds, version) {
+        Ok(r) => r,
         Err(e) => {
-            errors.extend(e.0.split("\nmatchcond: ").map(str::to_owned));
-            Catalog::new()
+            errors.extend(e.problems().map(str::to_owned));
+            (Catalog::new(), Arc::default())
         }
     };
     let namespaces = match &tf.namespaces {
@@ -608,15 +581,11 @@ fn setup(tf: &TestFile, base: &Path, file: &str) -> Result<Setup, Vec<String>> {
     if !errors.is_empty() {
         return Err(errors);
     }
-    let dispatcher = match request_args::dispatcher(&configurations, &crds, version) {
-        Ok(d) => d.with_authorizer(Arc::new(authz)),
-        Err(e) => return Err(vec![e.0]),
-    };
+    let dispatcher = Dispatcher::with_resources(&configurations, version, table)
+        .with_authorizer(Arc::new(authz));
     Ok(Setup {
-        crds,
         dispatcher,
         configurations,
-        version,
         catalog,
         namespaces,
     })
@@ -665,7 +634,7 @@ fn case_request(
                 let warnings =
                     matchcond::dispatch::request::check_request(&request, &setup.catalog)
                         .into_iter()
-                        .map(|w| (Some(locate(node, &w.path)), w))
+                        .map(|w| (Some(node.locate_nearest(&w.path)), w))
                         .collect();
                 (request, file.to_owned(), warnings, type_warnings)
             }
@@ -812,15 +781,8 @@ fn run_case(
     };
     let own_dispatcher = match &case.authorizer {
         Some(source) => match authorizer_from(source, base, file) {
-            Ok(a) => Some(
-                match request_args::dispatcher(&setup.configurations, &setup.crds, setup.version) {
-                    Ok(d) => d.with_authorizer(Arc::new(a)),
-                    Err(e) => {
-                        result.status = CaseStatus::Error(e.0);
-                        return result;
-                    }
-                },
-            ),
+            // The file's webhooks, compiled once, with the case's authorizer.
+            Ok(a) => Some(setup.dispatcher.clone().with_authorizer(Arc::new(a))),
             Err(e) => {
                 result.status = CaseStatus::Error(e);
                 return result;
@@ -846,14 +808,8 @@ fn run_case(
             }
         };
         coverage.record(&outcome);
-        let has_objects = ["object", "oldObject"]
-            .iter()
-            .any(|m| request.get(*m).is_some_and(|o| !o.is_null()));
-        if let (Some(k), true) = (&outcome.converted_to, has_objects) {
-            result.notes.push(format!(
-                "warning: {}: the apiserver converts the objects to {k} for this webhook (matchPolicy: Equivalent) before its conditions read them; they read them as given",
-                e.webhook
-            ));
+        if let Some(w) = request_args::conversion_warning(&outcome, &request) {
+            result.notes.push(format!("warning: {}: {w}", e.webhook));
         }
         let passed = matches(&e.expectation, &outcome);
         if !passed {

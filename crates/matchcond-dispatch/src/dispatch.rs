@@ -544,6 +544,10 @@ impl CompiledConfiguration {
 /// assert_eq!(outcome.decision, Decision::skip_condition("not-system"));
 /// assert_eq!(outcome.skip_text().unwrap(), r#"matchCondition "not-system" is false"#);
 /// ```
+///
+/// A clone shares the compiled webhooks (another authorizer bound to it costs no
+/// compilation).
+#[derive(Clone)]
 pub struct Dispatcher {
     hooks: Vec<Arc<CompiledHook>>,
     resources: Arc<dyn ResourceMapper + Send + Sync>,

@@ -171,6 +171,21 @@ impl Node {
         Some(at)
     }
 
+    /// Where a field path points ([`Node::locate`]), or else its nearest part that is there
+    /// (`a.b[2].c`, then `a.b[2]`, `a.b`, `a`); the node's own start when none is.
+    pub fn locate_nearest(&self, path: &str) -> Position {
+        let mut p = path;
+        loop {
+            if let Some(at) = self.locate(p) {
+                return at;
+            }
+            match p.rfind(['.', '[']) {
+                Some(i) => p = p.get(..i).unwrap_or_default(),
+                None => return self.start,
+            }
+        }
+    }
+
     /// The text a scalar key stands for (a key `1` is the string `"1"`, as Kubernetes'
     /// YAML-to-JSON conversion makes it).
     pub fn key_text(&self) -> Option<Cow<'_, str>> {
@@ -444,21 +459,11 @@ impl Builder {
 
 /// A plain scalar resolved by the YAML 1.2 core schema (and the explicit core tags).
 fn resolve_plain(text: &str, tag: Option<&saphyr_parser::Tag>) -> Value {
-    if let Some(tag) = tag {
-        if tag.is_yaml_core_schema() && tag.suffix == "str" {
-            return Value::String(text.to_owned());
-        }
+    if is_str_tag(tag) {
+        return Value::String(text.to_owned());
     }
-    match text {
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
-        "true" | "True" | "TRUE" => return Value::Bool(true),
-        "false" | "False" | "FALSE" => return Value::Bool(false),
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
-            return Value::Float(f64::INFINITY)
-        }
-        "-.inf" | "-.Inf" | "-.INF" => return Value::Float(f64::NEG_INFINITY),
-        ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
-        _ => {}
+    if let Some(v) = core_word(text) {
+        return v;
     }
     if let Some(v) = resolve_int(text) {
         return v;
@@ -469,6 +474,25 @@ fn resolve_plain(text: &str, tag: Option<&saphyr_parser::Tag>) -> Value {
         }
     }
     Value::String(text.to_owned())
+}
+
+/// True for an explicit `!!str` tag.
+fn is_str_tag(tag: Option<&saphyr_parser::Tag>) -> bool {
+    tag.is_some_and(|t| t.is_yaml_core_schema() && t.suffix == "str")
+}
+
+/// The null, booleans, infinities and NaN of the YAML 1.2 core schema (which YAML 1.1 reads
+/// alike).
+fn core_word(text: &str) -> Option<Value> {
+    Some(match text {
+        "" | "~" | "null" | "Null" | "NULL" => Value::Null,
+        "true" | "True" | "TRUE" => Value::Bool(true),
+        "false" | "False" | "FALSE" => Value::Bool(false),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => Value::Float(f64::INFINITY),
+        "-.inf" | "-.Inf" | "-.INF" => Value::Float(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => Value::Float(f64::NAN),
+        _ => return None,
+    })
 }
 
 /// Whether a number's text is negative, and the text after its sign.
@@ -549,10 +573,8 @@ fn is_float(text: &str) -> bool {
 /// A plain scalar as go-yaml v2 resolves it (kubectl's and Helm's YAML 1.1), each number as
 /// the apiserver decodes the JSON kubectl sends for it.
 fn resolve_plain_kubectl(text: &str, tag: Option<&saphyr_parser::Tag>) -> Value {
-    if let Some(tag) = tag {
-        if tag.is_yaml_core_schema() && tag.suffix == "str" {
-            return Value::String(text.to_owned());
-        }
+    if is_str_tag(tag) {
+        return Value::String(text.to_owned());
     }
     // go-yaml tries the other types only for a scalar whose first character may start one.
     let number_like = match text.as_bytes().first() {
@@ -564,19 +586,12 @@ fn resolve_plain_kubectl(text: &str, tag: Option<&saphyr_parser::Tag>) -> Value 
         Some(_) => return Value::String(text.to_owned()),
     };
     match text {
-        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "true" | "True" | "TRUE" => {
-            return Value::Bool(true)
-        }
-        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" | "false" | "False" | "FALSE" => {
-            return Value::Bool(false)
-        }
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
-        ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
-            return Value::Float(f64::INFINITY)
-        }
-        "-.inf" | "-.Inf" | "-.INF" => return Value::Float(f64::NEG_INFINITY),
+        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => return Value::Bool(true),
+        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => return Value::Bool(false),
         _ => {}
+    }
+    if let Some(v) = core_word(text) {
+        return v;
     }
     if text.starts_with('.') {
         return match text.parse::<f64>() {
@@ -605,41 +620,37 @@ fn resolve_plain_kubectl(text: &str, tag: Option<&saphyr_parser::Tag>) -> Value 
 /// integer); every value is given as the apiserver decodes it.
 fn go_parse_int(s: &str) -> Option<Value> {
     let (negative, unsigned) = split_sign(s)?;
-    let lower = unsigned.to_ascii_lowercase();
-    let (radix, digits) = if unsigned.len() >= 3 && lower.starts_with("0x") {
-        (16, unsigned.get(2..)?)
-    } else if unsigned.len() >= 3 && lower.starts_with("0o") {
-        (8, unsigned.get(2..)?)
-    } else if unsigned.len() >= 3 && lower.starts_with("0b") {
-        (2, unsigned.get(2..)?)
-    } else if let Some(rest) = unsigned.strip_prefix('0') {
-        (8, rest)
-    } else {
-        (10, unsigned)
+    let (radix, digits) = match unsigned.as_bytes() {
+        [] => return None,
+        [b'0', p, _, ..] if p.eq_ignore_ascii_case(&b'x') => (16, unsigned.get(2..)?),
+        [b'0', p, _, ..] if p.eq_ignore_ascii_case(&b'o') => (8, unsigned.get(2..)?),
+        [b'0', p, _, ..] if p.eq_ignore_ascii_case(&b'b') => (2, unsigned.get(2..)?),
+        // A lone `0` is octal with no digits: zero.
+        [b'0', ..] => (8, unsigned.get(1..)?),
+        _ => (10, unsigned),
     };
-    if unsigned.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+    if !digits.chars().all(|c| c.is_digit(radix)) {
         return None;
     }
-    // Exact up to 128 bits; beyond, the nearest double (the apiserver reads it as one).
-    let magnitude = match u128::from_str_radix(digits, radix) {
-        Ok(m) => m,
-        Err(_) if !digits.is_empty() => {
-            let f = digits.chars().fold(0f64, |acc, c| {
-                acc * f64::from(radix) + f64::from(c.to_digit(radix).unwrap_or(0))
-            });
-            return Some(Value::Float(if negative { -f } else { f }));
-        }
-        Err(_) => 0,
+    if digits.is_empty() {
+        return Some(Value::Int(0));
+    }
+    let sign = if negative { -1.0 } else { 1.0 };
+    // Beyond 128 bits, the nearest double (go-yaml's big integer, printed as digits and
+    // decoded by the apiserver as a double).
+    let Ok(magnitude) = u128::from_str_radix(digits, radix) else {
+        let f = digits.chars().fold(0f64, |acc, c| {
+            acc * f64::from(radix) + f64::from(c.to_digit(radix).unwrap_or(0))
+        });
+        return Some(Value::Float(sign * f));
     };
-    Some(match (negative, i64::try_from(magnitude)) {
-        (false, Ok(m)) => Value::Int(m),
-        (true, Ok(m)) => Value::Int(-m),
-        (true, Err(_)) if magnitude == 1u128 << 63 => Value::Int(i64::MIN),
-        // Printed as digits, decoded by the apiserver as a double.
-        (negative, Err(_)) => {
-            let f = magnitude as f64;
-            Value::Float(if negative { -f } else { f })
-        }
+    let signed = i128::try_from(magnitude)
+        .ok()
+        .map(|m| if negative { -m } else { m });
+    Some(match signed.and_then(|m| i64::try_from(m).ok()) {
+        Some(i) => Value::Int(i),
+        // Beyond 64 bits: printed as digits, decoded by the apiserver as a double.
+        None => Value::Float(sign * magnitude as f64),
     })
 }
 

@@ -291,14 +291,5 @@ fn locate(text: &str, node: &Node, f: &Finding) -> Position {
             return text_position(text, target, expression, span.start);
         }
     }
-    let mut p = f.path.as_str();
-    loop {
-        if let Some(at) = node.locate(p) {
-            return at;
-        }
-        match p.rfind(['.', '[']) {
-            Some(i) => p = p.get(..i).unwrap_or(""),
-            None => return node.start,
-        }
-    }
+    node.locate_nearest(&f.path)
 }

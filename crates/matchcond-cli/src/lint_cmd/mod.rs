@@ -376,12 +376,10 @@ fn lint_one(name: String, text: &str, linter: &Linter, walked: bool) -> FileOutc
             ));
         }
         for (c, conf) in doc.configurations.iter().enumerate() {
-            // A configuration without a name is named as the apiserver names it: "".
-            let context = if conf.name.is_empty() {
-                format!("{} \"\": ", conf.kind.configuration_kind())
-            } else {
-                format!("{} {}: ", conf.kind.configuration_kind(), conf.name)
-            };
+            let context = format!(
+                "{}: ",
+                crate::input::configuration_label(conf.kind.configuration_kind(), &conf.name)
+            );
             for f in &conf.findings {
                 items.push(finding_item(
                     f,

@@ -18,7 +18,8 @@ use super::connect;
 use super::event::{Event, Level, Stage};
 use super::uri::RequestUri;
 use crate::dispatch::{insert_attributes, Attributes};
-use crate::request::catalog::{admitted_namespace, Catalog, Operation};
+use crate::request::catalog::{admitted_namespace, is_builtin_resource, Catalog, Operation};
+use crate::request::place_in_namespace;
 use crate::types::{Gvk, Gvr};
 
 /// Whether an event's request passes through admission.
@@ -76,22 +77,14 @@ pub fn passage(event: &Event<'_>, catalog: &Catalog) -> Passage {
     if status == 401 {
         return Passage::Unauthenticated;
     }
-    if event
+    let decision = event
         .annotations
         .as_ref()
-        .and_then(|a| a.authorization_decision.as_deref())
-        == Some("forbid")
-    {
-        return Passage::Forbidden;
-    }
-    if status == 429
-        && event
-            .annotations
-            .as_ref()
-            .and_then(|a| a.authorization_decision.as_deref())
-            .is_none()
-    {
-        return Passage::Throttled;
+        .and_then(|a| a.authorization_decision.as_deref());
+    match (decision, status) {
+        (Some("forbid"), _) => return Passage::Forbidden,
+        (None, 429) => return Passage::Throttled,
+        _ => {}
     }
     if is_connect(
         catalog,
@@ -382,11 +375,11 @@ pub(crate) fn parts(
         "CREATE" => {
             missing.name = attrs.name.is_empty() && event.stage == Stage::RequestReceived;
             let mut object = if event.verb == "patch" { None } else { body };
-            if let Some(Json::Object(o)) = &mut object {
+            if let Some(o) = &mut object {
                 if !preserves_system_fields(attrs) {
                     wipe_system_fields(o, attrs);
                 }
-                set_namespace(o, attrs);
+                place_in_namespace(o, expected_namespace(attrs));
             }
             missing.object = object.is_none();
             (
@@ -397,8 +390,8 @@ pub(crate) fn parts(
         }
         "UPDATE" => {
             let mut object = if event.verb == "update" { body } else { None };
-            if let Some(Json::Object(o)) = &mut object {
-                set_namespace(o, attrs);
+            if let Some(o) = &mut object {
+                place_in_namespace(o, expected_namespace(attrs));
             }
             missing.object = object.is_none();
             missing.old_object = true;
@@ -411,7 +404,7 @@ pub(crate) fn parts(
         "DELETE" => {
             missing.old_object = true;
             // Level Metadata records no body: neither the options nor the dry run they set.
-            let unrecorded = !tells_dry_run(event, true);
+            let unrecorded = !records_body(event);
             missing.options = unrecorded;
             missing.dry_run = unrecorded;
             let mut options = match body {
@@ -463,7 +456,7 @@ fn preserves_system_fields(attrs: &Attributes) -> bool {
 /// admission (`WipeObjectMetaSystemFields`): `uid`, `selfLink`, `deletionTimestamp`,
 /// `deletionGracePeriodSeconds`, and `creationTimestamp`, which a built-in type writes as
 /// null and a custom resource leaves out.
-fn wipe_system_fields(object: &mut Map<String, Json>, attrs: &Attributes) {
+fn wipe_system_fields(object: &mut Json, attrs: &Attributes) {
     let Some(Json::Object(meta)) = object.get_mut("metadata") else {
         return;
     };
@@ -477,10 +470,7 @@ fn wipe_system_fields(object: &mut Map<String, Json>, attrs: &Attributes) {
     }
     if meta.get("creationTimestamp").is_some_and(|t| !t.is_null()) {
         let r = &attrs.resource;
-        if Catalog::builtin()
-            .by_resource(&r.group, &r.version, &r.resource)
-            .is_some()
-        {
+        if is_builtin_resource(&r.group, &r.version, &r.resource) {
             meta.insert("creationTimestamp".into(), Json::Null);
         } else {
             meta.remove("creationTimestamp");
@@ -488,31 +478,14 @@ fn wipe_system_fields(object: &mut Map<String, Json>, attrs: &Attributes) {
     }
 }
 
-/// Sets a created or updated object's namespace to the request's as the handlers do before
-/// admission (`EnsureObjectNamespaceMatchesRequestNamespace`): given when the object has
-/// none, cleared for a cluster-scoped object and a Namespace. An object of another
-/// namespace is refused before admission, and kept as it is.
-fn set_namespace(object: &mut Map<String, Json>, attrs: &Attributes) {
+/// The namespace a request's object must be in (`ExpectedNamespaceForResource`): the
+/// request's, but none for a Namespace (whose request is in the namespace it names).
+fn expected_namespace(attrs: &Attributes) -> &str {
     let r = &attrs.resource;
-    let expected = if r.group.is_empty() && r.resource == "namespaces" {
+    if r.group.is_empty() && r.resource == "namespaces" {
         ""
     } else {
-        attrs.namespace.as_str()
-    };
-    let Some(Json::Object(meta)) = object.get_mut("metadata") else {
-        return;
-    };
-    let own = meta
-        .get("namespace")
-        .and_then(Json::as_str)
-        .unwrap_or_default();
-    if own == expected {
-        return;
-    }
-    if own.is_empty() {
-        meta.insert("namespace".into(), Json::String(expected.to_owned()));
-    } else if expected.is_empty() {
-        meta.remove("namespace");
+        &attrs.namespace
     }
 }
 

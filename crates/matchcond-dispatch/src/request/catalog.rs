@@ -85,6 +85,14 @@ pub fn api_version(group: &str, version: &str) -> String {
     }
 }
 
+/// True when the resource is one kube-apiserver serves built in (of some release): its
+/// objects are typed, not custom resources.
+pub(crate) fn is_builtin_resource(group: &str, version: &str, plural: &str) -> bool {
+    BUILTIN
+        .iter()
+        .any(|r| r.group == group && r.version == version && r.plural == plural)
+}
+
 /// The namespace admission sees for a request on `group`/`resource` named `name` whose URL
 /// gives `namespace`: that, or, for a request on a Namespace (its creation included, which
 /// the create handler puts in the namespace it creates), the Namespace's name.

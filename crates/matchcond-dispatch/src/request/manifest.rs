@@ -11,7 +11,7 @@ use crate::request::catalog::{
     admitted_namespace, api_version, ApiResource, ApiSubresource, Catalog, Operation,
 };
 use crate::request::namespaces::METADATA_NAME_LABEL;
-use crate::request::{opt_map, opt_str, ManifestError, ManifestErrorKind};
+use crate::request::{opt_map, opt_str, place_in_namespace, ManifestError, ManifestErrorKind};
 use crate::types::Gvk;
 use crate::yaml::{Node, Value};
 
@@ -343,15 +343,12 @@ fn subresource_object(parent: &Json, sub: &ApiSubresource, id: &Identity<'_>) ->
 /// another kind or a selector the registry would refuse.
 fn scale_selector(parent: &Json) -> Option<String> {
     let spec = parent.get("spec")?;
-    let mut requirements: Vec<(String, String)> = Vec::new();
-    match parent.get("kind").and_then(Json::as_str)? {
+    // The labels' requirements come first, then the expressions' (a key in both keeps
+    // that order through the sort).
+    let mut expressions: Vec<(String, String)> = Vec::new();
+    let labels = match parent.get("kind").and_then(Json::as_str)? {
         "Deployment" | "ReplicaSet" | "StatefulSet" => {
             let selector = spec.get("selector")?;
-            if let Some(Json::Object(labels)) = selector.get("matchLabels") {
-                for (k, v) in labels {
-                    requirements.push((k.clone(), format!("{k}={}", v.as_str()?)));
-                }
-            }
             if let Some(Json::Array(exprs)) = selector.get("matchExpressions") {
                 for e in exprs {
                     let key = e.get("key")?.as_str()?;
@@ -371,29 +368,34 @@ fn scale_selector(parent: &Json) -> Option<String> {
                         "DoesNotExist" if values.is_empty() => format!("!{key}"),
                         _ => return None,
                     };
-                    requirements.push((key.to_owned(), text));
+                    expressions.push((key.to_owned(), text));
                 }
             }
+            selector.get("matchLabels").and_then(Json::as_object)
         }
         "ReplicationController" => {
             let own = spec
                 .get("selector")
                 .and_then(Json::as_object)
                 .filter(|m| !m.is_empty());
-            let labels = match own {
-                Some(m) => m,
-                None => spec
-                    .get("template")?
-                    .get("metadata")?
-                    .get("labels")?
-                    .as_object()?,
-            };
-            for (k, v) in labels {
-                requirements.push((k.clone(), format!("{k}={}", v.as_str()?)));
+            match own {
+                Some(m) => Some(m),
+                None => Some(
+                    spec.get("template")?
+                        .get("metadata")?
+                        .get("labels")?
+                        .as_object()?,
+                ),
             }
         }
         _ => return None,
-    }
+    };
+    let mut requirements = labels
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| Some((k.clone(), format!("{k}={}", v.as_str()?))))
+        .collect::<Option<Vec<_>>>()?;
+    requirements.append(&mut expressions);
     requirements.sort_by(|a, b| a.0.cmp(&b.0));
     Some(
         requirements
@@ -626,17 +628,13 @@ pub fn build_review(
     // is decoded with the label of its name (`SetDefaults_Namespace`), which its own
     // namespaceSelector reads.
     let own_name_label = resource.group.is_empty() && resource.plural == "namespaces";
+    let expected = match &namespace {
+        Some(ns) if resource.namespaced => ns.as_str(),
+        _ => "",
+    };
     let place = |mut json: Json| -> Json {
+        place_in_namespace(&mut json, expected);
         if let Some(Json::Object(meta)) = json.get_mut("metadata") {
-            match &namespace {
-                Some(ns) if resource.namespaced => {
-                    meta.insert("namespace".into(), json!(ns));
-                }
-                _ if !resource.namespaced => {
-                    meta.remove("namespace");
-                }
-                _ => {}
-            }
             let name = meta.get("name").and_then(Json::as_str).map(str::to_owned);
             if let (true, Some(name)) = (own_name_label, name.filter(|n| !n.is_empty())) {
                 let labels = meta

@@ -181,8 +181,38 @@ pub fn read_manifests(text: &str) -> Manifests {
     out
 }
 
+/// Puts an object (its `metadata`) in the namespace its request expects, as the handlers
+/// do before admission (`EnsureObjectNamespaceMatchesRequestNamespace`): given when the
+/// object has none, cleared when none is expected (a cluster-scoped object, a Namespace).
+/// An object of another namespace is refused before admission, and kept as it is.
+pub(crate) fn place_in_namespace(object: &mut serde_json::Value, expected: &str) {
+    let Some(serde_json::Value::Object(meta)) = object.get_mut("metadata") else {
+        return;
+    };
+    let own = meta
+        .get("namespace")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default();
+    if own == expected {
+        return;
+    }
+    if own.is_empty() {
+        meta.insert("namespace".into(), expected.into());
+    } else if expected.is_empty() {
+        meta.remove("namespace");
+    }
+}
+
 /// A warning for each scalar of `node` (at `path`) that only YAML 1.1 reads as a boolean.
-fn yaml11_warnings(node: &Node, path: &str, out: &mut Vec<ManifestError>) {
+pub(crate) fn yaml11_warnings(node: &Node, path: &str, out: &mut Vec<ManifestError>) {
+    let mut at = path.to_owned();
+    yaml11_warnings_at(node, &mut at, out);
+}
+
+/// [`yaml11_warnings`] with the path in one buffer, each step written and taken back.
+fn yaml11_warnings_at(node: &Node, path: &mut String, out: &mut Vec<ManifestError>) {
+    use std::fmt::Write as _;
+    let len = path.len();
     match &node.value {
         Value::Bool(b) => {
             if let Some(text) = node.yaml11_word() {
@@ -195,25 +225,26 @@ fn yaml11_warnings(node: &Node, path: &str, out: &mut Vec<ManifestError>) {
         }
         Value::Seq(items) => {
             for (i, item) in items.iter().enumerate() {
-                yaml11_warnings(item, &format!("{path}[{i}]"), out);
+                let _ = write!(path, "[{i}]");
+                yaml11_warnings_at(item, path, out);
+                path.truncate(len);
             }
         }
         Value::Map(entries) => {
             for (k, v) in entries {
-                let name = k.key_text().unwrap_or_default();
-                let at = if path.is_empty() {
-                    name.clone().into_owned()
-                } else {
-                    format!("{path}.{name}")
-                };
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(&k.key_text().unwrap_or_default());
                 if let (Value::Bool(b), Some(text)) = (&k.value, k.yaml11_word()) {
                     out.push(ManifestError::at(
                         k,
-                        &at,
+                        path,
                         format!("the key {text} is the boolean {b} in YAML 1.1: kubectl apply sends the key \"{b}\" (quote it)"),
                     ));
                 }
-                yaml11_warnings(v, &at, out);
+                yaml11_warnings_at(v, path, out);
+                path.truncate(len);
             }
         }
         _ => {}
